@@ -1,0 +1,27 @@
+// Package sampler draws approximately from the regularised exponential
+// mechanism's law
+//
+//	π(x) ∝ exp(−f(x) − (α/2)‖x‖²),  f = η·L(·; D) = (1/n)Σᵢ fᵢ,  fᵢ = η·l(·; zᵢ),  α = ημ,
+//
+// using loss values only (no gradients, no smoothness): the zeroth-order
+// proximal sampler of Lee–Liu–Lu Lemma E.2 (after Gopi–Lee–Liu 2022), with the
+// stated total-variation budget spent as follows (Plan documents each term):
+//
+//	TV(output, π) ≤ τ_B (ball, Lemma E.3) + τ_c (mixing) + T·τ_step (inexact RGO).
+//
+// The alternating sampler (Lee–Shen–Tian 2021; Chen–Chewi–Salim–Wibisono 2022)
+// is Gibbs sampling on π(x, y) ∝ π(x)·exp(−‖x−y‖²/(2λ)):
+//
+//	y ← x + √λ·N(0, I)                       (exact)
+//	x ← RGO(y): ∝ exp(−f(x) − (α/2)‖x‖² − ‖x−y‖²/(2λ)) on the ball B(0, R)
+//
+// The quadratic part of the RGO is the Gaussian q_y = N(y/(1+λα), λ/(1+λα)·I);
+// the data term is handled by the dimension-free two-sample rejection rule:
+// draw X, X′ ~ q_y independently and accept X with probability
+// min(1, exp(f(X′) − f(X) − c)) (full batch), or with the Poisson/Bernoulli
+// factory probability exp(−E_J[f_J(X) − f_J(X′) + c]) using one random fᵢ per
+// query (stochastic). See rgo.go for the exactness argument and the TV bounds.
+//
+// Every parameter (T, λ, R, the trial budgets) depends only on (n, d, G, η, μ,
+// TV): never on the data. T is computed up front and always run in full.
+package sampler

@@ -1,0 +1,263 @@
+package sampler
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dpsample/dpsample/core/checks"
+)
+
+// Modes of the restricted Gaussian oracle.
+const (
+	ModeAuto       = "auto"       // the cheaper of the two by expected loss evaluations
+	ModeFull       = "full"       // f evaluated on all n records per proposal (2n evaluations per trial)
+	ModeStochastic = "stochastic" // one random fᵢ per query (Poisson/Bernoulli factory, ≤ 2K per trial)
+)
+
+// Offset is the constant c of the two-sample acceptance rule exp(f(X′) − f(X) − c).
+const Offset = 1.0
+
+// FactoryRate is the Poisson rate K of the Bernoulli factory (§1.5): each
+// draw rejects with probability clip(f_J(X) − f_J(X′) + c, 0, K)/K.
+const FactoryRate = 2.0
+
+// BallMass is the lower bound on q_y(B(0,R)), the mass the proposal Gaussian
+// puts in the ball, assumed when sizing the trial budget (see Plan.TrialBudget).
+const BallMass = 0.25
+
+// MaxSteps is the largest T NewPlan accepts (about a day of native work).
+const MaxSteps = 1e12
+
+// Params are the data-independent inputs of the sampler. The potential is
+// F(x) = η·L(x) + (ημ/2)‖x‖², with L the mean of n convex losses each
+// G-Lipschitz in x ∈ ℝ^d; TV is the total-variation budget of the output.
+type Params struct {
+	N, D int     // records, dimension
+	G    float64 // Lipschitz constant of each loss l(·; z)
+	Eta  float64 // inverse temperature η
+	Mu   float64 // regularisation μ
+	TV   float64 // total-variation budget τ, in (0, 1)
+	Mode string  // "auto" (or ""), "full" or "stochastic"
+}
+
+// Plan is everything Run needs, all computed from Params alone (never from the
+// data). The TV budget τ is spent as
+//
+//	τ = TauB + TauC + Steps·TauStep,  TauB = TauC = τ/4,  Steps·TauStep ≤ τ/2,
+//
+// where
+//   - TauB: π(B(0,R)ᶜ) ≤ τ_B for R = RadiusBall (LLL Lemma E.3, see Radius);
+//   - TauC: the exact proximal sampler after T = Steps steps from x₀ = 0 is
+//     within TV τ_c of π_B (CCSW22 + Pinsker, see stepsFor);
+//   - TauStep: the per-step TV error of the inexact RGO: the clamp/clip bias
+//     (rgoBias(Tau1)), the trial cap and, in stochastic mode, the Poisson cap.
+type Plan struct {
+	Params
+
+	Steps       int     // T: the number of alternating steps; always run in full
+	Lambda      float64 // λ = 1/(4·G_f²·ln(1/τ₁)), G_f = ηG
+	Alpha       float64 // α = ημ
+	RadiusBall  float64 // R = G/μ + √(d/α) + √(2 ln(1/τ_B)/α)
+	W2          float64 // W₂²(δ₀, π) ≤ (G/μ + √(d/α))², the start distance
+	Tau1        float64 // clamp probability parameter: P(f(X′) − f(X) > c) ≤ τ₁ per pair
+	TauC        float64 // mixing share of TV
+	TauB        float64 // ball share of TV
+	TauStep     float64 // per-step TV error of the RGO (all causes)
+	TrialBudget int     // M: proposal pairs per RGO call before the call counts as failed
+	PoissonCap  int     // stochastic mode: Poisson draws are truncated at this value
+	Mode        string  // "full" or "stochastic" (never "auto")
+
+	// ExpectedLossEvals is the expected number of loss evaluations of the whole
+	// run (an upper bound: 2n·e per step in full mode, 2K·e per step in
+	// stochastic mode, e ≥ 1/P(accept)).
+	ExpectedLossEvals float64
+	// ChunkSteps is the number of steps between progress callbacks (≈ 5 ms of
+	// native work, ≈ 10–25 ms under wasm).
+	ChunkSteps int
+
+	start []float64 // test hook: a non-zero start (breaks the guarantee)
+}
+
+// Radius is the data-independent ball radius of LLL Lemma E.3:
+// ‖θ*‖ ≤ G/μ because μθ* = −∇L(θ*) has norm ≤ G; E‖x−θ*‖ ≤ √(d/α) for the
+// α-strongly log-concave π; ‖x−θ*‖ is 1-Lipschitz, so by Gaussian
+// concentration P(‖x‖ ≥ G/μ + √(d/α) + t) ≤ exp(−αt²/2) = τ_B at
+// t = √(2 ln(1/τ_B)/α).
+func Radius(g, mu, alpha float64, d int, tauB float64) float64 {
+	return g/mu + math.Sqrt(float64(d)/alpha) + math.Sqrt(2*math.Log(1/tauB)/alpha)
+}
+
+// rgoBias bounds the TV distance between one uncapped RGO call and the exact
+// π_y (derivation in rgo.go). With L = ln(1/τ₁):
+//
+//	full:        E(e^Z − e)₊ ≤ e·τ₁/(2L − 1)
+//	stochastic:  e·τ₁/(2L − 1) + e·τ₁/L
+func rgoBias(mode string, tau1 float64) float64 {
+	l := math.Log(1 / tau1)
+	b := math.E * tau1 / (2*l - 1)
+	if mode == ModeStochastic {
+		b += math.E * tau1 / l
+	}
+	return b
+}
+
+// tau1For returns the largest τ₁ ≤ 0.1 with rgoBias(τ₁) ≤ budget (bisection
+// on ln τ₁; rgoBias is increasing on (0, 0.1]), rounded down.
+func tau1For(mode string, budget float64) float64 {
+	if rgoBias(mode, 0.1) <= budget {
+		return 0.1
+	}
+	lo, hi := math.Log(budget)-10, math.Log(0.1) // rgoBias(e^lo) < budget
+	for i := 0; i < 100; i++ {
+		mid := (lo + hi) / 2
+		if rgoBias(mode, math.Exp(mid)) <= budget {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return math.Exp(lo)
+}
+
+// poissonTail returns P(Poisson(k) > m).
+func poissonTail(k float64, m int) float64 {
+	p := math.Exp(-k) // P(N = i), built up to i = m
+	for i := 1; i <= m; i++ {
+		p *= k / float64(i)
+	}
+	// Sum the tail directly: 1 − CDF would round to 0 for the tails we need.
+	tail := 0.0
+	for i := m + 1; i < m+200; i++ {
+		p *= k / float64(i)
+		tail += p
+	}
+	return tail
+}
+
+// NewPlan validates p and computes T, λ, R, τ's and the trial budgets from
+// the TV budget alone (the λ↔T fixed point of §1.3):
+//
+//	τ₁(T) from T·τ_step ≤ τ/2,  λ(T) = 1/(4G_f² ln(1/τ₁(T))),
+//	T ≥ ln(1 + αW²/(2τ_c²)) / (2 ln(1 + αλ))     (KL bound of CCSW22 Thm 3, Pinsker),
+//
+// iterated from T = 1; T_{k+1} = T_req(λ(T_k)) increases and stops as soon as
+// T_k ≥ T_req(λ(T_k)), which is the condition the guarantee needs.
+// Mode "auto" (or "") picks the mode with fewer expected loss evaluations.
+func NewPlan(p Params) (Plan, error) {
+	if err := checks.IntRange("n", p.N, 1, 1_000_000_000); err != nil {
+		return Plan{}, err
+	}
+	if err := checks.IntRange("d", p.D, 1, 1_000_000); err != nil {
+		return Plan{}, err
+	}
+	if err := checks.Positive("G", p.G); err != nil {
+		return Plan{}, err
+	}
+	if err := checks.Positive("eta", p.Eta); err != nil {
+		return Plan{}, err
+	}
+	if err := checks.Positive("mu", p.Mu); err != nil {
+		return Plan{}, err
+	}
+	if err := checks.Probability("tv", p.TV); err != nil {
+		return Plan{}, err
+	}
+	switch p.Mode {
+	case "", ModeAuto:
+		full, err := plan(p, ModeFull)
+		if err != nil {
+			return Plan{}, err
+		}
+		st, err := plan(p, ModeStochastic)
+		if err != nil {
+			return Plan{}, err
+		}
+		if full.ExpectedLossEvals <= st.ExpectedLossEvals {
+			return full, nil
+		}
+		return st, nil
+	case ModeFull, ModeStochastic:
+		return plan(p, p.Mode)
+	}
+	return Plan{}, &checks.Error{Field: "mode", Rule: `one of "auto", "full", "stochastic"`, Got: fmt.Sprintf("%q", p.Mode)}
+}
+
+func plan(p Params, mode string) (Plan, error) {
+	alpha := p.Eta * p.Mu
+	gf := p.Eta * p.G
+	d := float64(p.D)
+	tau := p.TV
+	pl := Plan{Params: p, Mode: mode, Alpha: alpha, TauB: tau / 4, TauC: tau / 4}
+	pl.Params.Mode = mode
+	for _, v := range []float64{alpha, gf, gf * gf / alpha} {
+		if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return Plan{}, checks.Errorf("eta", "such that ηG, ημ and ηG²/μ are finite and non-zero (G=%s, eta=%s, mu=%s)",
+				checks.Fmt(p.G), checks.Fmt(p.Eta), checks.Fmt(p.Mu))
+		}
+	}
+	pl.RadiusBall = Radius(p.G, p.Mu, alpha, p.D, pl.TauB)
+	w := p.G/p.Mu + math.Sqrt(d/alpha)
+	pl.W2 = w * w
+	// α·W² = (G√(η/μ) + √d)², formed without the possibly huge G/μ.
+	aw := p.G*math.Sqrt(p.Eta/p.Mu) + math.Sqrt(d)
+	logNum := math.Log1p(aw * aw / (2 * pl.TauC * pl.TauC))
+
+	// Per step: half of τ_step to the clamp/clip bias, the rest to the caps.
+	// A trial accepts with probability ≥ q_y(B)²·(E W − E|a − W|) ≥
+	// BallMass²·(e⁻¹ − rgoBias/e − P(N > cap)) (rgo.go), so M trials all fail
+	// with probability ≤ (1 − pmin)^M.
+	var pmin float64
+	lambdaFor := func(T float64) (lam, tau1, tstep float64, m, pc int) {
+		tstep = tau / (2 * T)
+		tau1 = tau1For(mode, tstep/2)
+		lam = 1 / (4 * gf * gf * math.Log(1/tau1))
+		capShare := tstep / 2
+		if mode == ModeStochastic {
+			capShare = tstep / 4
+			pc = 8
+			for math.E*poissonTail(FactoryRate, pc) > capShare {
+				pc++
+			}
+		}
+		pmin = 1/math.E - rgoBias(mode, tau1)/math.E
+		if mode == ModeStochastic {
+			pmin -= poissonTail(FactoryRate, pc)
+		}
+		pmin *= BallMass * BallMass
+		m = int(math.Ceil(math.Log(capShare) / math.Log1p(-pmin)))
+		return
+	}
+	stepsFor := func(lam float64) float64 { return math.Ceil(logNum / (2 * math.Log1p(alpha*lam))) }
+
+	T := 1.0
+	for it := 0; ; it++ {
+		lam, _, _, _, _ := lambdaFor(T)
+		next := stepsFor(lam)
+		if next > MaxSteps || math.IsNaN(next) {
+			return Plan{}, &checks.Error{Field: "eta", Rule: fmt.Sprintf("small enough that the sampler needs ≤ %g steps (T grows like ηG²/μ = n²s²/4)", MaxSteps),
+				Got: fmt.Sprintf("ηG²/μ = %s, T ≈ %s", checks.Fmt(gf*gf/alpha), checks.Fmt(next))}
+		}
+		if next <= T {
+			break
+		}
+		T = next
+		if it > 200 {
+			return Plan{}, checks.Errorf("tv", "a budget for which the λ↔T fixed point converges")
+		}
+	}
+	lam, tau1, _, m, pc := lambdaFor(T)
+	pl.Steps = int(T)
+	pl.Lambda, pl.Tau1, pl.TrialBudget, pl.PoissonCap = lam, tau1, m, pc
+	pl.TauStep = rgoBias(mode, tau1) + math.Pow(1-pmin, float64(m))
+	if mode == ModeStochastic {
+		pl.TauStep += math.E * poissonTail(FactoryRate, pc)
+	}
+	perStep := 2 * math.E * float64(p.N)
+	if mode == ModeStochastic {
+		perStep = 2 * FactoryRate * math.E
+	}
+	pl.ExpectedLossEvals = perStep * T
+	units := d * (1 + 2*math.E + perStep)
+	pl.ChunkSteps = int(math.Max(1, math.Min(T, math.Round(2e6/units))))
+	return pl, nil
+}

@@ -1,0 +1,143 @@
+package sampler
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Restricted Gaussian oracle (LLL Lemma E.2, after GLL22): sample
+//
+//	π_y(x) ∝ q_y(x)·1_B(x)·e^{−f(x)},  q_y = N(m, σ²I),  m = y/(1+λα),  σ² = λ/(1+λα),
+//
+// using values of f only. One trial draws X, X′ ~ q_y independently, rejects
+// unless both lie in B = B(0, R), and then accepts X with probability a(X, X′):
+//
+//	full:        a = min(1, W),  W = exp(f(X′) − f(X) − c)
+//	stochastic:  a = E_N Π_{k≤N} (1 − w̃_{J_k}/K),  N ~ Poisson(K) ∧ cap,
+//	             w̃_j = clip(f_j(X) − f_j(X′) + c, 0, K)   (= exp(−E_J w̃_J) without the cap)
+//
+// Exactness. With a replaced by W, P(accept, X ∈ dx) ∝ q_y(x)1_B(x)e^{−f(x)}·
+// E[1_B(X′)e^{f(X′)}] and the last factor does not depend on x: accepted X ~ π_y.
+// Requiring X′ ∈ B too keeps the bounds below uniform in y: conditioned on
+// both being in B, (X, X′) is exchangeable and (1/σ²)-strongly log-concave.
+//
+// TV bound. For two rejection samplers with acceptance weights a and W,
+// TV ≤ E|a − W| / E W, and E W ≥ e^{−c} by Jensen (E[f(X′) − f(X)] = 0).
+// Z = f(X′) − f(X), and each Z_j = f_j(X′) − f_j(X), is a √2·G_f-Lipschitz
+// function of the pair, hence sub-Gaussian with proxy v = 2G_f²σ² ≤ 2G_f²λ =
+// 1/(2L), L = ln(1/τ₁) (Herbst; Gaussian concentration), so P(Z > t) ≤ e^{−t²/(2v)}
+// and e^{−c²/(2v)} ≤ τ₁ at c = 1.
+//   - full: E|a − W| = E(W − 1)₊ = e^{−1}E(e^Z − e)₊ ≤ e^{−1}∫₁^∞ e^{z − z²/(2v)} dz
+//     ≤ e^{−1}·e·τ₁/(1/v − 1), so TV ≤ e·τ₁/(2L − 1).
+//   - stochastic: for u = E_J w_J ≥ 0, |e^{−ũ} − e^{−u}| ≤ |ũ − u|; for u < 0 it is
+//     ≤ (e^{−u} − 1) + ũ; either way |a − W| ≤ (W − 1)₊ + E_J|w̃_J − w_J|, and
+//     E|w̃_J − w_J| = E(Z_J − c)₊ + E(−Z_J − (K − c))₊ ≤ 2·v·τ₁ ≤ τ₁/L (K = 2c = 2,
+//     Mills' ratio). So TV ≤ e·τ₁/(2L − 1) + e·τ₁/L. Truncating N at the cap
+//     changes a by ≤ P(N > cap), adding e·P(N > cap).
+//   - the trial cap M adds P(M rejections) ≤ (1 − p)^M, p ≥ q_y(B)²·(e^{−1} − bias/e).
+//
+// Clips (w < 0 or w > K) and clamps (W > 1) are counted in Stats.Clips so that
+// the bound can be checked numerically.
+
+// chain is the state of one run; all buffers are allocated once.
+type chain struct {
+	pot      Potential
+	r        *rand.Rand
+	n        int
+	eta      float64
+	shrink   float64 // 1/(1+λα)
+	sigma    float64 // √(λ/(1+λα))
+	sqrtLam  float64
+	r2       float64 // R²
+	trials   int     // M
+	full     bool
+	poisCDF  []float64 // P(N ≤ k), k < cap
+	x, m     []float64
+	xa, xb   []float64
+	st       Stats
+	nonFinit bool // the potential returned NaN or ±Inf
+}
+
+// step performs one alternating step: y ← x + √λ·ξ, then x ← RGO(y).
+// On a failed call (M trials, none accepted) x is left unchanged; that event
+// is charged to the TV budget (Plan.TauStep).
+func (c *chain) step() {
+	r := c.r
+	for j, xj := range c.x {
+		c.m[j] = (xj + c.sqrtLam*r.NormFloat64()) * c.shrink
+	}
+	c.st.Steps++
+	for k := 0; k < c.trials; k++ {
+		c.st.Trials++
+		na, nb := 0.0, 0.0
+		xa, xb := c.xa, c.xb
+		xb = xb[:len(xa)]
+		for j, mj := range c.m[:len(xa)] {
+			a := mj + c.sigma*r.NormFloat64()
+			b := mj + c.sigma*r.NormFloat64()
+			xa[j], xb[j] = a, b
+			na += a * a
+			nb += b * b
+		}
+		if na > c.r2 || nb > c.r2 {
+			c.st.BallRejects++
+			continue
+		}
+		var ok bool
+		if c.full {
+			ok = c.acceptFull()
+		} else {
+			ok = c.acceptStochastic()
+		}
+		if ok {
+			c.x, c.xa = c.xa, c.x
+			return
+		}
+	}
+	c.st.Failures++
+}
+
+// acceptFull accepts X = xa with probability min(1, exp(f(X′) − f(X) − c)).
+func (c *chain) acceptFull() bool {
+	fa := c.pot.Mean(c.xa)
+	fb := c.pot.Mean(c.xb)
+	c.st.LossEvals += 2 * int64(c.n)
+	z := c.eta * (fb - fa)
+	if math.IsNaN(z) || math.IsInf(z, 0) {
+		c.nonFinit = true
+		return false
+	}
+	if z > Offset {
+		c.st.Clips++
+	}
+	return c.r.Float64() < math.Exp(z-Offset)
+}
+
+// acceptStochastic is the Poisson/Bernoulli factory: N ~ Poisson(K) (by
+// inversion, truncated at the cap), then N independent draws J each reject
+// with probability clip(f_J(X) − f_J(X′) + c, 0, K)/K.
+func (c *chain) acceptStochastic() bool {
+	r := c.r
+	u := r.Float64()
+	n := 0
+	for n < len(c.poisCDF) && u >= c.poisCDF[n] {
+		n++
+	}
+	for ; n > 0; n-- {
+		j := r.IntN(c.n)
+		w := c.eta*(c.pot.Value(j, c.xa)-c.pot.Value(j, c.xb)) + Offset
+		c.st.LossEvals += 2
+		if !(w >= 0 && w <= FactoryRate) { // a clip, or a non-finite loss value
+			if w != w || math.IsInf(w, 0) {
+				c.nonFinit = true
+				return false
+			}
+			w = math.Max(0, math.Min(FactoryRate, w))
+			c.st.Clips++
+		}
+		if r.Float64()*FactoryRate < w {
+			return false
+		}
+	}
+	return true
+}

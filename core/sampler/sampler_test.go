@@ -1,0 +1,229 @@
+package sampler
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/dpsample/dpsample/core/rng"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// chains runs m independent chains of pl on pot (seeds seed·10⁶ + i) and
+// returns their outputs and summed Stats.
+func chains(t *testing.T, pl Plan, pot Potential, m int, seed uint64) ([][]float64, Stats) {
+	t.Helper()
+	out := make([][]float64, m)
+	var tot Stats
+	for i := range out {
+		x, st, err := Run(context.Background(), pl, pot, rng.Seeded(seed*1_000_000+uint64(i)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = x
+		tot.Steps += st.Steps
+		tot.Trials += st.Trials
+		tot.LossEvals += st.LossEvals
+		tot.Failures += st.Failures
+		tot.Clips += st.Clips
+		tot.BallRejects += st.BallRejects
+	}
+	return out, tot
+}
+
+func column(xs [][]float64, j int) []float64 {
+	c := make([]float64, len(xs))
+	for i, x := range xs {
+		c[i] = x[j]
+	}
+	return c
+}
+
+func mustPlan(t *testing.T, p Params) Plan {
+	t.Helper()
+	pl, err := NewPlan(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pl
+}
+
+// numChains is the number of independent chains per test: full (or a third with -short).
+func numChains(full int) int {
+	if testing.Short() {
+		return full / 3
+	}
+	return full
+}
+
+// The 1-D ℓ1-location problem of the tests: n = 10 points zᵢ ~ N(1.5, 0.5²),
+// η = 4, μ = 1 (G_f²/α = 4), TV = 1e-3. The regulariser pulls the mode (≈ 1)
+// below most points, so f has slope ≈ ±G_f over most of the mass and the
+// two-sample rule is exercised (with zᵢ centred at 0, f would be nearly flat
+// where π lives, and a biased RGO would go unnoticed).
+func l1Problem(mode string) (Params, *l1Sep, []float64) {
+	r := rng.Seeded(1)
+	z := make([]float64, 10)
+	for i := range z {
+		z[i] = 1.5 + 0.5*r.NormFloat64()
+	}
+	return Params{N: 10, D: 1, G: 1, Eta: 4, Mu: 1, TV: 1e-3, Mode: mode}, newL1Sep(z, 10, 1), z
+}
+
+// l1KS runs the 1-D ℓ1 problem with pl (possibly altered) and returns the KS
+// statistic against the quadrature law and the α = 0.01 critical value.
+func l1KS(t *testing.T, pl Plan, pot *l1Sep, z []float64, seed uint64) (ks, crit float64, st Stats) {
+	p := pl.Params
+	q := newQuadCDF(z, p.Eta/float64(p.N), p.Eta*p.Mu/2, pl.RadiusBall)
+	m := numChains(1500)
+	xs, st := chains(t, pl, pot, m, seed)
+	return ksStat(column(xs, 0), q.cdf), ksCrit(0.01, m), st
+}
+
+// TestL1Location1D: 1-D ℓ1 location, both RGO versions, KS at α = 0.01
+// against the quadrature CDF of p(t) ∝ exp(−(η/n)Σ|t − zᵢ| − (ημ/2)t²) on [−R, R].
+func TestL1Location1D(t *testing.T) {
+	for i, mode := range []string{ModeFull, ModeStochastic} {
+		p, pot, z := l1Problem(mode)
+		pl := mustPlan(t, p)
+		ks, crit, st := l1KS(t, pl, pot, z, uint64(10+i))
+		t.Logf("%s: T=%d λ=%.3g KS=%.4f (crit %.4f) trials/step=%.3f evals/step=%.2f clips=%d failures=%d",
+			mode, pl.Steps, pl.Lambda, ks, crit, float64(st.Trials)/float64(st.Steps), float64(st.LossEvals)/float64(st.Steps), st.Clips, st.Failures)
+		if ks > crit {
+			t.Errorf("%s: KS statistic %.4f > critical %.4f", mode, ks, crit)
+		}
+	}
+}
+
+// TestBrokenSamplersFail: the same KS test rejects (a) T/20 steps from a far
+// start (x₀ = −2, ≈ 6 posterior standard deviations from the mode, inside the ball) and (b) the same RGO
+// with λ 100× too large, where the min(1, ·) clamp fires on a large fraction
+// of pairs and biases every RGO call.
+func TestBrokenSamplersFail(t *testing.T) {
+	p, pot, z := l1Problem(ModeFull)
+	pl := mustPlan(t, p)
+
+	short := pl
+	short.Steps = pl.Steps / 20
+	short.start = []float64{-2}
+	ks, crit, _ := l1KS(t, short, pot, z, 20)
+	t.Logf("T/20 from x0=-2: KS=%.4f crit=%.4f", ks, crit)
+	if ks <= crit {
+		t.Errorf("T/20 steps from a far start passed the KS test (%.4f ≤ %.4f)", ks, crit)
+	}
+
+	big := pl
+	big.Lambda *= 100
+	ks, crit, st := l1KS(t, big, pot, z, 21)
+	t.Logf("λ×100: KS=%.4f crit=%.4f clamps/trial=%.3f", ks, crit, float64(st.Clips)/float64(st.Trials))
+	if ks <= crit {
+		t.Errorf("λ×100 passed the KS test (%.4f ≤ %.4f)", ks, crit)
+	}
+}
+
+// TestSeparableL1Dim5: l(x; z) = Σ_j|x_j − z_j|/√5 factorises, so every
+// marginal is the 1-D law with a = η/(n√d); KS on each of the 5 marginals at
+// α = 0.01/5 (Bonferroni), both RGO versions. (The ball couples coordinates,
+// but moves at most τ_B = 2.5e-4 of mass: far below the KS resolution.)
+func TestSeparableL1Dim5(t *testing.T) {
+	const n, d = 10, 5
+	r := rng.Seeded(2)
+	z := make([]float64, n*d)
+	for i := range z {
+		z[i] = r.NormFloat64()
+	}
+	pot := newL1Sep(z, n, d)
+	for i, mode := range []string{ModeFull, ModeStochastic} {
+		pl := mustPlan(t, Params{N: n, D: d, G: 1, Eta: 4, Mu: 1, TV: 1e-3, Mode: mode})
+		m := numChains(900)
+		xs, st := chains(t, pl, pot, m, uint64(30+i))
+		crit := ksCrit(0.01/d, m)
+		for j := 0; j < d; j++ {
+			zj := make([]float64, n)
+			for k := range zj {
+				zj[k] = z[k*d+j]
+			}
+			q := newQuadCDF(zj, pl.Eta/(n*math.Sqrt(d)), pl.Eta*pl.Mu/2, pl.RadiusBall)
+			ks := ksStat(column(xs, j), q.cdf)
+			if ks > crit {
+				t.Errorf("%s: marginal %d: KS %.4f > %.4f", mode, j, ks, crit)
+			}
+		}
+		t.Logf("%s: T=%d trials/step=%.3f evals/step=%.2f", mode, pl.Steps, float64(st.Trials)/float64(st.Steps), float64(st.LossEvals)/float64(st.Steps))
+	}
+}
+
+// TestLinearDim20: linear loss, π = N(−z̄/μ, (ημ)⁻¹I) exactly (§1.8a). With m
+// chains and known moments, at α = 0.001 each:
+//   - mean: m·α_π‖x̄ − m*‖² ~ χ²_d;
+//   - variance: α_π·Σ_i‖x_i − m*‖² ~ χ²_{md} (z-score via the normal approximation);
+//   - covariance: the d(d−1)/2 standardised cross-products c_jk = α_π Σ_i u_ij u_ik/√m
+//     are ≈ N(0, 1) independent, so Σ c_jk² ~ χ²_{d(d−1)/2}.
+func TestLinearDim20(t *testing.T) {
+	const n, d = 10, 20
+	r := rng.Seeded(3)
+	z := make([]float64, n*d)
+	for i := 0; i < n; i++ {
+		row := z[i*d : (i+1)*d]
+		s := 0.0
+		for j := range row {
+			row[j] = r.NormFloat64() + 0.3
+			s += row[j] * row[j]
+		}
+		for j := range row {
+			row[j] /= math.Sqrt(s)
+		}
+	}
+	pot := newLinear(z, n, d)
+	for i, mode := range []string{ModeFull, ModeStochastic} {
+		pl := mustPlan(t, Params{N: n, D: d, G: 1, Eta: 4, Mu: 1, TV: 1e-3, Mode: mode})
+		m := numChains(400)
+		xs, _ := chains(t, pl, pot, m, uint64(40+i))
+		meanChi, varZ, covChi := gaussianStats(xs, pot.zbar, pl.Mu, pl.Alpha)
+		qMean := distuv.ChiSquared{K: d}.Quantile(0.999)
+		qCov := distuv.ChiSquared{K: d * (d - 1) / 2}.Quantile(0.999)
+		t.Logf("%s: T=%d mean χ²=%.1f (crit %.1f), var z=%.2f, cov χ²=%.1f (crit %.1f)", mode, pl.Steps, meanChi, qMean, varZ, covChi, qCov)
+		if meanChi > qMean {
+			t.Errorf("%s: mean χ² %.1f > %.1f", mode, meanChi, qMean)
+		}
+		if math.Abs(varZ) > 3.29 {
+			t.Errorf("%s: variance z-score %.2f, |z| > 3.29", mode, varZ)
+		}
+		if covChi > qCov {
+			t.Errorf("%s: covariance χ² %.1f > %.1f", mode, covChi, qCov)
+		}
+	}
+}
+
+// gaussianStats returns the three statistics of TestLinearDim20 for samples xs
+// against N(−zbar/μ, α⁻¹I).
+func gaussianStats(xs [][]float64, zbar []float64, mu, alpha float64) (meanChi, varZ, covChi float64) {
+	m, d := len(xs), len(zbar)
+	u := make([][]float64, m)
+	xbar := make([]float64, d)
+	ss := 0.0
+	for i, x := range xs {
+		u[i] = make([]float64, d)
+		for j := range x {
+			u[i][j] = (x[j] + zbar[j]/mu) * math.Sqrt(alpha) // standardised
+			xbar[j] += u[i][j] / float64(m)
+			ss += u[i][j] * u[i][j]
+		}
+	}
+	for _, v := range xbar {
+		meanChi += float64(m) * v * v
+	}
+	md := float64(m * d)
+	varZ = (ss - md) / math.Sqrt(2*md)
+	for j := 0; j < d; j++ {
+		for k := j + 1; k < d; k++ {
+			c := 0.0
+			for i := range u {
+				c += u[i][j] * u[i][k]
+			}
+			c /= math.Sqrt(float64(m))
+			covChi += c * c
+		}
+	}
+	return
+}
