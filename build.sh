@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# dpsample build script.
+#   ./build.sh build   copy wasm_exec.js from this Go toolchain into site/ and build site/dpsample.wasm
+#   ./build.sh serve   build, then serve the repository root on http://127.0.0.1:8080/ (ADDR overrides)
+#   ./build.sh test    everything: static checks, native tests, wasm tests under node, browser tests in Chromium
+#   ./build.sh bench   benchmarks
+set -euo pipefail
+cd "$(dirname "$0")"
+
+GOROOT_WASM="$(go env GOROOT)/lib/wasm"
+WASM_EXEC="$GOROOT_WASM/go_js_wasm_exec"
+STATICCHECK_VERSION=v0.8.2
+
+log() { printf '\n==> %s\n' "$*"; }
+
+build() {
+  mkdir -p site
+  cp "$GOROOT_WASM/wasm_exec.js" site/wasm_exec.js
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o site/dpsample.wasm ./wasm
+  printf 'built site/dpsample.wasm (%s bytes)\n' "$(wc -c < site/dpsample.wasm)"
+}
+
+# ensure_tools installs what a fresh machine lacks: node (for GOOS=js tests)
+# and Debian's chromium (for the browser tests), via apt-get when root.
+ensure_tools() {
+  local missing=()
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  if ((${#missing[@]})); then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      log "installing ${missing[*]} with apt-get"
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    else
+      echo "missing: ${missing[*]} — install them (Debian: apt-get install ${missing[*]})" >&2
+      exit 1
+    fi
+  fi
+}
+
+static_checks() {
+  log "gofmt"
+  local unformatted
+  unformatted="$(gofmt -l core wasm)"
+  if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; exit 1; fi
+  if grep -rl --include='*.go' '"syscall/js"' core >/dev/null 2>&1; then
+    echo "core/ must not import syscall/js:"; grep -rl --include='*.go' '"syscall/js"' core; exit 1
+  fi
+  log "go vet (native and js/wasm)"
+  go vet ./...
+  GOOS=js GOARCH=wasm go vet ./core/... ./wasm/
+  log "staticcheck $STATICCHECK_VERSION"
+  go run "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION" ./...
+  GOOS=js GOARCH=wasm go run "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION" ./wasm/
+}
+
+test_native() {
+  log "native tests (core, dev server, browser tests in headless Chromium)"
+  E2E_REQUIRE=1 go test -count=1 ./...
+}
+
+test_wasm() {
+  log "js/wasm tests under node"
+  GOOS=js GOARCH=wasm go test -count=1 -exec="$WASM_EXEC" ./core/... ./wasm/
+}
+
+case "${1:-}" in
+  build) build ;;
+  serve)
+    build
+    ADDR="${ADDR:-127.0.0.1:8080}"
+    exec go run ./wasm/devserver/serve -addr "$ADDR" -dir . ;;
+  test)
+    ensure_tools
+    static_checks
+    build
+    test_wasm
+    test_native
+    log "all tests passed" ;;
+  bench)
+    echo "no benchmarks yet" ;;
+  *)
+    echo "usage: $0 build|serve|test|bench" >&2
+    exit 2 ;;
+esac

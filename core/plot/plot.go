@@ -1,0 +1,363 @@
+// Package plot draws the site's charts as standalone SVG: titled, with
+// labelled axes, ticks on linear or log₁₀ scales, a legend, and text sized to
+// stay readable at 360 px width. It is pure Go (no syscall/js), so every view
+// of the site draws through the same code and tests check the markup natively.
+package plot
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strings"
+	"sync/atomic"
+)
+
+// Kind is how a Series is drawn.
+type Kind int
+
+const (
+	Line   Kind = iota // polyline through the points, in order
+	Points             // one dot per point
+	Bars               // vertical bars from the x-axis baseline
+	Steps              // horizontal step function
+)
+
+// Series is one named set of points. Points with a NaN or ±Inf coordinate, or a
+// non-positive coordinate on a log axis, are skipped (and break a line).
+type Series struct {
+	Name   string
+	X, Y   []float64
+	Kind   Kind
+	Color  string    // CSS colour; empty picks from the palette
+	Dashed bool      // dashed line (for bounds and references)
+	Err    []float64 // optional ± error bar per point (Points and Bars)
+}
+
+// Rule is a horizontal (Horizontal = true) or vertical reference line.
+type Rule struct {
+	Label      string
+	At         float64
+	Horizontal bool
+	Color      string
+}
+
+// Plot is a chart description. Width and Height are the SVG viewBox size; the
+// SVG scales to its container's width.
+type Plot struct {
+	Title, XLabel, YLabel string
+	XLog, YLog            bool
+	Series                []Series
+	Rules                 []Rule
+	// Optional fixed ranges; zero values mean "fit the data".
+	XMin, XMax, YMin, YMax float64
+	Width, Height          float64
+	// Class is an extra CSS class on the <svg> element.
+	Class string
+	// Desc is an accessible description (the <desc> element).
+	Desc string
+}
+
+// Palette is the default colour cycle (colour-blind-safe, Okabe–Ito).
+var Palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"}
+
+// clipIDs numbers clip paths so several plots can share one page.
+var clipIDs atomic.Int64
+
+type axis struct {
+	lo, hi float64
+	log    bool
+	a, b   float64 // pixel range
+}
+
+func (ax axis) tr(v float64) float64 {
+	if ax.log {
+		v, lo, hi := math.Log10(v), math.Log10(ax.lo), math.Log10(ax.hi)
+		return ax.a + (v-lo)/(hi-lo)*(ax.b-ax.a)
+	}
+	return ax.a + (v-ax.lo)/(ax.hi-ax.lo)*(ax.b-ax.a)
+}
+
+func usable(v float64, log bool) bool {
+	return !math.IsNaN(v) && !math.IsInf(v, 0) && (!log || v > 0)
+}
+
+// extent returns the data range on one axis, padded, honouring fixed limits.
+func extent(p *Plot, xAxis bool) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	logAx := p.XLog
+	if !xAxis {
+		logAx = p.YLog
+	}
+	take := func(v float64) {
+		if usable(v, logAx) {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	for _, s := range p.Series {
+		vs := s.X
+		if !xAxis {
+			vs = s.Y
+		}
+		for i, v := range vs {
+			take(v)
+			if !xAxis && i < len(s.Err) && usable(s.Err[i], false) {
+				take(v + s.Err[i])
+				take(v - s.Err[i])
+			}
+		}
+		if !xAxis && s.Kind == Bars && !logAx {
+			take(0)
+		}
+	}
+	for _, r := range p.Rules {
+		if r.Horizontal != xAxis {
+			take(r.At)
+		}
+	}
+	fixLo, fixHi := p.XMin, p.XMax
+	if !xAxis {
+		fixLo, fixHi = p.YMin, p.YMax
+	}
+	if fixLo != 0 || fixHi != 0 {
+		if usable(fixLo, logAx) {
+			lo = fixLo
+		}
+		if usable(fixHi, logAx) {
+			hi = fixHi
+		}
+	}
+	switch {
+	case math.IsInf(lo, 1): // no data
+		if logAx {
+			return 1, 10
+		}
+		return 0, 1
+	case lo == hi:
+		if logAx {
+			return lo / 2, hi * 2
+		}
+		d := math.Max(math.Abs(lo)*0.1, 1e-9)
+		return lo - d, hi + d
+	}
+	if fixLo == 0 && fixHi == 0 && !logAx {
+		pad := 0.04 * (hi - lo)
+		lo, hi = lo-pad, hi+pad
+	}
+	return lo, hi
+}
+
+// Ticks returns about n "nice" tick positions covering [lo, hi]: 1-2-5
+// multiples of a power of ten on a linear axis, powers of ten on a log axis
+// (or 1-2-5 within decades when the range spans less than three decades).
+func Ticks(lo, hi float64, n int, log bool) []float64 {
+	if log {
+		a, b := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
+		step := math.Max(1, math.Ceil((b-a)/float64(n)))
+		var t []float64
+		for e := a; e <= b; e += step {
+			for _, m := range []float64{1, 2, 5} {
+				if m != 1 && b-a > 2 {
+					continue
+				}
+				v := m * math.Pow(10, e)
+				if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
+					t = append(t, v)
+				}
+			}
+		}
+		return t
+	}
+	raw := (hi - lo) / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	var t []float64
+	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
+		if math.Abs(v) < step*1e-9 {
+			v = 0
+		}
+		t = append(t, v)
+	}
+	return t
+}
+
+// FormatTick prints a tick label compactly: 0.001 → "0.001", 1e-6 → "1e-06",
+// 25000 → "2.5e+04".
+func FormatTick(v float64) string {
+	a := math.Abs(v)
+	if v == 0 {
+		return "0"
+	}
+	if a >= 1e-3 && a < 1e5 {
+		return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
+	}
+	return fmt.Sprintf("%.0e", v)
+}
+
+// SVG renders the plot.
+func (p *Plot) SVG() string {
+	w, h := p.Width, p.Height
+	if w == 0 {
+		w = 640
+	}
+	if h == 0 {
+		h = 400
+	}
+	const left, right, top, bottom = 84.0, 16.0, 40.0, 52.0
+	xlo, xhi := extent(p, true)
+	ylo, yhi := extent(p, false)
+	xa := axis{xlo, xhi, p.XLog, left, w - right}
+	ya := axis{ylo, yhi, p.YLog, h - bottom, top}
+	var b strings.Builder
+	esc := html.EscapeString
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" class="plot %s" role="img" aria-label="%s" font-family="system-ui, sans-serif" font-size="14">`, w, h, esc(p.Class), esc(p.Title))
+	fmt.Fprintf(&b, `<title>%s</title>`, esc(p.Title))
+	if p.Desc != "" {
+		fmt.Fprintf(&b, `<desc>%s</desc>`, esc(p.Desc))
+	}
+	fmt.Fprintf(&b, `<rect x="0" y="0" width="%g" height="%g" fill="#fff"/>`, w, h)
+	fmt.Fprintf(&b, `<text x="%g" y="22" text-anchor="middle" font-size="16" font-weight="600">%s</text>`, w/2, esc(p.Title))
+	// grid and ticks
+	for _, t := range Ticks(xlo, xhi, 6, p.XLog) {
+		x := xa.tr(t)
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="#e5e5e5"/>`, x, top, x, h-bottom)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="middle" class="tick">%s</text>`, x, h-bottom+18, FormatTick(t))
+	}
+	for _, t := range Ticks(ylo, yhi, 5, p.YLog) {
+		y := ya.tr(t)
+		fmt.Fprintf(&b, `<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#e5e5e5"/>`, left, y, w-right, y)
+		fmt.Fprintf(&b, `<text x="%g" y="%.1f" text-anchor="end" class="tick">%s</text>`, left-6, y+4, FormatTick(t))
+	}
+	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" fill="none" stroke="#444"/>`, left, top, w-left-right, h-top-bottom)
+	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="middle" class="xlabel">%s</text>`, (left+w-right)/2, h-10, esc(p.XLabel))
+	fmt.Fprintf(&b, `<text transform="translate(16 %g) rotate(-90)" text-anchor="middle" class="ylabel">%s</text>`, (top+h-bottom)/2, esc(p.YLabel))
+	// clip the data to the frame
+	id := clipIDs.Add(1)
+	fmt.Fprintf(&b, `<clipPath id="plotclip%d"><rect x="%g" y="%g" width="%g" height="%g"/></clipPath><g clip-path="url(#plotclip%d)">`, id, left, top, w-left-right, h-top-bottom, id)
+	for i, r := range p.Rules {
+		col := r.Color
+		if col == "" {
+			col = "#555"
+		}
+		if r.Horizontal {
+			if !usable(r.At, p.YLog) {
+				continue
+			}
+			y := ya.tr(r.At)
+			fmt.Fprintf(&b, `<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="%s" stroke-dasharray="6 4" class="rule"/>`, left, y, w-right, y, col)
+			fmt.Fprintf(&b, `<text x="%g" y="%.1f" text-anchor="end" fill="%s" font-size="12">%s</text>`, w-right-4, y-4, col, esc(r.Label))
+		} else {
+			if !usable(r.At, p.XLog) {
+				continue
+			}
+			x := xa.tr(r.At)
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="%s" stroke-dasharray="6 4" class="rule"/>`, x, top, x, h-bottom, col)
+			fmt.Fprintf(&b, `<text x="%.1f" y="%g" fill="%s" font-size="12">%s</text>`, x+4, h-bottom-8-14*float64(i%2), col, esc(r.Label))
+		}
+	}
+	for i, s := range p.Series {
+		col := s.Color
+		if col == "" {
+			col = Palette[i%len(Palette)]
+		}
+		p.drawSeries(&b, s, col, xa, ya)
+	}
+	b.WriteString(`</g>`)
+	// legend
+	ly := top + 8
+	for i, s := range p.Series {
+		if s.Name == "" {
+			continue
+		}
+		col := s.Color
+		if col == "" {
+			col = Palette[i%len(Palette)]
+		}
+		dash := ""
+		if s.Dashed {
+			dash = ` stroke-dasharray="5 3"`
+		}
+		fmt.Fprintf(&b, `<g class="legend"><rect x="%g" y="%g" width="%g" height="18" fill="#fff" fill-opacity="0.85"/>`, left+8, ly-2, 8.0*float64(len([]rune(s.Name)))+34)
+		if s.Kind == Points {
+			fmt.Fprintf(&b, `<circle cx="%g" cy="%g" r="4" fill="%s"/>`, left+20, ly+7, col)
+		} else {
+			fmt.Fprintf(&b, `<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="3"%s/>`, left+12, ly+7, left+28, ly+7, col, dash)
+		}
+		fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="13">%s</text></g>`, left+34, ly+12, esc(s.Name))
+		ly += 20
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+func (p *Plot) drawSeries(b *strings.Builder, s Series, col string, xa, ya axis) {
+	n := min(len(s.X), len(s.Y))
+	dash := ""
+	if s.Dashed {
+		dash = ` stroke-dasharray="6 4"`
+	}
+	switch s.Kind {
+	case Line, Steps:
+		var pts []string
+		flush := func() {
+			if len(pts) > 1 {
+				fmt.Fprintf(b, `<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>`, col, dash, strings.Join(pts, " "))
+			}
+			pts = pts[:0]
+		}
+		for i := 0; i < n; i++ {
+			if !usable(s.X[i], p.XLog) || !usable(s.Y[i], p.YLog) {
+				flush()
+				continue
+			}
+			x, y := xa.tr(s.X[i]), ya.tr(s.Y[i])
+			if s.Kind == Steps && len(pts) > 0 {
+				var px, py float64
+				fmt.Sscanf(pts[len(pts)-1], "%g,%g", &px, &py)
+				pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, py))
+			}
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
+		}
+		flush()
+	case Points:
+		for i := 0; i < n; i++ {
+			if !usable(s.X[i], p.XLog) || !usable(s.Y[i], p.YLog) {
+				continue
+			}
+			x, y := xa.tr(s.X[i]), ya.tr(s.Y[i])
+			p.errBar(b, s, i, x, col, ya)
+			fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s" fill-opacity="0.7"/>`, x, y, col)
+		}
+	case Bars:
+		bw := (xa.b - xa.a) / float64(max(n, 1)) * 0.7
+		base := ya.a
+		if !p.YLog && ya.lo < 0 && ya.hi > 0 {
+			base = ya.tr(0)
+		}
+		for i := 0; i < n; i++ {
+			if !usable(s.X[i], p.XLog) || !usable(s.Y[i], p.YLog) {
+				continue
+			}
+			x, y := xa.tr(s.X[i]), ya.tr(s.Y[i])
+			top, hgt := math.Min(y, base), math.Abs(base-y)
+			fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" fill-opacity="0.8"/>`, x-bw/2, top, bw, hgt, col)
+			p.errBar(b, s, i, x, "#222", ya)
+		}
+	}
+}
+
+func (p *Plot) errBar(b *strings.Builder, s Series, i int, x float64, col string, ya axis) {
+	if i >= len(s.Err) || !usable(s.Err[i], false) || s.Err[i] <= 0 {
+		return
+	}
+	lo, hi := s.Y[i]-s.Err[i], s.Y[i]+s.Err[i]
+	if p.YLog && lo <= 0 {
+		lo = ya.lo
+	}
+	fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.5"/>`, x, ya.tr(lo), x, ya.tr(hi), col)
+}

@@ -1,0 +1,53 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"syscall/js"
+)
+
+// jsError builds a JS Error with the given message.
+func jsError(msg string) js.Value { return js.Global().Get("Error").New(msg) }
+
+// promise runs work on a new goroutine and returns a JS Promise for its
+// result. A returned error rejects the Promise with an Error carrying the
+// message unchanged (it names the field); a panic is recovered into a
+// rejection too, so no input can kill the Go runtime.
+func promise(work func() (any, error)) js.Value {
+	var executor js.Func
+	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resolve, reject := args[0], args[1]
+		go func() {
+			defer executor.Release()
+			defer func() {
+				if r := recover(); r != nil {
+					reject.Invoke(jsError(fmt.Sprintf("internal error (panic: %v); the module keeps working — please report this with the input that caused it\n%s", r, debug.Stack())))
+				}
+			}()
+			v, err := work()
+			if err != nil {
+				reject.Invoke(jsError(err.Error()))
+				return
+			}
+			resolve.Invoke(v)
+		}()
+		return nil
+	})
+	return js.Global().Get("Promise").New(executor)
+}
+
+// export wraps fn as a JS function returning a Promise. Argument conversion
+// runs inside the Promise too, so a bad argument is a rejection, never a throw.
+func export(fn func(args []js.Value) (any, error)) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) any {
+		// Copy: args is only valid during this call.
+		cp := append([]js.Value(nil), args...)
+		return promise(func() (any, error) { return fn(cp) })
+	})
+}
+
+// errPanicTest is returned by the hidden self-test export that forces a panic.
+var errPanicTest = errors.New("unreachable")

@@ -1,0 +1,33 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"syscall/js"
+)
+
+// Version is the module's version string, dpsample.version.
+const Version = "0.1.0"
+
+// register installs globalThis.dpsample. Tests call it from init because a
+// test binary never runs main.
+func register() {
+	api := map[string]any{
+		"version": Version,
+		"privacy": privacyAPI(),
+		"_test": map[string]any{
+			// panic forces a Go panic inside an export, to prove it becomes a
+			// rejection and the runtime survives.
+			"panic": export(func([]js.Value) (any, error) {
+				var m map[string]int
+				m["boom"]++ // nil-map write
+				return nil, errPanicTest
+			}),
+		},
+	}
+	js.Global().Set("dpsample", js.ValueOf(api))
+	if ev := js.Global().Get("CustomEvent"); ev.Truthy() && js.Global().Get("dispatchEvent").Truthy() {
+		js.Global().Call("dispatchEvent", ev.New("dpsample:ready"))
+	}
+	js.Global().Set("dpsampleReady", true)
+}

@@ -1,0 +1,102 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+)
+
+// The UI is built from Go with honnef.co/go/js/dom/v2. index.html holds one
+// empty <section data-view="…"> per view; startUI fills each that is present,
+// so the same binary serves the full page and pages embedding single views.
+
+var doc = func() dom.Document { return dom.GetWindow().Document() }
+
+// view is one section of the page.
+type view struct {
+	name  string
+	build func(root dom.Element)
+}
+
+var views = []view{
+	{"privacy", buildPrivacyView},
+}
+
+func startUI() {
+	for _, v := range views {
+		for _, root := range doc().QuerySelectorAll(`[data-view="` + v.name + `"]`) {
+			if root.GetAttribute("data-built") == "1" {
+				continue
+			}
+			root.SetAttribute("data-built", "1")
+			v.build(root)
+		}
+	}
+	js.Global().Set("dpsampleUIReady", true)
+}
+
+// el creates an element with attributes given as key, value pairs.
+func el(tag string, kv ...string) dom.Element {
+	e := doc().CreateElement(tag)
+	for i := 0; i+1 < len(kv); i += 2 {
+		e.SetAttribute(kv[i], kv[i+1])
+	}
+	return e
+}
+
+// text creates an element holding plain text.
+func text(tag, s string, kv ...string) dom.Element {
+	e := el(tag, kv...)
+	e.SetTextContent(s)
+	return e
+}
+
+// append adds children to parent and returns parent.
+func appendAll(parent dom.Element, children ...dom.Node) dom.Element {
+	for _, c := range children {
+		parent.AppendChild(c)
+	}
+	return parent
+}
+
+// numberField is a labelled <input type="number"> with an inline error slot.
+type numberField struct {
+	input *dom.HTMLInputElement
+	err   dom.Element
+	wrap  dom.Element
+}
+
+func newNumberField(id, label, value, step, help string) numberField {
+	wrap := el("div", "class", "field")
+	lab := text("label", label, "for", id)
+	in := el("input", "id", id, "type", "text", "inputmode", "decimal", "value", value, "autocomplete", "off",
+		"aria-describedby", id+"-help "+id+"-err").(*dom.HTMLInputElement)
+	_ = step
+	h := text("small", help, "id", id+"-help", "class", "help")
+	e := el("div", "id", id+"-err", "class", "error", "role", "alert")
+	appendAll(wrap, lab, in, h, e)
+	return numberField{input: in, err: e, wrap: wrap}
+}
+
+// value parses the field; a parse error is shown inline and returned.
+func (f numberField) value(name string) (float64, error) {
+	var v float64
+	_, err := fmt.Sscanf(f.input.Value(), "%g", &v)
+	if err != nil {
+		err = fmt.Errorf("%s must be a number, got %q", name, f.input.Value())
+	}
+	return v, err
+}
+
+func (f numberField) setError(err error) {
+	if err == nil {
+		f.err.SetTextContent("")
+		f.input.RemoveAttribute("aria-invalid")
+		return
+	}
+	f.err.SetTextContent(err.Error())
+	f.input.SetAttribute("aria-invalid", "true")
+}
