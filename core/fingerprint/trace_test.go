@@ -332,3 +332,19 @@ func TestTraceBadInput(t *testing.T) {
 		t.Errorf("negative ghosts: %v", err)
 	}
 }
+
+// Violations is 0 for marking-respecting outputs and counts exactly the
+// flipped unanimous columns.
+func TestViolations(t *testing.T) {
+	r := rng.Seeded(64)
+	c, _ := New(Params{N: 4, Xi: .1}, r)
+	if v := c.Violations(majority(c, -1, r)); v != 0 {
+		t.Errorf("majority has %d violations", v)
+	}
+	if v := c.ViolationsWithout(interleave(c, 2, r), 2); v != 0 {
+		t.Errorf("interleave without user 2 has %d violations", v)
+	}
+	if v := c.Violations(blindFlips(100)(c, -1, r)); v != 100 {
+		t.Errorf("100 blind flips gave %d violations", v)
+	}
+}
