@@ -203,3 +203,23 @@ func ksStat(xs []float64, cdf func(float64) float64) float64 {
 func ksCrit(alpha float64, m int) float64 {
 	return math.Sqrt(math.Log(2/alpha)/2) / math.Sqrt(float64(m))
 }
+
+// ks2Stat is the two-sample Kolmogorov–Smirnov statistic sup|F_m − G_m′|.
+func ks2Stat(a, b []float64) float64 {
+	x := append([]float64(nil), a...)
+	y := append([]float64(nil), b...)
+	sort.Float64s(x)
+	sort.Float64s(y)
+	i, j, d := 0, 0, 0.0
+	for i < len(x) && j < len(y) {
+		v := math.Min(x[i], y[j])
+		for i < len(x) && x[i] == v {
+			i++
+		}
+		for j < len(y) && y[j] == v {
+			j++
+		}
+		d = math.Max(d, math.Abs(float64(i)/float64(len(x))-float64(j)/float64(len(y))))
+	}
+	return d
+}

@@ -3,9 +3,11 @@ package sampler
 import (
 	"context"
 	"math"
+	"sort"
 	"testing"
 
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/core/sampler/exact"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -70,27 +72,57 @@ func l1Problem(mode string) (Params, *l1Sep, []float64) {
 	return Params{N: 10, D: 1, G: 1, Eta: 4, Mu: 1, TV: 1e-3, Mode: mode}, newL1Sep(z, 10, 1), z
 }
 
-// l1KS runs the 1-D ℓ1 problem with pl (possibly altered) and returns the KS
-// statistic against the quadrature law and the α = 0.01 critical value.
-func l1KS(t *testing.T, pl Plan, pot *l1Sep, z []float64, seed uint64) (ks, crit float64, st Stats) {
+// l1KS runs the 1-D ℓ1 problem with pl (possibly altered) and returns the
+// one-sample KS statistic against the closed-form CDF exact.L1CDF (§1.8b) and
+// the two-sample statistic against 20 000 draws of exact.L1Coord, with their
+// α = 0.01 critical values √(ln(2/α)/2)·√(1/m + 1/m′).
+func l1KS(t *testing.T, pl Plan, pot *l1Sep, z []float64, seed uint64) (ks, crit, ks2, crit2 float64, st Stats) {
 	p := pl.Params
-	q := newQuadCDF(z, p.Eta/float64(p.N), p.Eta*p.Mu/2, pl.RadiusBall)
+	sorted := append([]float64(nil), z...)
+	sort.Float64s(sorted)
+	a, b := exact.L1Params(p.Eta, p.Mu, p.N, 1)
 	m := numChains(1500)
 	xs, st := chains(t, pl, pot, m, seed)
-	return ksStat(column(xs, 0), q.cdf), ksCrit(0.01, m), st
+	got := column(xs, 0)
+	ks = ksStat(got, func(x float64) float64 { return exact.L1CDF(sorted, a, b, x) })
+	const m2 = 20000
+	r := rng.Seeded(seed + 999)
+	ref := make([]float64, m2)
+	for i := range ref {
+		ref[i] = exact.L1Coord(r, sorted, a, b)
+	}
+	ks2 = ks2Stat(got, ref)
+	crit, crit2 = ksCrit(0.01, m), ksCrit(0.01, m)*math.Sqrt(1+float64(m)/m2)
+	return ks, crit, ks2, crit2, st
 }
 
-// TestL1Location1D: 1-D ℓ1 location, both RGO versions, KS at α = 0.01
-// against the quadrature CDF of p(t) ∝ exp(−(η/n)Σ|t − zᵢ| − (ημ/2)t²) on [−R, R].
+// TestL1Location1D: 1-D ℓ1 location, both RGO versions, one- and two-sample
+// KS at α = 0.01 against the exact law p(t) ∝ exp(−(η/n)Σ|t − zᵢ| − (ημ/2)t²)
+// (the ball [−R, R] holds all but τ_B = 2.5e-4 of it).
 func TestL1Location1D(t *testing.T) {
 	for i, mode := range []string{ModeFull, ModeStochastic} {
 		p, pot, z := l1Problem(mode)
 		pl := mustPlan(t, p)
-		ks, crit, st := l1KS(t, pl, pot, z, uint64(10+i))
-		t.Logf("%s: T=%d λ=%.3g KS=%.4f (crit %.4f) trials/step=%.3f evals/step=%.2f clips=%d failures=%d",
-			mode, pl.Steps, pl.Lambda, ks, crit, float64(st.Trials)/float64(st.Steps), float64(st.LossEvals)/float64(st.Steps), st.Clips, st.Failures)
-		if ks > crit {
-			t.Errorf("%s: KS statistic %.4f > critical %.4f", mode, ks, crit)
+		ks, crit, ks2, crit2, st := l1KS(t, pl, pot, z, uint64(10+i))
+		t.Logf("%s: T=%d λ=%.3g KS=%.4f (crit %.4f) KS2=%.4f (crit %.4f) trials/step=%.3f evals/step=%.2f clips=%d failures=%d",
+			mode, pl.Steps, pl.Lambda, ks, crit, ks2, crit2, float64(st.Trials)/float64(st.Steps), float64(st.LossEvals)/float64(st.Steps), st.Clips, st.Failures)
+		if ks > crit || ks2 > crit2 {
+			t.Errorf("%s: KS statistics %.4f, %.4f > critical %.4f, %.4f", mode, ks, ks2, crit, crit2)
+		}
+	}
+}
+
+// TestQuadratureMatchesExact cross-checks the two ground truths used here:
+// the trapezoid-rule CDF of this package's tests and exact.L1CDF.
+func TestQuadratureMatchesExact(t *testing.T) {
+	_, _, z := l1Problem(ModeFull)
+	sorted := append([]float64(nil), z...)
+	sort.Float64s(sorted)
+	a, b := exact.L1Params(4, 1, len(z), 1)
+	q := newQuadCDF(z, a, b, 40)
+	for x := -2.0; x <= 4; x += 0.01 {
+		if d := math.Abs(q.cdf(x) - exact.L1CDF(sorted, a, b, x)); d > 1e-6 {
+			t.Fatalf("CDF at %.2f: quadrature and exact differ by %.2g", x, d)
 		}
 	}
 }
@@ -106,23 +138,23 @@ func TestBrokenSamplersFail(t *testing.T) {
 	short := pl
 	short.Steps = pl.Steps / 20
 	short.start = []float64{-2}
-	ks, crit, _ := l1KS(t, short, pot, z, 20)
-	t.Logf("T/20 from x0=-2: KS=%.4f crit=%.4f", ks, crit)
-	if ks <= crit {
-		t.Errorf("T/20 steps from a far start passed the KS test (%.4f ≤ %.4f)", ks, crit)
+	ks, crit, ks2, crit2, _ := l1KS(t, short, pot, z, 20)
+	t.Logf("T/20 from x0=-2: KS=%.4f crit=%.4f KS2=%.4f crit2=%.4f", ks, crit, ks2, crit2)
+	if ks <= crit || ks2 <= crit2 {
+		t.Errorf("T/20 steps from a far start passed a KS test (%.4f ≤ %.4f or %.4f ≤ %.4f)", ks, crit, ks2, crit2)
 	}
 
 	big := pl
 	big.Lambda *= 100
-	ks, crit, st := l1KS(t, big, pot, z, 21)
-	t.Logf("λ×100: KS=%.4f crit=%.4f clamps/trial=%.3f", ks, crit, float64(st.Clips)/float64(st.Trials))
-	if ks <= crit {
-		t.Errorf("λ×100 passed the KS test (%.4f ≤ %.4f)", ks, crit)
+	ks, crit, ks2, crit2, st := l1KS(t, big, pot, z, 21)
+	t.Logf("λ×100: KS=%.4f crit=%.4f KS2=%.4f crit2=%.4f clamps/trial=%.3f", ks, crit, ks2, crit2, float64(st.Clips)/float64(st.Trials))
+	if ks <= crit || ks2 <= crit2 {
+		t.Errorf("λ×100 passed a KS test (%.4f ≤ %.4f or %.4f ≤ %.4f)", ks, crit, ks2, crit2)
 	}
 }
 
 // TestSeparableL1Dim5: l(x; z) = Σ_j|x_j − z_j|/√5 factorises, so every
-// marginal is the 1-D law with a = η/(n√d); KS on each of the 5 marginals at
+// marginal is the 1-D law with a = η/(n√d) (exact.L1Separable's CDF); KS on each of the 5 marginals at
 // α = 0.01/5 (Bonferroni), both RGO versions. (The ball couples coordinates,
 // but moves at most τ_B = 2.5e-4 of mass: far below the KS resolution.)
 func TestSeparableL1Dim5(t *testing.T) {
@@ -133,18 +165,15 @@ func TestSeparableL1Dim5(t *testing.T) {
 		z[i] = r.NormFloat64()
 	}
 	pot := newL1Sep(z, n, d)
+	a, b := exact.L1Params(4, 1, n, d)
+	ex := exact.NewL1Separable(z, n, d, a, b)
 	for i, mode := range []string{ModeFull, ModeStochastic} {
 		pl := mustPlan(t, Params{N: n, D: d, G: 1, Eta: 4, Mu: 1, TV: 1e-3, Mode: mode})
 		m := numChains(900)
 		xs, st := chains(t, pl, pot, m, uint64(30+i))
 		crit := ksCrit(0.01/d, m)
 		for j := 0; j < d; j++ {
-			zj := make([]float64, n)
-			for k := range zj {
-				zj[k] = z[k*d+j]
-			}
-			q := newQuadCDF(zj, pl.Eta/(n*math.Sqrt(d)), pl.Eta*pl.Mu/2, pl.RadiusBall)
-			ks := ksStat(column(xs, j), q.cdf)
+			ks := ksStat(column(xs, j), func(x float64) float64 { return ex.CDF(j, x) })
 			if ks > crit {
 				t.Errorf("%s: marginal %d: KS %.4f > %.4f", mode, j, ks, crit)
 			}
@@ -226,4 +255,38 @@ func gaussianStats(xs [][]float64, zbar []float64, mu, alpha float64) (meanChi, 
 		}
 	}
 	return
+}
+
+// TestLogistic1D: a loss that is neither ℓ1 nor linear. 1-D logistic
+// regression, n = 6 records aᵢ ∈ [−1, 1], yᵢ = ±1, η = 4, μ = 1; one-sample
+// KS at α = 0.01 against exact.NewLogConcave (derivative-free rejection,
+// exact) for U(t) = η·mean ln(1 + e^{−yᵢaᵢt}) + (ημ/2)t², both RGO versions.
+func TestLogistic1D(t *testing.T) {
+	const n = 6
+	r := rng.Seeded(4)
+	pot := &glm{n: n, d: 1, a: make([]float64, n), y: make([]float64, n)}
+	for i := 0; i < n; i++ {
+		pot.a[i] = 2*r.Float64() - 1
+		pot.y[i] = 1
+		if r.Float64() < 0.2 {
+			pot.y[i] = -1
+		}
+	}
+	const eta, mu = 4.0, 1.0
+	lc, err := exact.NewLogConcave(func(t float64) float64 {
+		return eta*pot.Mean([]float64{t}) + eta*mu/2*t*t
+	}, 1/math.Sqrt(eta*mu))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, mode := range []string{ModeFull, ModeStochastic} {
+		pl := mustPlan(t, Params{N: n, D: 1, G: 1, Eta: eta, Mu: mu, TV: 1e-3, Mode: mode})
+		m := numChains(600)
+		xs, _ := chains(t, pl, pot, m, uint64(50+i))
+		ks, crit := ksStat(column(xs, 0), lc.CDF), ksCrit(0.01, m)
+		t.Logf("%s: T=%d KS=%.4f (crit %.4f)", mode, pl.Steps, ks, crit)
+		if ks > crit {
+			t.Errorf("%s: KS %.4f > %.4f", mode, ks, crit)
+		}
+	}
 }
