@@ -1,0 +1,63 @@
+package lowerbound
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// ClopperPearson returns the exact (Clopper–Pearson) two-sided 1−α
+// confidence interval for a binomial proportion with x successes in n trials:
+// lo = Beta(x, n−x+1).Quantile(α/2), hi = Beta(x+1, n−x).Quantile(1−α/2),
+// with lo = 0 when x = 0 and hi = 1 when x = n.
+func ClopperPearson(x, n int, alpha float64) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	lo, hi = 0, 1
+	if x > 0 {
+		lo = distuv.Beta{Alpha: float64(x), Beta: float64(n - x + 1)}.Quantile(alpha / 2)
+	}
+	if x < n {
+		hi = distuv.Beta{Alpha: float64(x + 1), Beta: float64(n - x)}.Quantile(1 - alpha/2)
+	}
+	return lo, hi
+}
+
+// Implied is the privacy loss the tracing attack exhibits.
+type Implied struct {
+	// Estimate = ln((p̂₁ − δ)/p̂₀), where p₁ = P[i ∈ Trace(M(D))] and
+	// p₀ = P[i ∈ Trace(M(D₋ᵢ))]: (ε, δ)-DP forces p₁ ≤ e^ε·p₀ + δ, so any
+	// (ε, δ)-DP mechanism has ε ≥ this. Nil when p̂₀ = 0 (unbounded) or p̂₁ ≤ δ.
+	Estimate *float64 `json:"estimate"`
+	// Lower = ln((lo₁ − δ)/hi₀) from the 1−α Clopper–Pearson intervals of both
+	// proportions (joint coverage ≥ 1−2α), floored at 0: with that
+	// confidence the mechanism is not (ε, δ)-DP for any ε < Lower.
+	Lower float64 `json:"lower"`
+	// Upper = ln((hi₁ − δ)/lo₀); nil when lo₀ = 0 (no evidence bounds it).
+	Upper *float64 `json:"upper"`
+}
+
+// ImpliedEpsilon computes Implied from x1 accusations of user i in n runs
+// on D and x0 in n runs on D₋ᵢ.
+func ImpliedEpsilon(x1, x0, n int, delta, alpha float64) *Implied {
+	if n <= 0 {
+		return nil
+	}
+	p1, p0 := float64(x1)/float64(n), float64(x0)/float64(n)
+	lo1, hi1 := ClopperPearson(x1, n, alpha)
+	lo0, hi0 := ClopperPearson(x0, n, alpha)
+	im := &Implied{}
+	if p0 > 0 && p1 > delta {
+		v := math.Log((p1 - delta) / p0)
+		im.Estimate = &v
+	}
+	if lo1 > delta && hi0 > 0 {
+		im.Lower = math.Max(0, math.Log((lo1-delta)/hi0))
+	}
+	if lo0 > 0 && hi1 > delta {
+		v := math.Log((hi1 - delta) / lo0)
+		im.Upper = &v
+	}
+	return im
+}

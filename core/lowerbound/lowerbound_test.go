@@ -1,0 +1,370 @@
+package lowerbound
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/dpsample/dpsample/core/fingerprint"
+	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/core/rng"
+)
+
+func seed(u uint64) *uint64   { return &u }
+func fptr(v float64) *float64 { return &v }
+func iptr(v int) *int         { return &v }
+
+func mean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+func mustRun(t *testing.T, o Options) Experiment {
+	t.Helper()
+	e, err := Run(context.Background(), o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// The non-private median: excess 0, no violations, always traced, and the
+// removed user accused about as rarely as a ghost (§8 stages 1–2).
+func TestMedian(t *testing.T) {
+	e := mustRun(t, Options{N: 4, Xi: .1, Mechanism: Median, Trials: 30, Ghosts: 100, Remove: iptr(1), Seed: seed(1)})
+	for i := range e.Trials {
+		if e.ExcessOverD[i] != 0 || e.ViolationsOverD[i] != 0 || !e.Traced[i] {
+			t.Fatalf("trial %d: excess %g, violations %g, traced %v", i, e.ExcessOverD[i], e.ViolationsOverD[i], e.Traced[i])
+		}
+	}
+	if *e.Rates.MemberAccused < 0.9 || *e.Rates.RemovedAccused > 0.1 || *e.Rates.Ghost > 0.1 {
+		t.Errorf("rates %+v", e.Rates)
+	}
+	if e.ImpliedEpsilon == nil || e.ImpliedEpsilon.Lower <= 1 {
+		t.Errorf("median should imply a large ε: %+v", e.ImpliedEpsilon)
+	}
+	if e.Private {
+		t.Error("seeded run reported private")
+	}
+	t.Logf("median: member %.2f removed %.2f ghost %.4f implied ε lower %.2f", *e.Rates.MemberAccused, *e.Rates.RemovedAccused, *e.Rates.Ghost, e.ImpliedEpsilon.Lower)
+}
+
+// §7 test 8: the box exponential mechanism's mean excess matches the closed
+// form Σ_k |1−2m_k|·g(s|1−2m_k|) to 1%, and the note's table (n = 4, ξ = .1)
+// to 3%. The per-trial excess is a sum of D ≈ 30k independent terms, so its
+// relative standard deviation is ≈ 0.3% or less.
+func TestBoxExponentialExcess(t *testing.T) {
+	ref := map[float64]float64{0: .469, 1: .394, 4: .221, 16: .061, 64: .0152, 256: .0038}
+	for s, want := range ref {
+		e := mustRun(t, Options{N: 4, Xi: .1, Mechanism: BoxExponential, S: fptr(s), Trials: 3, Seed: seed(2)})
+		got, exp := mean(e.ExcessOverD), mean(e.ExpectedExcessOverD)
+		if math.Abs(got-exp) > 0.01*exp {
+			t.Errorf("s=%g: excess/D %.5f, closed form %.5f", s, got, exp)
+		}
+		if math.Abs(exp-want) > 0.03*want {
+			t.Errorf("s=%g: closed form %.5f, note's table %.4f", s, exp, want)
+		}
+		if e.Mechanism.Epsilon != 2*float64(e.Code.Length)*s/4 {
+			t.Errorf("ε_pure = %g, want 2Ds/n", e.Mechanism.Epsilon)
+		}
+	}
+}
+
+// boxExcessGap runs one pass of law on a fresh code and returns the relative
+// gap between the sampled excess and the closed form of the correct law.
+func boxExcessGap(t *testing.T, lambdaSign float64) float64 {
+	code, _ := fingerprint.New(fingerprint.Params{N: 4, Xi: .1}, rng.Seeded(3))
+	o := Options{N: 4, Copies: 1}
+	lambda := 4.0 / 4 // s = λn = 4
+	p, _ := o.pass(code, boxLaw{lambda: lambdaSign * lambda, rows: 4}, -1, rng.Seeded(4), func(int) error { return nil })
+	q, _ := o.pass(code, boxLaw{lambda: lambda, rows: 4}, -1, rng.Seeded(4), func(int) error { return nil })
+	return math.Abs(p.excess-q.expected) / q.expected
+}
+
+// A box mechanism with the rate's sign flipped (favouring the wrong bit)
+// fails the same 1% comparison.
+func TestBoxExponentialCatchesSign(t *testing.T) {
+	if g := boxExcessGap(t, 1); g > 0.01 {
+		t.Fatalf("correct law off by %.3f", g)
+	}
+	if g := boxExcessGap(t, -1); g <= 0.01 {
+		t.Errorf("sign-flipped law within 1%% (%.4f) of the closed form", g)
+	}
+}
+
+// KS test of box-mechanism draws against the truncated exponential CDF
+// F(x) = (1 − e^{−ax})/(1 − e^{−a}) at the 1% level (1.628/√m).
+func TestTruncExpKS(t *testing.T) {
+	const m = 20000
+	r := rng.Seeded(5)
+	for _, a := range []float64{-3, -0.5, 1e-13, 0.7, 8} {
+		x := make([]float64, m)
+		for i := range x {
+			x[i] = truncExp(r, a)
+		}
+		sort.Float64s(x)
+		cdf := func(v float64) float64 {
+			if math.Abs(a) < 1e-12 {
+				return v
+			}
+			return math.Expm1(-a*v) / math.Expm1(-a)
+		}
+		d := 0.0
+		for i, v := range x {
+			f := cdf(v)
+			d = math.Max(d, math.Max(float64(i+1)/m-f, f-float64(i)/m))
+		}
+		if d > 1.628/math.Sqrt(m) {
+			t.Errorf("a=%g: KS %.4f > %.4f", a, d, 1.628/math.Sqrt(m))
+		}
+		if a > 0 && math.Abs(mean(x)-meanTruncExp(a)) > 4.5*math.Sqrt(1.0/12/m) {
+			t.Errorf("a=%g: mean %.4f, g(a) = %.4f", a, mean(x), meanTruncExp(a))
+		}
+	}
+}
+
+// Algorithm 1 on the ℓ1 instance: the calibration identity s = 2G√η/(n√μ)
+// = s*(ε,δ) with G = √D, δ_s(ε) ≤ δ, and a, b as documented.
+func TestAlgorithm1Calibration(t *testing.T) {
+	for _, c := range []struct {
+		n, D       int
+		eps, delta float64
+	}{{4, 47935, 1, 1e-6}, {8, 213910, 0.5, 1e-5}, {12, 100, 4, 1e-3}} {
+		info, err := Algorithm1(c.n, c.D, c.eps, c.delta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		G := math.Sqrt(float64(c.D))
+		s := 2 * G * math.Sqrt(info.Eta) / (float64(c.n) * math.Sqrt(info.Mu))
+		if math.Abs(s-info.GDP) > 1e-12*s {
+			t.Errorf("GDP %g, want 2G√η/(n√μ) = %g", info.GDP, s)
+		}
+		if d, _ := privacy.Delta(s, c.eps); d > c.delta*(1+1e-9) {
+			t.Errorf("δ_s(ε) = %g > δ = %g", d, c.delta)
+		}
+		if math.Abs(info.A-info.Eta/float64(c.n)) > 1e-15 || math.Abs(info.B-2*info.A*info.A*float64(c.D)/(s*s)) > 1e-9*info.B {
+			t.Errorf("a, b = %g, %g inconsistent with η, μ", info.A, info.B)
+		}
+	}
+}
+
+// quadExcess integrates E[excess] for one coordinate of Algorithm 1's law
+// p(t) ∝ exp(−a·(ones|t−1| + zeros|t|) − b t²) by the trapezoid rule.
+func quadExcess(a, b float64, ones, rows int) float64 {
+	sd := 1 / math.Sqrt(2*b)
+	lo, hi := -12*sd-1, 12*sd+2
+	const m = 200000
+	h := (hi - lo) / m
+	var z, num float64
+	for i := 0; i <= m; i++ {
+		tt := lo + float64(i)*h
+		w := math.Exp(-a*(float64(ones)*math.Abs(tt-1)+float64(rows-ones)*math.Abs(tt)) - b*tt*tt)
+		if i == 0 || i == m {
+			w /= 2
+		}
+		z += w
+		num += w * excess(tt, ones, rows)
+	}
+	return num / z
+}
+
+// Algorithm 1's mean excess matches quadrature of its exact law, column by
+// column (checks the whole pipeline: counts, sampler, excess), and at a
+// realistic privacy level it is far above the 1/150 line and rarely traced.
+func TestExponentialMechanism(t *testing.T) {
+	o := Options{N: 4, Xi: .1, Mechanism: Exponential, Epsilon: 1, Delta: 1e-6, Trials: 2, Ghosts: 50, Seed: seed(6)}
+	e := mustRun(t, o)
+	code, _ := fingerprint.New(fingerprint.Params{N: 4, Xi: .1}, rng.Seeded(7))
+	want := 0.0
+	perOnes := map[int]float64{}
+	for k := range code.Length {
+		ones := code.Ones(k)
+		if _, ok := perOnes[ones]; !ok {
+			perOnes[ones] = quadExcess(e.Mechanism.A, e.Mechanism.B, ones, 4)
+		}
+		want += perOnes[ones]
+	}
+	want /= float64(code.Length)
+	got := mean(e.ExcessOverD)
+	t.Logf("exponential ε=1 δ=1e-6: excess/D %.4f (quadrature %.4f), traced %.2f, η=%.4g μ=%.4g", got, want, e.Rates.Traced, e.Mechanism.Eta, e.Mechanism.Mu)
+	// The code differs between the run and this check, but the share of each
+	// column count only fluctuates by O(1/√d₀); 2% covers it.
+	if math.Abs(got-want) > 0.02*want {
+		t.Errorf("excess/D %.4f, quadrature %.4f", got, want)
+	}
+	if got < 1.0/150 {
+		t.Errorf("ε = 1 gave excess/D %.4f below 1/150", got)
+	}
+}
+
+// Gaussian baseline: σ = √D/(n·s*) and the output is clipped to [0,1].
+func TestGaussianMechanism(t *testing.T) {
+	e := mustRun(t, Options{N: 4, Xi: .1, Mechanism: Gaussian, Epsilon: 1, Delta: 1e-5, Trials: 1, Seed: seed(8)})
+	s, _ := privacy.Calibrate(1, 1e-5)
+	if want := math.Sqrt(float64(e.Code.Length)) / (4 * s); math.Abs(e.Mechanism.Sigma-want) > 1e-12*want {
+		t.Errorf("σ = %g, want %g", e.Mechanism.Sigma, want)
+	}
+	if e.ExcessOverD[0] <= 0 || e.ExcessOverD[0] > 0.5 {
+		t.Errorf("excess/D %g outside (0, ½]", e.ExcessOverD[0])
+	}
+}
+
+// Lemma 3.6's group dataset: k copies + padding; the trace still names one of
+// the n distinct users, and the median on k copies is still exact.
+func TestGroupPrivacy(t *testing.T) {
+	e := mustRun(t, Options{N: 4, Xi: .1, Mechanism: Median, Copies: 3, Pad: 2, Trials: 3, Seed: seed(9)})
+	if e.Rows != 14 {
+		t.Errorf("rows = %d, want 3·4+2", e.Rows)
+	}
+	for i := range e.Trials {
+		if !e.Traced[i] || *e.Last.Returned < 0 || *e.Last.Returned >= 4 {
+			t.Errorf("trial %d: traced %v, returned %v", i, e.Traced[i], e.Last.Returned)
+		}
+	}
+	r := rng.Seeded(10)
+	for range 2000 {
+		k, nk := 1+r.IntN(20), 1+r.IntN(30)
+		n := k*nk + r.IntN(k)
+		z := make([]float64, nk)
+		for i := range z {
+			z[i] = float64(r.IntN(3)) / 2
+		}
+		gap, bound, err := GroupGap(z, k, n, r.Float64())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gap > bound || gap > 2*float64(n-k*nk)/float64(n)+1e-12 {
+			t.Fatalf("k=%d n=%d: gap %g exceeds 3k/n = %g or 2r/n", k, n, gap, bound)
+		}
+	}
+	if _, _, err := GroupGap([]float64{0, 1}, 3, 9, .5); err == nil || !strings.HasPrefix(err.Error(), "n must be") {
+		t.Errorf("n outside [k·n_k, k·n_k+k−1]: %v", err)
+	}
+}
+
+func TestClopperPearson(t *testing.T) {
+	// Closed forms: x = 0 → hi = 1 − (α/2)^{1/n}; x = n → lo = (α/2)^{1/n}.
+	lo, hi := ClopperPearson(0, 10, .05)
+	if lo != 0 || math.Abs(hi-(1-math.Pow(.025, .1))) > 1e-9 {
+		t.Errorf("x=0: (%g, %g)", lo, hi)
+	}
+	lo, hi = ClopperPearson(10, 10, .05)
+	if hi != 1 || math.Abs(lo-math.Pow(.025, .1)) > 1e-9 {
+		t.Errorf("x=n: (%g, %g)", lo, hi)
+	}
+	// Symmetry: CP(x, n) = 1 − CP(n−x, n) reversed.
+	lo, hi = ClopperPearson(3, 17, .05)
+	lo2, hi2 := ClopperPearson(14, 17, .05)
+	if math.Abs(lo-(1-hi2)) > 1e-9 || math.Abs(hi-(1-lo2)) > 1e-9 || !(lo < 3.0/17 && 3.0/17 < hi) {
+		t.Errorf("CP(3,17) = (%g, %g), CP(14,17) = (%g, %g)", lo, hi, lo2, hi2)
+	}
+	im := ImpliedEpsilon(20, 0, 20, 0, .05)
+	if im.Estimate != nil || im.Upper != nil || im.Lower <= 0 {
+		t.Errorf("20/20 vs 0/20: %+v", im)
+	}
+}
+
+func TestTable(t *testing.T) {
+	in := BoundsInput{N: 1000, D: 10000, Rank: 10, Epsilon: 1, Delta: 1e-6, G: 2, C: 3}
+	rows, err := Table(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byFormula := map[string]float64{}
+	for _, r := range rows {
+		if r.Value != 6*r.Normalized {
+			t.Errorf("%s: value %g ≠ GC·%g", r.Source, r.Value, r.Normalized)
+		}
+		byFormula[r.Source+"|"+r.Privacy] = r.Normalized
+	}
+	l := math.Log(1e6)
+	checks := map[string]float64{
+		"Steinke and Ullman (2016)|approximate": math.Sqrt(1e4*l) / 1000,
+		"Lee–Liu–Lu (Theorem 2.2)|approximate":  math.Sqrt(10*l) / 1000,
+		"Song et al. (2021)|approximate":        math.Sqrt(10) / 1000,
+		"Asi et al. (2021)|approximate":         100 / (1000 * math.Log(1e4)),
+		"Bassily et al. (2014)|pure":            10,
+		"Lee–Liu–Lu (Theorem 3.7)|approximate":  math.Min(1, math.Sqrt(1e4*l)/1000),
+	}
+	for k, want := range checks {
+		if got := byFormula[k]; math.Abs(got-want) > 1e-12*want {
+			t.Errorf("%s = %g, want %g", k, got, want)
+		}
+	}
+	// The rank-dependent upper bound sits below the d-dependent lower bound
+	// whenever rank < d: the paper's separation.
+	if byFormula["Lee–Liu–Lu (Theorem 2.2)|approximate"] >= byFormula["Steinke and Ullman (2016)|approximate"] {
+		t.Error("Theorem 2.2 not below the √d lower bound at rank ≪ d")
+	}
+	for _, c := range []struct {
+		in    BoundsInput
+		field string
+	}{
+		{BoundsInput{N: 0, D: 1, Rank: 1, Epsilon: 1, Delta: .1, G: 1, C: 1}, "n"},
+		{BoundsInput{N: 1, D: 5, Rank: 6, Epsilon: 1, Delta: .1, G: 1, C: 1}, "rank"},
+		{BoundsInput{N: 1, D: 5, Rank: 1, Epsilon: math.NaN(), Delta: .1, G: 1, C: 1}, "epsilon"},
+		{BoundsInput{N: 1, D: 5, Rank: 1, Epsilon: 1, Delta: 1, G: 1, C: 1}, "delta"},
+		{BoundsInput{N: 1, D: 5, Rank: 1, Epsilon: 1, Delta: .1, G: 0, C: 1}, "G"},
+	} {
+		if _, err := Table(c.in); err == nil || !strings.HasPrefix(err.Error(), c.field+" must be") {
+			t.Errorf("%+v: %v", c.in, err)
+		}
+	}
+}
+
+// Progress is reported per chunk up to total, and cancelling from inside the
+// callback stops the run with the trials completed so far.
+func TestProgressAndCancel(t *testing.T) {
+	var last, calls, total int
+	e, err := Run(context.Background(), Options{N: 4, Xi: .1, Mechanism: Median, Trials: 3, Remove: iptr(0), Seed: seed(11)},
+		func(done, tot int) {
+			if done <= last {
+				t.Errorf("progress not increasing: %d after %d", done, last)
+			}
+			last, total = done, tot
+			calls++
+		})
+	if err != nil || last != total || total != 3*2*e.Code.Length || calls < 6 {
+		t.Errorf("progress: last %d total %d calls %d err %v", last, total, calls, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	e, err = Run(ctx, Options{N: 4, Xi: .1, Mechanism: Median, Trials: 50, Seed: seed(12)}, func(done, tot int) {
+		if done > 2*e.Code.Length+1 || done > tot/10 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || e.Trials == 0 || e.Trials >= 50 || len(e.Traced) != e.Trials {
+		t.Errorf("cancel: err %v, %d trials", err, e.Trials)
+	}
+}
+
+func TestRunBadInput(t *testing.T) {
+	for _, c := range []struct {
+		o     Options
+		field string
+	}{
+		{Options{N: 1, Xi: .1, Mechanism: Median}, "n"},
+		{Options{N: 4, Xi: 1.5, Mechanism: Median}, "xi"},
+		{Options{N: 4, Xi: .1, Mechanism: "laplace"}, "mechanism"},
+		{Options{N: 4, Xi: .1, Mechanism: Exponential, Epsilon: 1}, "delta"},
+		{Options{N: 4, Xi: .1, Mechanism: Gaussian, Epsilon: math.Inf(1), Delta: .1}, "epsilon"},
+		{Options{N: 4, Xi: .1, Mechanism: BoxExponential}, "epsilon"},
+		{Options{N: 4, Xi: .1, Mechanism: BoxExponential, S: fptr(math.NaN())}, "s"},
+		{Options{N: 4, Xi: .1, Mechanism: Median, Remove: iptr(4)}, "remove"},
+		{Options{N: 4, Xi: .1, Mechanism: Median, Trials: -1}, "trials"},
+		{Options{N: 4, Xi: .1, Mechanism: Median, Ghosts: -5}, "ghosts"},
+		{Options{N: 4, Xi: .1, Mechanism: Median, Copies: -1}, "copies"},
+		{Options{N: 300, Xi: .01, Mechanism: Median}, "n"},
+	} {
+		_, err := Run(context.Background(), c.o, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), c.field+" must be") {
+			t.Errorf("%+v: %v", c.o, err)
+		}
+	}
+}
