@@ -50,8 +50,10 @@ static_checks() {
   go vet ./...
   GOOS=js GOARCH=wasm go vet ./core/... ./wasm/
   log "staticcheck $STATICCHECK_VERSION"
-  go run "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION" ./...
-  GOOS=js GOARCH=wasm go run "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION" ./wasm/
+  GOBIN="$(go env GOPATH)/bin" go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
+  local sc; sc="$(go env GOPATH)/bin/staticcheck"
+  "$sc" ./...
+  GOOS=js GOARCH=wasm "$sc" ./wasm/
 }
 
 test_native() {
