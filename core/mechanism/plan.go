@@ -1,0 +1,218 @@
+package mechanism
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/sampler"
+	"github.com/dpsample/dpsample/core/sampler/exact"
+)
+
+// Request is one call of the mechanism (product.md §4; JSON names are the JS
+// API's).
+type Request struct {
+	Loss    string      `json:"loss"`
+	X       [][]float64 `json:"x"`
+	Y       []float64   `json:"y,omitempty"`
+	Epsilon float64     `json:"epsilon"`
+	Delta   float64     `json:"delta"`
+	Radius  float64     `json:"radius"`            // public C ≥ ‖θ*‖ (Assumption 1.2)
+	Rank    int         `json:"rank,omitempty"`    // public k; default d
+	Clip    float64     `json:"clip,omitempty"`    // public bound on ‖x‖₂; default 1
+	Tau     float64     `json:"tau,omitempty"`     // quantile level; default 0.5
+	Huber   float64     `json:"huber,omitempty"`   // Huber threshold; default 1
+	Ball    float64     `json:"ball,omitempty"`    // radius of K for "linext"; default 1
+	Samples int         `json:"samples,omitempty"` // default 1
+	Sampler string      `json:"sampler,omitempty"` // "auto" (default), "proximal", "exact"
+	EtaRule string      `json:"etaRule,omitempty"` // "optimal" (default) or "paper"
+	Mode    string      `json:"mode,omitempty"`    // proximal RGO mode: "auto", "full", "stochastic"
+	Seed    *uint64     `json:"seed,omitempty"`    // reproducible, NOT private
+}
+
+// Plan holds the data-independent parameters of one request.
+type Plan struct {
+	N                 int     `json:"n"`
+	D                 int     `json:"d"`
+	G                 float64 `json:"G"`
+	Eta               float64 `json:"eta"`
+	Mu                float64 `json:"mu"`
+	GDP               float64 `json:"gdp"` // per sample
+	DeltaCurve        float64 `json:"deltaCurve"`
+	DeltaSampler      float64 `json:"deltaSampler"`
+	TV                float64 `json:"tv"` // per sample; 0 for an exact sampler
+	Steps             int     `json:"steps"`
+	Lambda            float64 `json:"lambda"`
+	RadiusBall        float64 `json:"radiusBall"`
+	ExpectedLossEvals float64 `json:"expectedLossEvals"`
+	Sampler           string  `json:"sampler"` // "exact" or "proximal"
+	Neighbours        string  `json:"neighbours"`
+
+	Method   string  `json:"method"` // "l1-mixture", "gaussian", "1d-rejection", "proximal-full", "proximal-stochastic"
+	Loss     string  `json:"loss"`
+	Rank     int     `json:"rank"`
+	Radius   float64 `json:"radius"`
+	Clip     float64 `json:"clip"`
+	Epsilon  float64 `json:"epsilon"`
+	Delta    float64 `json:"delta"`
+	Samples  int     `json:"samples"`
+	GDPTotal float64 `json:"gdpTotal"`
+	EtaRule  string  `json:"etaRule"`
+	Grid     float64 `json:"grid"` // output rounding step
+}
+
+// Sampler choices and methods.
+const (
+	SamplerAuto     = "auto"
+	SamplerExact    = "exact"
+	SamplerProximal = "proximal"
+
+	MethodL1      = "l1-mixture"
+	MethodGauss   = "gaussian"
+	Method1D      = "1d-rejection"
+	methodProxPre = "proximal-"
+
+	// ReplaceOne is the neighbouring relation certified.
+	ReplaceOne = "replace-one"
+)
+
+// prepared is a validated request: the plan, the data, and the sampler plan.
+type prepared struct {
+	plan Plan
+	set  *loss.Set
+	kind loss.Kind
+	prox sampler.Plan
+	cal  Calibrated
+}
+
+// exactMethod returns the exact sampler for the loss and dimension, or "".
+func exactMethod(k loss.Kind, d int) string {
+	switch {
+	case k == loss.L1:
+		return MethodL1
+	case k == loss.Linear:
+		return MethodGauss
+	case d == 1:
+		return Method1D
+	}
+	return ""
+}
+
+// NewPlan validates req and returns its data-independent parameters. Every
+// error names the offending field.
+func NewPlan(req Request) (Plan, error) {
+	p, err := prepare(req)
+	if err != nil {
+		return Plan{}, err
+	}
+	return p.plan, nil
+}
+
+func prepare(req Request) (*prepared, error) {
+	k, err := loss.ParseKind(req.Loss)
+	if err != nil {
+		return nil, err
+	}
+	// Sizes first, before the data is copied.
+	if len(req.X) > maxN {
+		return nil, &checks.Error{Field: "x", Rule: fmt.Sprintf("at most %d rows", maxN), Got: fmt.Sprint(len(req.X))}
+	}
+	if len(req.X) > 0 && len(req.X[0]) > maxD {
+		return nil, &checks.Error{Field: "x[0]", Rule: fmt.Sprintf("a row of at most %d features", maxD), Got: fmt.Sprint(len(req.X[0]))}
+	}
+	if len(req.X) > 0 && len(req.X)*len(req.X[0]) > maxCells {
+		return nil, checks.Errorf("x", "at most %d numbers in all (n·d)", maxCells)
+	}
+	if len(req.X) == 1 {
+		return nil, &checks.Error{Field: "x", Rule: "at least 2 rows", Got: "1 row"}
+	}
+	set, err := loss.New(k, req.X, req.Y, loss.Params{Clip: req.Clip, Tau: req.Tau, Huber: req.Huber, Ball: req.Ball})
+	if err != nil {
+		return nil, err
+	}
+	n, d := set.N(), set.Dim()
+	if err := checks.IntRange("rank", req.Rank, 0, d); err != nil {
+		return nil, err
+	}
+	choice := req.Sampler
+	if choice == "" {
+		choice = SamplerAuto
+	}
+	method := exactMethod(k, d)
+	useExact := false
+	switch choice {
+	case SamplerExact:
+		if method == "" {
+			return nil, checks.Errorf("sampler", `"exact" is available for loss "l1" and "linear" in any dimension and for every loss in dimension 1, not for loss %q in dimension %d; use "proximal" or "auto"`, k.String(), d)
+		}
+		useExact = true
+	case SamplerAuto:
+		useExact = method != ""
+	case SamplerProximal:
+	default:
+		return nil, &checks.Error{Field: "sampler", Rule: `one of "auto", "proximal", "exact"`, Got: fmt.Sprintf("%q", req.Sampler)}
+	}
+	cal, err := Calibrate(Calibration{N: n, D: d, Rank: req.Rank, G: set.G(), Radius: req.Radius,
+		Epsilon: req.Epsilon, Delta: req.Delta, Samples: req.Samples, EtaRule: req.EtaRule, Exact: useExact})
+	if err != nil {
+		return nil, err
+	}
+	m := max(req.Samples, 1)
+	rank := req.Rank
+	if rank == 0 {
+		rank = d
+	}
+	etaRule := req.EtaRule
+	if etaRule == "" {
+		etaRule = EtaOptimal
+	}
+	pl := Plan{
+		N: n, D: d, G: set.G(), Eta: cal.Eta, Mu: cal.Mu, GDP: cal.GDP,
+		DeltaCurve: cal.DeltaCurve, DeltaSampler: cal.DeltaSampler, TV: cal.TV,
+		Neighbours: ReplaceOne, Loss: k.String(), Rank: rank, Radius: req.Radius,
+		Clip: set.Params().Clip, Epsilon: req.Epsilon, Delta: req.Delta, Samples: m,
+		GDPTotal: cal.GDPTotal, EtaRule: etaRule,
+	}
+	p := &prepared{set: set, kind: k, cal: cal}
+	if useExact {
+		pl.Sampler, pl.Method = SamplerExact, method
+		switch method {
+		case Method1D: // table build (≈ DefaultCells + 400 potential evaluations) + ≈ 1.2 per draw
+			pl.ExpectedLossEvals = float64(n) * (exact.DefaultCells + 400 + 1.2*float64(m))
+		default: // the l1 mixture and the Gaussian use the data directly, no loss evaluations
+			pl.ExpectedLossEvals = 0
+		}
+	} else {
+		sp, err := sampler.NewPlan(sampler.Params{N: n, D: d, G: set.G(), Eta: cal.Eta, Mu: cal.Mu, TV: cal.TV, Mode: req.Mode})
+		if err != nil {
+			return nil, err
+		}
+		p.prox = sp
+		pl.Sampler, pl.Method = SamplerProximal, methodProxPre+sp.Mode
+		pl.Steps, pl.Lambda, pl.RadiusBall = sp.Steps, sp.Lambda, sp.RadiusBall
+		pl.ExpectedLossEvals = sp.ExpectedLossEvals * float64(m)
+	}
+	pl.Grid = grid(pl)
+	p.plan = pl
+	return p, nil
+}
+
+// grid returns the output rounding step: the power of two nearest above
+// 2⁻²⁰/√(ημ) (the posterior scale is ≤ 1/√(ημ), so rounding moves θ by a
+// negligible fraction of its noise), and at least 2⁻⁴⁰ times a bound on ‖θ‖
+// (so that the low-order float bits are always removed). Data-independent.
+func grid(pl Plan) float64 {
+	sigma := 1 / math.Sqrt(pl.Eta*pl.Mu)
+	scale := pl.G/pl.Mu + (math.Sqrt(float64(pl.D))+10)*sigma
+	g := math.Max(math.Ldexp(sigma, -20), math.Ldexp(scale, -40))
+	_, e := math.Frexp(g) // g = f·2^e, f ∈ [½, 1)
+	return math.Ldexp(1, e)
+}
+
+// round snaps every coordinate to the grid in place.
+func round(theta []float64, step float64) {
+	for j, v := range theta {
+		theta[j] = step * math.Round(v/step)
+	}
+}

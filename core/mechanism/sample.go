@@ -1,0 +1,182 @@
+package mechanism
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/core/sampler"
+	"github.com/dpsample/dpsample/core/sampler/exact"
+)
+
+// Result is the output of Sample (product.md §4).
+type Result struct {
+	Theta   []float64   `json:"theta"`   // the first sample
+	Samples [][]float64 `json:"samples"` // all m samples
+	Private bool        `json:"private"` // false when a seed was given
+	Plan    Plan        `json:"plan"`
+	Privacy Privacy     `json:"privacy"`
+	Stats   Stats       `json:"stats"`
+	Fit     Fit         `json:"fit"`
+}
+
+// Privacy is the guarantee of the whole release (all samples together).
+type Privacy struct {
+	Epsilon      float64 `json:"epsilon"`
+	Delta        float64 `json:"delta"`        // δ_{GDP}(ε) + DeltaSampler ≤ the requested δ
+	GDP          float64 `json:"gdp"`          // composed: √m·s
+	ComposedOver int     `json:"composedOver"` // m
+	Neighbours   string  `json:"neighbours"`
+}
+
+// Stats counts the work done (summed over samples).
+type Stats struct {
+	Steps     int64   `json:"steps"`
+	LossEvals int64   `json:"lossEvals"`
+	Trials    int64   `json:"trials"`
+	Seconds   float64 `json:"seconds"`
+}
+
+// drawer produces independent samples for a prepared request.
+type drawer struct {
+	p   *prepared
+	sep *exact.L1Separable
+	lc  *exact.LogConcave
+	gau exact.LinearGaussian
+}
+
+func newDrawer(p *prepared) (*drawer, error) {
+	dr := &drawer{p: p}
+	pl := p.plan
+	if pl.Sampler != SamplerExact {
+		return dr, nil
+	}
+	switch pl.Method {
+	case MethodL1:
+		a, b := exact.L1Params(pl.Eta, pl.Mu, pl.N, pl.D)
+		dr.sep = exact.NewL1Separable(p.set.Data(), pl.N, pl.D, a, b)
+	case MethodGauss:
+		zbar := make([]float64, pl.D)
+		for i := 0; i < pl.N; i++ {
+			for j, v := range p.set.Row(i) {
+				zbar[j] += v / float64(pl.N)
+			}
+		}
+		dr.gau = exact.NewLinearGaussian(zbar, pl.Eta, pl.Mu)
+	case Method1D:
+		eta, mu := pl.Eta, pl.Mu
+		x := []float64{0}
+		u := func(t float64) float64 { x[0] = t; return eta * (p.set.Mean(x) + mu/2*t*t) }
+		lc, err := exact.NewLogConcave(u, 1/math.Sqrt(eta*mu))
+		if err != nil {
+			return nil, err
+		}
+		dr.lc = lc
+	}
+	return dr, nil
+}
+
+// chunk is the number of coordinates of the separable sampler per progress
+// callback.
+const chunk = 1 << 14
+
+// draw fills out (length d) with one sample (before rounding). done and total
+// count progress units within this sample; report is called between chunks.
+func (dr *drawer) draw(ctx context.Context, r *rand.Rand, out []float64, st *Stats, report func(done, total int)) error {
+	pl := dr.p.plan
+	switch pl.Method {
+	case MethodL1:
+		for j0 := 0; j0 < pl.D; j0 += chunk {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			j1 := min(j0+chunk, pl.D)
+			dr.sep.SampleRange(r, out, j0, j1)
+			report(j1, pl.D)
+		}
+		return nil
+	case MethodGauss:
+		dr.gau.Sample(r, out)
+		report(1, 1)
+		return nil
+	case Method1D:
+		out[0] = dr.lc.Sample(r)
+		report(1, 1)
+		return nil
+	}
+	theta, s, err := sampler.Run(ctx, dr.p.prox, dr.p.set, r, report)
+	if err != nil {
+		return err
+	}
+	copy(out, theta)
+	st.Steps += s.Steps
+	st.Trials += s.Trials
+	st.LossEvals += s.LossEvals
+	return nil
+}
+
+// Sample validates req, draws its samples and reports the guarantee.
+// Randomness comes from rng.New(req.Seed): crypto/rand-seeded unless a seed
+// is given, in which case Result.Private is false. progress (may be nil, may
+// block) is called between chunks of work with (done, total) units summed over
+// all samples; ctx is checked between chunks.
+func Sample(ctx context.Context, req Request, progress func(done, total int)) (Result, error) {
+	start := time.Now()
+	p, err := prepare(req)
+	if err != nil {
+		return Result{}, err
+	}
+	dr, err := newDrawer(p)
+	if err != nil {
+		return Result{}, err
+	}
+	r, private := rng.New(req.Seed)
+	pl := p.plan
+	m := pl.Samples
+	res := Result{Private: private, Plan: pl, Samples: make([][]float64, m)}
+	perSample := 1
+	switch {
+	case pl.Method == MethodL1:
+		perSample = pl.D
+	case pl.Sampler == SamplerProximal:
+		perSample = pl.Steps
+	}
+	total := m * perSample
+	last := -1
+	for k := 0; k < m; k++ {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		out := make([]float64, pl.D)
+		report := func(done, _ int) {
+			if progress == nil {
+				return
+			}
+			now := k*perSample + done
+			// The exact 1-D and Gaussian samplers finish a sample in
+			// microseconds: report at most ~256 times.
+			if perSample == 1 && now != total && now-last < max(1, total/256) {
+				return
+			}
+			last = now
+			progress(now, total)
+		}
+		if err := dr.draw(ctx, r, out, &res.Stats, report); err != nil {
+			return Result{}, err
+		}
+		round(out, pl.Grid)
+		res.Samples[k] = out
+	}
+	res.Theta = res.Samples[0]
+	curve, err := privacy.Delta(pl.GDPTotal, pl.Epsilon)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Privacy = Privacy{Epsilon: pl.Epsilon, Delta: curve + pl.DeltaSampler, GDP: pl.GDPTotal, ComposedOver: m, Neighbours: ReplaceOne}
+	res.Fit = fit(p.set, res.Theta, pl.Radius)
+	res.Stats.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
