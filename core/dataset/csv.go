@@ -1,0 +1,278 @@
+// Package dataset parses the small tables a user brings to dpsample (CSV
+// text) into a numeric design matrix x and an optional target y.
+//
+// Rules, all stated in errors that name the row and column:
+//   - The first record is a header when any of its cells is not a number
+//     (and not a missing marker); otherwise columns are named c1, c2, ….
+//   - Missing cells are empty, "NA", "N/A", "NaN", "null", "none", "?" or "."
+//     (any case; the penguins data marks one unknown sex with ".").
+//     By default a missing cell is an error listing the rows (1-based data
+//     rows) that have one; with Drop = "missing" those rows are dropped and
+//     counted.
+//   - Feature columns must be numeric. A numeric target is kept as is; a
+//     target with exactly two distinct labels is mapped to −1/+1 (the first
+//     label in sorted order → −1) and the mapping is reported; more labels is
+//     an error (dpsample's classifiers are binary).
+package dataset
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dpsample/dpsample/core/checks"
+)
+
+// Options select the target column and the missing-cell policy.
+type Options struct {
+	Target   string   `json:"target,omitempty"`   // header name (or cN) of the target column; empty: no target
+	Drop     string   `json:"drop,omitempty"`     // "" (missing cells are an error) or "missing"
+	Features []string `json:"features,omitempty"` // feature columns to keep; empty: every non-target column
+}
+
+// Table is a parsed dataset.
+type Table struct {
+	X        [][]float64        `json:"x"`
+	Y        []float64          `json:"y,omitempty"`
+	Columns  []string           `json:"columns"` // feature column names, in x's order
+	Target   string             `json:"target,omitempty"`
+	Dropped  int                `json:"dropped"`           // rows dropped for missing cells
+	Mapping  map[string]float64 `json:"mapping,omitempty"` // categorical target label → ±1
+	Header   bool               `json:"header"`            // whether the first record was a header
+	AllNames []string           `json:"allColumns"`        // every column in the file
+}
+
+// Limits keep a pasted file from exhausting the browser's memory.
+const (
+	MaxBytes = 64 << 20
+	MaxCells = 5_000_000
+)
+
+func isMissing(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "na", "n/a", "nan", "null", "?", ".", "none":
+		return true
+	}
+	return false
+}
+
+func parseNum(s string) (float64, bool) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, false
+	}
+	return v, true
+}
+
+// Parse reads CSV text into a Table.
+func Parse(text string, opt Options) (*Table, error) {
+	if len(text) > MaxBytes {
+		return nil, checks.Errorf("text", "at most %d MB of CSV (got %.1f MB)", MaxBytes>>20, float64(len(text))/(1<<20))
+	}
+	if opt.Drop != "" && opt.Drop != "missing" {
+		return nil, &checks.Error{Field: "drop", Rule: `"missing" or absent`, Got: strconv.Quote(opt.Drop)}
+	}
+	r := csv.NewReader(strings.NewReader(text))
+	r.FieldsPerRecord = -1 // we report ragged rows ourselves, with their line
+	r.TrimLeadingSpace = true
+	var recs [][]string
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, checks.Errorf("text", "valid CSV (%v)", err)
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue // blank line
+		}
+		recs = append(recs, rec)
+	}
+	if len(recs) == 0 {
+		return nil, checks.Errorf("text", "CSV with at least one data row (it is empty)")
+	}
+	t := &Table{}
+	header := false
+	for _, c := range recs[0] {
+		if _, ok := parseNum(c); !ok && !isMissing(c) {
+			header = true
+			break
+		}
+	}
+	t.Header = header
+	width := len(recs[0])
+	if header {
+		for _, c := range recs[0] {
+			t.AllNames = append(t.AllNames, strings.TrimSpace(c))
+		}
+		recs = recs[1:]
+	} else {
+		for j := range width {
+			t.AllNames = append(t.AllNames, fmt.Sprintf("c%d", j+1))
+		}
+	}
+	if len(recs) == 0 {
+		return nil, checks.Errorf("text", "CSV with at least one data row (only a header)")
+	}
+	if len(recs)*width > MaxCells {
+		return nil, checks.Errorf("text", "at most %d cells (got %d rows × %d columns)", MaxCells, len(recs), width)
+	}
+	for i, rec := range recs {
+		if len(rec) != width {
+			return nil, &checks.Error{Field: fmt.Sprintf("row %d", i+1),
+				Rule: fmt.Sprintf("%d cells like the header (ragged rows)", width), Got: fmt.Sprintf("%d cells", len(rec))}
+		}
+	}
+	col := func(name string) (int, error) {
+		for j, c := range t.AllNames {
+			if c == name {
+				return j, nil
+			}
+		}
+		return -1, &checks.Error{Field: "target", Rule: "one of the columns " + strings.Join(t.AllNames, ", "), Got: strconv.Quote(name)}
+	}
+	target := -1
+	if opt.Target != "" {
+		var err error
+		if target, err = col(opt.Target); err != nil {
+			return nil, err
+		}
+		t.Target = opt.Target
+	}
+	var feats []int
+	if len(opt.Features) > 0 {
+		for _, f := range opt.Features {
+			j, err := col(f)
+			if err != nil {
+				return nil, &checks.Error{Field: "features", Rule: err.(*checks.Error).Rule, Got: strconv.Quote(f)}
+			}
+			if j == target {
+				return nil, &checks.Error{Field: "features", Rule: "columns other than the target", Got: strconv.Quote(f)}
+			}
+			feats = append(feats, j)
+		}
+	} else {
+		for j := range width {
+			if j != target {
+				feats = append(feats, j)
+			}
+		}
+	}
+	if len(feats) == 0 {
+		return nil, checks.Errorf("features", "at least one feature column besides the target")
+	}
+	for _, j := range feats {
+		t.Columns = append(t.Columns, t.AllNames[j])
+	}
+	// Missing cells.
+	var missingRows []int
+	keep := make([]bool, len(recs))
+	for i, rec := range recs {
+		keep[i] = true
+		for _, j := range append(feats, target) {
+			if j >= 0 && isMissing(rec[j]) {
+				keep[i] = false
+			}
+		}
+		if !keep[i] {
+			missingRows = append(missingRows, i+1)
+		}
+	}
+	if len(missingRows) > 0 && opt.Drop != "missing" {
+		return nil, checks.Errorf("text", "free of missing cells, or parsed with drop: \"missing\" (missing cells in rows %s)", listRows(missingRows))
+	}
+	t.Dropped = len(missingRows)
+	// Numeric features.
+	for i, rec := range recs {
+		if !keep[i] {
+			continue
+		}
+		row := make([]float64, len(feats))
+		for k, j := range feats {
+			v, ok := parseNum(rec[j])
+			if !ok {
+				return nil, &checks.Error{Field: fmt.Sprintf("row %d, column %q", i+1, t.AllNames[j]), Rule: "a finite number", Got: strconv.Quote(rec[j])}
+			}
+			row[k] = v
+		}
+		t.X = append(t.X, row)
+	}
+	if len(t.X) == 0 {
+		return nil, checks.Errorf("text", "at least one complete row (all %d rows had missing cells)", len(recs))
+	}
+	if target >= 0 {
+		if err := t.readTarget(recs, keep, target); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// readTarget fills Y: numeric as is, or two labels mapped to ±1.
+func (t *Table) readTarget(recs [][]string, keep []bool, j int) error {
+	numeric := true
+	labels := map[string]bool{}
+	for i, rec := range recs {
+		if !keep[i] {
+			continue
+		}
+		s := strings.TrimSpace(rec[j])
+		labels[s] = true
+		if _, ok := parseNum(s); !ok {
+			numeric = false
+		}
+	}
+	if numeric && len(labels) > 2 {
+		for i, rec := range recs {
+			if keep[i] {
+				v, _ := parseNum(rec[j])
+				t.Y = append(t.Y, v)
+			}
+		}
+		return nil
+	}
+	if len(labels) != 2 {
+		names := make([]string, 0, len(labels))
+		for l := range labels {
+			names = append(names, l)
+		}
+		sort.Strings(names)
+		if len(names) > 6 {
+			names = append(names[:6], "…")
+		}
+		return &checks.Error{Field: "target", Rule: "a numeric column or one with exactly two labels (for ±1 classification)",
+			Got: fmt.Sprintf("%d labels: %s", len(labels), strings.Join(names, ", "))}
+	}
+	names := make([]string, 0, 2)
+	for l := range labels {
+		names = append(names, l)
+	}
+	sort.Strings(names)
+	t.Mapping = map[string]float64{names[0]: -1, names[1]: 1}
+	for i, rec := range recs {
+		if keep[i] {
+			t.Y = append(t.Y, t.Mapping[strings.TrimSpace(rec[j])])
+		}
+	}
+	return nil
+}
+
+func listRows(rows []int) string {
+	var b strings.Builder
+	for k, r := range rows {
+		if k == 10 {
+			fmt.Fprintf(&b, " and %d more", len(rows)-10)
+			break
+		}
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(r))
+	}
+	return b.String()
+}
