@@ -71,8 +71,9 @@ type Plan struct {
 	// run (an upper bound: 2n·e per step in full mode, 2K·e per step in
 	// stochastic mode, e ≥ 1/P(accept)).
 	ExpectedLossEvals float64
-	// ChunkSteps is the number of steps between progress callbacks (≈ 5 ms of
-	// native work, ≈ 10–25 ms under wasm).
+	// ChunkSteps is the number of steps between progress callbacks: about 10⁶
+	// "units" (d per Gaussian coordinate, d per loss evaluation), ≈ 5–10 ms of
+	// native work and ≈ 20–35 ms under wasm/node.
 	ChunkSteps int
 
 	start []float64 // test hook: a non-zero start (breaks the guarantee)
@@ -258,6 +259,6 @@ func plan(p Params, mode string) (Plan, error) {
 	}
 	pl.ExpectedLossEvals = perStep * T
 	units := d * (1 + 2*math.E + perStep)
-	pl.ChunkSteps = int(math.Max(1, math.Min(T, math.Round(2e6/units))))
+	pl.ChunkSteps = int(math.Max(1, math.Min(T, math.Round(1e6/units))))
 	return pl, nil
 }
