@@ -1,7 +1,14 @@
-// Boots the WebAssembly module on the page's main thread: the Go program
-// registers globalThis.dpsample and builds the UI into the page's sections.
-// (Heavy computations go to a Web Worker; see dpsample.js.)
+// Boots dpsample on the page: the Web Worker (for every computation that can
+// take more than a few milliseconds) and, on the main thread, the Go UI that
+// fills the page's sections. Both run the same site/dpsample.wasm, compiled once.
+import { load } from "./dpsample.js";
+
 const status = document.getElementById("status");
+const say = (text, state) => { if (status) { status.textContent = text; if (state) status.dataset.state = state; } };
+
+// The UI awaits this Promise (wasm/remote.go) before its first remote call.
+globalThis.dpsampleRemote = load();
+globalThis.dpsampleRemote.catch((e) => console.error("dpsample worker:", e));
 
 async function boot() {
   const go = new Go();
@@ -9,13 +16,14 @@ async function boot() {
   const { instance } = await WebAssembly.instantiateStreaming(fetch(url), go.importObject);
   go.run(instance).then(() => {
     // main() never returns; reaching here means the runtime exited (a fatal error).
-    if (status) status.textContent = "The WebAssembly runtime stopped; reload the page.";
+    say("The WebAssembly runtime stopped; reload the page.", "error");
     console.error("dpsample: Go runtime exited");
   });
-  if (status) { status.textContent = "Ready. Everything below runs on this device."; status.dataset.state = "ready"; }
+  await globalThis.dpsampleRemote;
+  say("Ready. Everything below runs on this device.", "ready");
 }
 
 boot().catch((e) => {
-  if (status) { status.textContent = "Could not start dpsample: " + e.message; status.dataset.state = "error"; }
+  say("Could not start dpsample: " + e.message, "error");
   console.error(e);
 });

@@ -29,7 +29,11 @@ func promise(work func() (any, error)) js.Value {
 			}()
 			v, err := work()
 			if err != nil {
-				reject.Invoke(jsError(err.Error()))
+				e := jsError(err.Error())
+				if errors.Is(err, errAborted) {
+					e.Set("name", "AbortError")
+				}
+				reject.Invoke(e)
 				return
 			}
 			resolve.Invoke(v)

@@ -4,6 +4,7 @@ package main
 
 import (
 	"syscall/js"
+	"time"
 )
 
 // Version is the module's version string, dpsample.version.
@@ -13,8 +14,13 @@ const Version = "0.1.0"
 // test binary never runs main.
 func register() {
 	api := map[string]any{
-		"version": Version,
-		"privacy": privacyAPI(),
+		"version":     Version,
+		"privacy":     privacyAPI(),
+		"mechanism":   mechanismAPI(),
+		"fingerprint": fingerprintAPI(),
+		"lowerbound":  lowerboundAPI(),
+		"bounds":      boundsAPI(),
+		"data":        dataAPI(),
 		"_test": map[string]any{
 			// panic forces a Go panic inside an export, to prove it becomes a
 			// rejection and the runtime survives.
@@ -23,6 +29,20 @@ func register() {
 				//lint:ignore SA5000 the nil-map write is the point: it must panic.
 				m["boom"]++
 				return nil, errPanicTest
+			}),
+			// spin busy-waits ms milliseconds without yielding, to exercise
+			// the loader's hard cancellation (terminate + respawn).
+			"spin": export(func(a []js.Value) (any, error) {
+				ms, err := number(arg(a, 0), "ms")
+				if err != nil {
+					return nil, err
+				}
+				end := time.Now().Add(time.Duration(ms) * time.Millisecond)
+				n := 0
+				for time.Now().Before(end) {
+					n++
+				}
+				return n, nil
 			}),
 		},
 	}

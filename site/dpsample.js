@@ -1,0 +1,167 @@
+// dpsample.js — the ES module entry point of dpsample.
+//
+//   import { load } from "./site/dpsample.js";
+//   const dp = await load();
+//   const s = await dp.privacy.calibrate(1, 1e-5);
+//   const res = await dp.mechanism.sample(req, { onProgress: p => …, signal: ac.signal });
+//
+// load() compiles site/dpsample.wasm once and starts a Web Worker running it;
+// the returned object has the names of globalThis.dpsample (privacy, mechanism,
+// fingerprint, lowerbound, bounds, data), each returning a Promise and running
+// in the worker, so the page never freezes. Progress arrives as onProgress
+// calls; an AbortSignal cancels: the run stops cooperatively at its next chunk
+// (well under 200 ms), and if the worker has not answered within `hardCancelMs`
+// it is terminated and respawned. If the Go runtime ever exits, the worker is
+// respawned and pending calls reject.
+
+const here = new URL(".", import.meta.url);
+let compiled = null;
+
+function compile(wasmURL) {
+  if (!compiled) {
+    compiled = WebAssembly.compileStreaming(fetch(wasmURL)).catch((e) => { compiled = null; throw e; });
+  }
+  return compiled;
+}
+
+function abortError(msg) {
+  const e = new Error(msg || "the run was cancelled (AbortSignal)");
+  e.name = "AbortError";
+  return e;
+}
+
+// Calls whose last argument carries {onProgress, signal} (or a bare progress function).
+const RUNS = { "mechanism.sample": 1, "lowerbound.run": 1, "_test.spin": 1 };
+
+const NAMES = {
+  privacy: ["delta", "calibrate", "epsilon"],
+  mechanism: ["plan", "sample"],
+  fingerprint: ["code", "rows", "trace"],
+  lowerbound: ["run"],
+  bounds: ["table"],
+  data: ["parseCSV"],
+};
+
+class Runtime {
+  constructor(module, opts) {
+    this.module = module;
+    this.hardCancelMs = opts.hardCancelMs ?? 1000;
+    this.workerURL = opts.workerURL;
+    this.pending = new Map();
+    this.nextId = 1;
+    this.restarts = 0;
+    this.spawn();
+  }
+
+  spawn() {
+    const w = new Worker(this.workerURL);
+    this.worker = w;
+    this.ready = new Promise((resolve, reject) => { this._ready = resolve; this._readyFail = reject; });
+    w.onmessage = ({ data: m }) => this.onMessage(w, m);
+    w.onerror = (e) => { e.preventDefault?.(); this.crash(w, new Error("dpsample worker error: " + (e.message || "unknown"))); };
+    w.postMessage({ type: "init", module: this.module });
+  }
+
+  onMessage(w, m) {
+    if (w !== this.worker) return;
+    switch (m.type) {
+      case "ready": this.version = m.version; this._ready(); return;
+      case "fatal": this._readyFail(new Error(m.message)); this.crash(w, new Error(m.message)); return;
+      case "exited": this.crash(w, new Error("the dpsample runtime exited; it has been restarted")); return;
+    }
+    const call = this.pending.get(m.id);
+    if (!call) return;
+    if (m.type === "progress") { try { call.onProgress?.(m.p); } catch (e) { console.error(e); } return; }
+    this.settle(m.id);
+    if (m.type === "result") call.resolve(m.value);
+    else {
+      const e = m.name === "AbortError" ? abortError(m.message) : new Error(m.message);
+      call.reject(e);
+    }
+  }
+
+  settle(id) {
+    const call = this.pending.get(id);
+    if (!call) return;
+    this.pending.delete(id);
+    clearTimeout(call.timer);
+    call.signal?.removeEventListener("abort", call.onAbort);
+  }
+
+  // crash rejects every pending call and starts a fresh worker.
+  crash(w, err) {
+    if (w !== this.worker) return;
+    this.restart(err);
+  }
+
+  restart(err, except) {
+    try { this.worker.terminate(); } catch { /* already gone */ }
+    this.restarts++;
+    for (const [id, call] of [...this.pending]) {
+      this.settle(id);
+      call.reject(id === except?.id ? except.err : err);
+    }
+    this.spawn();
+  }
+
+  async call(path, args) {
+    const runOpts = path in RUNS ? args[RUNS[path]] : undefined;
+    let onProgress, signal;
+    if (typeof runOpts === "function") onProgress = runOpts;
+    else if (runOpts && typeof runOpts === "object") ({ onProgress, signal } = runOpts);
+    if (onProgress !== undefined && typeof onProgress !== "function") throw new Error("opts.onProgress must be a function");
+    if (signal !== undefined && !(signal instanceof AbortSignal)) throw new Error("opts.signal must be an AbortSignal");
+    if (signal?.aborted) throw abortError();
+    await this.ready;
+    const id = this.nextId++;
+    const msgArgs = args.slice();
+    if (path in RUNS) msgArgs[RUNS[path]] = undefined;
+    return new Promise((resolve, reject) => {
+      const call = { resolve, reject, onProgress, signal };
+      if (signal) {
+        call.onAbort = () => {
+          this.worker.postMessage({ type: "abort", id });
+          // Hard fallback: a run that does not yield is stopped by replacing the worker.
+          call.timer = setTimeout(() => {
+            if (this.pending.has(id)) this.restart(new Error("the dpsample worker was restarted to cancel a run"), { id, err: abortError("cancelled (the worker was restarted)") });
+          }, this.hardCancelMs);
+        };
+        signal.addEventListener("abort", call.onAbort, { once: true });
+      }
+      this.pending.set(id, call);
+      try {
+        this.worker.postMessage({ type: "call", id, path, args: msgArgs, progress: !!onProgress, signal: !!signal, optsIndex: RUNS[path] });
+      } catch (e) {
+        this.settle(id);
+        reject(new Error(`arguments of ${path} cannot be sent to the worker: ${e.message}`));
+      }
+    });
+  }
+
+  terminate() {
+    this.restart(new Error("dpsample was terminated"));
+    this.worker.terminate();
+  }
+}
+
+/**
+ * Starts dpsample in a Web Worker and resolves to its API.
+ * @param {{wasmURL?: string|URL, workerURL?: string|URL, hardCancelMs?: number}} [options]
+ */
+export async function load(options = {}) {
+  const wasmURL = new URL(options.wasmURL ?? "dpsample.wasm", here);
+  const workerURL = new URL(options.workerURL ?? "worker.js", here);
+  const module = await compile(wasmURL);
+  const rt = new Runtime(module, { ...options, workerURL });
+  await rt.ready;
+  const api = { version: rt.version, terminate: () => rt.terminate(), get restarts() { return rt.restarts; } };
+  for (const [ns, fns] of Object.entries(NAMES)) {
+    api[ns] = {};
+    for (const fn of fns) {
+      const path = `${ns}.${fn}`;
+      api[ns][fn] = (...args) => rt.call(path, args);
+    }
+  }
+  api._test = { panic: () => rt.call("_test.panic", []), spin: (ms, opts) => rt.call("_test.spin", [ms, opts]) };
+  return api;
+}

@@ -1,0 +1,64 @@
+// dpsample worker: runs the same dpsample.wasm as the page, so every call of
+// the JS API can run off the main thread. Protocol (structured-clone messages):
+//   main → worker  {type:"init", module: WebAssembly.Module}
+//   worker → main  {type:"ready", version} | {type:"exited"} | {type:"fatal", message}
+//   main → worker  {type:"call", id, path:"mechanism.sample", args:[…], progress:bool, signal:bool}
+//   worker → main  {type:"progress", id, p} | {type:"result", id, value} | {type:"error", id, name, message}
+//   main → worker  {type:"abort", id}
+importScripts("wasm_exec.js");
+
+let ready = null;
+const controllers = new Map();
+
+async function start(module) {
+  const go = new Go();
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  go.run(instance).then(() => postMessage({ type: "exited" }));
+  // main() registers globalThis.dpsample synchronously before it blocks.
+  if (!self.dpsample) throw new Error("dpsample did not register in the worker");
+  postMessage({ type: "ready", version: self.dpsample.version });
+}
+
+function resolve(path) {
+  let obj = self.dpsample, parent = null;
+  for (const part of path.split(".")) {
+    if (obj == null || !Object.prototype.hasOwnProperty.call(obj, part)) throw new Error(`dpsample.${path} is not a function`);
+    parent = obj;
+    obj = obj[part];
+  }
+  if (typeof obj !== "function") throw new Error(`dpsample.${path} is not a function`);
+  return obj.bind(parent);
+}
+
+onmessage = async ({ data: m }) => {
+  if (m.type === "init") {
+    ready = start(m.module).catch((e) => postMessage({ type: "fatal", message: String(e && e.message || e) }));
+    return;
+  }
+  if (m.type === "abort") {
+    const c = controllers.get(m.id);
+    if (c) c.abort();
+    return;
+  }
+  if (m.type !== "call") return;
+  await ready;
+  const { id } = m;
+  try {
+    const fn = resolve(m.path);
+    const args = m.args.slice();
+    if (m.progress || m.signal) {
+      const ctl = new AbortController();
+      controllers.set(id, ctl);
+      const opts = {};
+      if (m.progress) opts.onProgress = (p) => postMessage({ type: "progress", id, p: { done: p.done, total: p.total, fraction: p.fraction } });
+      if (m.signal) opts.signal = ctl.signal;
+      args[m.optsIndex] = opts;
+    }
+    const value = await fn(...args);
+    postMessage({ type: "result", id, value });
+  } catch (e) {
+    postMessage({ type: "error", id, name: (e && e.name) || "Error", message: String((e && e.message) || e) });
+  } finally {
+    controllers.delete(id);
+  }
+};
