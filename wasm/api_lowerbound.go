@@ -104,7 +104,7 @@ func fingerprintAPI() map[string]any {
 			if err != nil {
 				return nil, err
 			}
-			return vert.ValueOf(tr).JSValue(), nil
+			return toJS(tr)
 		}),
 	}
 }
@@ -186,7 +186,7 @@ func lowerboundAPI() map[string]any {
 			if err = rc.finish(err); err != nil {
 				return nil, err
 			}
-			return vert.ValueOf(ex).JSValue(), nil
+			return toJS(ex)
 		}),
 	}
 }
@@ -224,7 +224,7 @@ func boundsAPI() map[string]any {
 			if err != nil {
 				return nil, err
 			}
-			return vert.ValueOf(rows).JSValue(), nil
+			return toJS(rows)
 		}),
 	}
 }

@@ -5,8 +5,6 @@ package main
 import (
 	"syscall/js"
 
-	"github.com/norunners/vert"
-
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/mechanism"
 )
@@ -91,7 +89,7 @@ func mechanismAPI() map[string]any {
 			if err != nil {
 				return nil, err
 			}
-			return vert.ValueOf(pl).JSValue(), nil
+			return toJS(pl)
 		}),
 		"sample": export(func(a []js.Value) (any, error) {
 			req, err := readRequest(arg(a, 0))
@@ -106,7 +104,7 @@ func mechanismAPI() map[string]any {
 			if err = rc.finish(err); err != nil {
 				return nil, err
 			}
-			return vert.ValueOf(res).JSValue(), nil
+			return toJS(res)
 		}),
 	}
 }

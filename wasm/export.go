@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -55,3 +56,15 @@ func export(fn func(args []js.Value) (any, error)) js.Func {
 
 // errPanicTest is returned by the hidden self-test export that forces a panic.
 var errPanicTest = errors.New("unreachable")
+
+// toJS converts a result struct to a JS value through its JSON encoding, so
+// the JS field names are exactly the Go json tags (the contract's names).
+// vert.ValueOf is kept for small option-like values; it panics on named
+// string types and nil pointers, which results contain.
+func toJS(v any) (js.Value, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return js.Undefined(), fmt.Errorf("internal error: result not representable (%v)", err)
+	}
+	return js.Global().Get("JSON").Call("parse", string(b)), nil
+}

@@ -1,0 +1,126 @@
+// TypeScript declarations for dpsample's JS API (site/dpsample.js and the raw
+// globalThis.dpsample installed by dpsample.wasm). Every call returns a
+// Promise; every error is a rejection with an Error whose message names the
+// field and the rule ("epsilon must be a finite number > 0, got NaN").
+// A cancelled run rejects with an Error whose name is "AbortError".
+
+export interface Progress { done: number; total: number; fraction: number }
+export interface RunOptions { onProgress?: (p: Progress) => void; signal?: AbortSignal }
+
+export type Loss = "l1" | "l2dist" | "lad" | "quantile" | "hinge" | "logistic" | "huber" | "linear" | "linext";
+
+export interface Request {
+  loss: Loss | string;
+  /** n rows × d features (or points for location losses); rows may be Float64Arrays. */
+  x: (number[] | Float64Array)[];
+  /** labels (±1 for classifiers) or targets, where the loss needs them. */
+  y?: number[] | Float64Array;
+  epsilon: number;
+  delta: number;
+  /** public C: bound on ‖θ*‖ (Assumption 1.2). */
+  radius: number;
+  /** public k (default d); never estimated from the data. */
+  rank?: number;
+  /** public bound on ‖x‖₂ for supervised losses; longer rows are scaled down to it (default 1). */
+  clip?: number;
+  tau?: number;
+  huber?: number;
+  ball?: number;
+  /** independent private samples; each costs privacy and the report composes them (√m·s). */
+  samples?: number;
+  sampler?: "auto" | "proximal" | "exact";
+  etaRule?: "optimal" | "paper";
+  mode?: "auto" | "full" | "stochastic";
+  /** reproducible, NOT private: the result then has private: false. */
+  seed?: number;
+}
+
+export interface Plan {
+  n: number; d: number; G: number; eta: number; mu: number; gdp: number;
+  deltaCurve: number; deltaSampler: number; tv: number; steps: number; lambda: number; radiusBall: number;
+  expectedLossEvals: number; sampler: string; neighbours: "replace-one";
+  method: string; loss: string; rank: number; radius: number; clip: number; epsilon: number; delta: number;
+  samples: number; gdpTotal: number; etaRule: string; grid: number;
+}
+
+export interface Result {
+  theta: number[];
+  samples: number[][];
+  private: boolean;
+  plan: Plan;
+  privacy: { epsilon: number; delta: number; gdp: number; composedOver: number; neighbours: string };
+  stats: { steps: number; lossEvals: number; trials: number; seconds: number };
+  /** computed on the user's own device for display only; NOT private. */
+  fit: { loss: number; nonPrivateLoss: number; excess: number; [k: string]: unknown };
+}
+
+export interface Code {
+  id: number; n: number; xi: number; mode: "tardos" | "symmetric";
+  /** real columns */ d0: number;
+  /** published columns, 5·d0 */ length: number;
+  Z: number; threshold: number; k: number; t: number; tPrime: number; bytes: number; private: boolean;
+}
+
+export interface Trace { scores: number[]; threshold: number; accused: number[]; returned: number | null }
+
+export interface LowerboundOptions {
+  n: number; xi: number; mechanism: "median" | "exponential" | "box-exponential" | "gaussian";
+  epsilon?: number; delta?: number; s?: number; remove?: number; ghosts?: number; trials?: number;
+  mode?: "tardos" | "symmetric"; seed?: number; copies?: number; pad?: number;
+}
+
+export interface Experiment {
+  excessOverD: number[];
+  traced: boolean[];
+  rates: { traced: number; removedAccused: number | null; [k: string]: unknown };
+  impliedEpsilon: { estimate: number | null; lower: number; upper: number | null } | null;
+  private: boolean;
+  trials: number;
+  [k: string]: unknown;
+}
+
+export interface BoundsRow {
+  source: string; constrained: string; geometry: string; loss: string; kind: "lower" | "upper";
+  privacy: "pure" | "approximate"; formula: string; normalized: number; value: number; note?: string;
+}
+
+export interface Table {
+  x: Float64Array[]; y?: Float64Array; columns: string[]; allColumns: string[]; dropped: number;
+  header: boolean; target?: string; mapping?: Record<string, number>;
+}
+
+export interface DPSample {
+  version: string;
+  privacy: {
+    delta(gdp: number, epsilon: number): Promise<number>;
+    calibrate(epsilon: number, delta: number): Promise<number>;
+    epsilon(gdp: number, delta: number): Promise<number>;
+  };
+  mechanism: {
+    plan(req: Request): Promise<Plan>;
+    sample(req: Request, opts?: RunOptions): Promise<Result>;
+  };
+  fingerprint: {
+    code(opts: { n: number; xi: number; mode?: "tardos" | "symmetric"; seed?: number }): Promise<Code>;
+    rows(code: Code): Promise<Uint8Array[]>;
+    trace(code: Code, output: number[] | Float64Array): Promise<Trace>;
+  };
+  lowerbound: { run(opts: LowerboundOptions, onProgress?: ((p: Progress) => void) | RunOptions): Promise<Experiment> };
+  bounds: { table(opts: { n: number; d: number; rank?: number; epsilon: number; delta: number; G?: number; C?: number }): Promise<BoundsRow[]> };
+  data: { parseCSV(text: string, opts?: { target?: string; drop?: "missing"; features?: string[] }): Promise<Table> };
+}
+
+export interface Loaded extends DPSample {
+  /** stops the worker; pending calls reject. */
+  terminate(): void;
+  /** how many times the worker was respawned (runtime exit or hard cancel). */
+  readonly restarts: number;
+}
+
+/** Starts dpsample in a Web Worker (the .wasm is compiled once) and resolves to its API. */
+export function load(options?: { wasmURL?: string | URL; workerURL?: string | URL; hardCancelMs?: number }): Promise<Loaded>;
+
+declare global {
+  // The raw module, present in any realm where dpsample.wasm runs.
+  var dpsample: DPSample | undefined;
+}
