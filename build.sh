@@ -80,7 +80,19 @@ case "${1:-}" in
     test_native
     log "all tests passed" ;;
   bench)
-    echo "no benchmarks yet" ;;
+    # Native and wasm (node) runs of the same benchmarks, side by side in one
+    # run; the full report with plots is issue 9's work.
+    ensure_tools
+    pkgs=(./core/sampler/exact ./core/sampler ./core/fingerprint)
+    mkdir -p docs
+    log "native benchmarks"
+    go test -run '^$' -bench . -benchmem -benchtime "${BENCHTIME:-300ms}" "${pkgs[@]}" | tee docs/bench-native.txt
+    log "wasm benchmarks under node"
+    GOOS=js GOARCH=wasm go test -exec="$WASM_EXEC" -run '^$' -bench . -benchtime "${BENCHTIME:-300ms}" "${pkgs[@]}" | tee docs/bench-wasm.txt
+    log "wasm/native time ratio per benchmark"
+    awk '/^Benchmark/ {k=$1; sub(/-[0-9]+$/, "", k)} FNR==NR && /^Benchmark/ {n[k]=$3; next}
+         /^Benchmark/ && (k in n) && n[k] > 0 {printf "%-64s wasm/native = %5.2f\n", k, $3/n[k]}' \
+      docs/bench-native.txt docs/bench-wasm.txt ;;
   *)
     echo "usage: $0 build|serve|test|bench" >&2
     exit 2 ;;
