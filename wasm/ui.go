@@ -23,6 +23,7 @@ type view struct {
 
 var views = []view{
 	{"privacy", buildPrivacyView},
+	{"trace", buildTraceView},
 }
 
 func startUI() {
