@@ -1,0 +1,15 @@
+// Package baseline holds what the dimension-free demonstration compares
+// Algorithm 1 of Lee–Liu–Lu ("The Power of Sampling", LLL) against, and the
+// demonstration itself:
+//
+//   - RankK: synthetic logistic-regression data whose feature rows span a
+//     k-dimensional subspace of ℝ^d (the setting of LLL Theorem 2.2);
+//   - NoisyGD: projected full-batch noisy gradient descent (DP-GD, the
+//     "DP-SGD" of Bassily–Smith–Thakurta 2014 with full batches), calibrated to
+//     the same (ε, δ) with the same exact Gaussian-DP accountant (package
+//     privacy) as Algorithm 1. Its excess risk grows like √d: the noise lives
+//     in all d directions and the projection onto ‖θ‖ ≤ C lets it crowd out
+//     the signal;
+//   - DimensionFree: excess empirical risk against d for both, with Theorem
+//     2.2's bound GC·√(k·ln(1/δ))/(nε).
+package baseline
