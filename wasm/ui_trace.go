@@ -298,7 +298,8 @@ func fmtNum(x float64) string {
 		e, _ := strconv.Atoi(exp)
 		return mant + "×10" + superscript(e)
 	}
-	return strconv.FormatFloat(x, 'g', 3, 64)
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 3, 64), 64) // 3 significant digits, never in e-notation
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 func superscript(e int) string {
@@ -345,17 +346,23 @@ func narration(s string) dom.Element {
 	return css(text("p", s, "class", "detail"), "max-width", "760px")
 }
 
+// show toggles e's hidden attribute and, because the site's CSS gives
+// .field a display that would override [hidden], its display too.
 func show(e dom.Element, on bool) {
+	st := e.(dom.HTMLElement).Style()
 	if on {
 		e.RemoveAttribute("hidden")
+		st.RemoveProperty("display")
 	} else {
 		e.SetAttribute("hidden", "")
+		st.SetProperty("display", "none", "")
 	}
 }
 
 // traceView holds the view's elements and state.
 type traceView struct {
 	root                                    dom.Element
+	pre                                     string // id prefix of this instance: "trace", "trace2", … or the root's data-prefix
 	nF, xiF, kF, deltaF                     numberField
 	mode, mech, remove                      *dom.HTMLSelectElement
 	epsR, sR                                *dom.HTMLInputElement
@@ -368,6 +375,7 @@ type traceView struct {
 	scores, accusedOut, scoreNote           dom.Element
 	walkStatus                              dom.Element
 	dichotomy, sweepPlot, corner, sweepBtn  dom.Element
+	sweepNote                               dom.Element
 	sweepProg                               dom.Element
 	soundBtn, soundStop, soundProg          dom.Element
 	soundRates, soundPlot, implied, claimed dom.Element
@@ -408,10 +416,20 @@ type soundTally struct {
 	history                        [][4]float64 // trials, traced, member, removed rates
 }
 
+// traceInstances counts the views built, so that every instance gets its own ids.
+var traceInstances int
+
 func buildTraceView(root dom.Element) {
-	v := &traceView{root: root, su: traceSetup{n: 4, xi: 1.0 / 16, mode: fingerprint.Tardos, copies: 1, seed: rand.Uint64() >> 11}}
+	traceInstances++
+	pre := "trace"
+	if p := root.GetAttribute("data-prefix"); p != "" {
+		pre = p
+	} else if traceInstances > 1 {
+		pre += strconv.Itoa(traceInstances)
+	}
+	v := &traceView{root: root, pre: pre, su: traceSetup{n: 4, xi: 1.0 / 16, mode: fingerprint.Tardos, copies: 1, seed: rand.Uint64() >> 11}}
 	appendAll(root,
-		text("h2", "Trace vs rounding: the lower-bound attack", "id", "trace-h"),
+		text("h2", "Trace vs rounding: the lower-bound attack", "id", v.pre+"-h"),
 		text("p", "Why can no private algorithm be accurate on some problems? Theorem 3.7 of the paper answers with "+
 			"an attack. The data set is a fingerprinting code: each person's row is a long random bit string. "+
 			"If an algorithm solves the ℓ1 problem over these rows accurately, rounding its answer at ½ gives a word "+
@@ -432,25 +450,25 @@ func buildTraceView(root dom.Element) {
 // ---- stage 1: setup ----
 
 func (v *traceView) buildSetup() {
-	s := stage("trace-stage-setup", "1. The code: who is in the data")
+	s := stage(v.pre+"-stage-setup", "1. The code: who is in the data")
 	form := el("form", "class", "controls", "novalidate", "")
-	v.nF = newNumberField("trace-n", "n (people)", "4", "1", "distinct users, 2–16")
-	v.xiF = newNumberField("trace-xi", "ξ (code security)", "0.0625", "any", "default 1/(4n)")
-	v.kF = newNumberField("trace-k", "k (copies of each row)", "1", "1", "group privacy, Lemma 3.6")
+	v.nF = newNumberField(v.pre+"-n", "n (people)", "4", "1", "distinct users, 2–16")
+	v.xiF = newNumberField(v.pre+"-xi", "ξ (code security)", "0.0625", "any", "default 1/(4n)")
+	v.kF = newNumberField(v.pre+"-k", "k (copies of each row)", "1", "1", "group privacy, Lemma 3.6")
 	modeWrap := el("div", "class", "field")
-	v.mode = el("select", "id", "trace-mode").(*dom.HTMLSelectElement)
+	v.mode = el("select", "id", v.pre+"-mode").(*dom.HTMLSelectElement)
 	appendAll(v.mode,
 		text("option", "proven length (Algorithm 2)", "value", "tardos"),
 		text("option", "practical length (heuristic)", "value", "symmetric"))
-	appendAll(modeWrap, text("label", "code length", "for", "trace-mode"), v.mode, text("small", "proven: d₀ = ⌈100n²ln(n/ξ)⌉", "class", "help"))
+	appendAll(modeWrap, text("label", "code length", "for", v.pre+"-mode"), v.mode, text("small", "proven: d₀ = ⌈100n²ln(n/ξ)⌉", "class", "help"))
 	appendAll(form, v.nF.wrap, v.xiF.wrap, v.kF.wrap, modeWrap)
-	v.practical = banner("trace-practical-banner", "note")
+	v.practical = banner(v.pre+"-practical-banner", "note")
 	v.practical.SetTextContent("Practical length: a shorter heuristic code (ℓ = ⌈10n²ln(n/ξ)⌉, Škorić's symmetric score, " +
 		"threshold √(2ℓ·ln(n/ξ))). It is NOT the proven construction of the paper's Algorithm 2; its guarantees here are measured, not proven.")
-	v.xiWarn = banner("trace-xi-warning", "warn")
-	v.lengths = el("p", "id", "trace-lengths", "class", "result")
+	v.xiWarn = banner(v.pre+"-xi-warning", "warn")
+	v.lengths = el("p", "id", v.pre+"-lengths", "class", "result")
 	css(v.lengths, "font-size", "16px")
-	v.counts = text("p", "", "id", "trace-counts", "class", "detail")
+	v.counts = text("p", "", "id", v.pre+"-counts", "class", "detail")
 	appendAll(s, form, v.practical, v.xiWarn, v.lengths, v.counts,
 		narration("Algorithm 2 (Tardos' code with the Bun–Ullman–Vadhan padding): each real column j gets a secret bias p_j, "+
 			"and person i's bit is 1 with probability p_j. Then 2d₀ all-0 and 2d₀ all-1 dummy columns are added and all D = 5d₀ "+
@@ -521,11 +539,11 @@ func (v *traceView) setupChanged() {
 	}
 	v.su = su
 	show(v.practical, su.mode == fingerprint.Symmetric)
-	// The DP contradiction needs ξ < e^{−ε′}((1 − ξ)/n_k − δ′); at ε′ = 1, δ′ = 0: ξ < 1/(1 + e·n).
+	// The DP contradiction needs ξ < exp(−ε′)((1 − ξ)/n_k − δ′); at ε′ = 1, δ′ = 0: ξ < 1/(1 + e·n).
 	lim := 1 / (1 + math.E*float64(su.n))
 	show(v.xiWarn, su.xi >= lim)
 	v.xiWarn.SetTextContent(fmt.Sprintf("ξ = %s is too large for the privacy contradiction of Theorem 3.7: it needs "+
-		"ξ < e^{−ε′}·((1 − ξ)/n − δ′), i.e. ξ < %.3g at ε′ = 1 (fingerprinting.md §5). Tracing still works, but a "+
+		"ξ < exp(−ε′)·((1 − ξ)/n − δ′), i.e. ξ < %.3g at ε′ = 1 (fingerprinting.md §5). Tracing still works, but a "+
 		"soundness rate of ξ would not contradict (1, 0)-DP. Use ξ ≤ 1/(4n) = %.3g.", fmtNum(su.xi), lim, 1/(4*float64(su.n))))
 	rep, err := newTraceReplica(su)
 	if err != nil {
@@ -547,18 +565,19 @@ func (v *traceView) setupChanged() {
 		map[bool]string{true: "y", false: "ies"}[su.copies == 1], c.K, c.T))
 	v.drawCodebook()
 	v.fillRemove()
+	v.syncMechControls()
 	v.runWalk()
 }
 
 // ---- stage 2: the codebook ----
 
 func (v *traceView) buildCodebook() {
-	s := stage("trace-stage-data", "2. The data: the published codebook")
-	lab := el("label", "for", "trace-reveal")
-	v.reveal = el("input", "type", "checkbox", "id", "trace-reveal").(*dom.HTMLInputElement)
+	s := stage(v.pre+"-stage-data", "2. The data: the published codebook")
+	lab := el("label", "for", v.pre+"-reveal")
+	v.reveal = el("input", "type", "checkbox", "id", v.pre+"-reveal").(*dom.HTMLInputElement)
 	appendAll(lab, v.reveal, doc().CreateTextNode(" reveal the secret permutation (which columns are real, which are dummies)"))
-	v.codebook = el("figure", "id", "trace-codebook", "class", "plot")
-	v.codebookNote = text("p", "", "class", "detail", "id", "trace-codebook-note")
+	v.codebook = el("figure", "id", v.pre+"-codebook", "class", "plot")
+	v.codebookNote = text("p", "", "class", "detail", "id", v.pre+"-codebook-note")
 	appendAll(s, narration(fmt.Sprintf("The first %d of the D published columns, one row per person (black = 1). "+
 		"Anyone can see which columns are unanimous (marked ▪ above the grid); only the key holder knows which of them are real.", traceWindow)),
 		lab, v.codebook, v.codebookNote)
@@ -646,37 +665,37 @@ func (v *traceView) drawCodebook() {
 // ---- stage 3: the mechanism ----
 
 func (v *traceView) buildMechanism() {
-	s := stage("trace-stage-mechanism", "3. The mechanism answers; the adversary rounds at ½")
+	s := stage(v.pre+"-stage-mechanism", "3. The mechanism answers; the adversary rounds at ½")
 	form := el("form", "class", "controls", "novalidate", "")
 	mw := el("div", "class", "field")
-	v.mech = el("select", "id", "trace-mech").(*dom.HTMLSelectElement)
+	v.mech = el("select", "id", v.pre+"-mech").(*dom.HTMLSelectElement)
 	appendAll(v.mech,
 		text("option", "non-private median", "value", "median"),
 		text("option", "dpsample's Algorithm 1 (ε)", "value", "exponential"),
 		text("option", "box exponential mechanism (s)", "value", "box-exponential"),
 		text("option", "Gaussian baseline (ε)", "value", "gaussian"))
-	appendAll(mw, text("label", "mechanism", "for", "trace-mech"), v.mech)
+	appendAll(mw, text("label", "mechanism", "for", v.pre+"-mech"), v.mech)
 	v.epsWrap = el("div", "class", "field")
-	v.epsR = el("input", "type", "range", "id", "trace-eps", "min", "-1", "max", "7", "step", "0.25",
-		"value", strconv.Itoa(traceDefaultEps), "aria-describedby", "trace-eps-out").(*dom.HTMLInputElement)
-	v.epsOut = text("output", "", "id", "trace-eps-out", "for", "trace-eps")
-	appendAll(v.epsWrap, text("label", "ε (log scale, 0.1 … 10⁷)", "for", "trace-eps"), v.epsR, v.epsOut)
+	v.epsR = el("input", "type", "range", "id", v.pre+"-eps", "min", "-1", "max", "7", "step", "0.25",
+		"value", strconv.Itoa(traceDefaultEps), "aria-describedby", v.pre+"-eps-out").(*dom.HTMLInputElement)
+	v.epsOut = text("output", "", "id", v.pre+"-eps-out", "for", v.pre+"-eps")
+	appendAll(v.epsWrap, text("label", "ε (log scale, 0.1 … 10⁷)", "for", v.pre+"-eps"), v.epsR, v.epsOut)
 	v.sWrap = el("div", "class", "field")
-	v.sR = el("input", "type", "range", "id", "trace-s", "min", "-2", "max", "3", "step", "0.25", "value", "0",
-		"aria-describedby", "trace-s-out").(*dom.HTMLInputElement)
-	v.sOut = text("output", "", "id", "trace-s-out", "for", "trace-s")
-	appendAll(v.sWrap, text("label", "s = εn/(2D) (log scale, 0.01 … 1000)", "for", "trace-s"), v.sR, v.sOut)
-	v.deltaF = newNumberField("trace-delta", "δ", "1e-5", "any", "for Algorithm 1 and Gaussian")
+	v.sR = el("input", "type", "range", "id", v.pre+"-s", "min", "-2", "max", "3", "step", "0.25", "value", "0",
+		"aria-describedby", v.pre+"-s-out").(*dom.HTMLInputElement)
+	v.sOut = text("output", "", "id", v.pre+"-s-out", "for", v.pre+"-s")
+	appendAll(v.sWrap, text("label", "s = εn/(2D) (log scale, 0.01 … 1000)", "for", v.pre+"-s"), v.sR, v.sOut)
+	v.deltaF = newNumberField(v.pre+"-delta", "δ", "1e-5", "any", "for Algorithm 1 and Gaussian")
 	v.deltaWrap = v.deltaF.wrap
 	appendAll(form, mw, v.epsWrap, v.sWrap, v.deltaWrap)
-	v.output = el("figure", "id", "trace-output", "class", "plot")
+	v.output = el("figure", "id", v.pre+"-output", "class", "plot")
 	res := el("p", "class", "result")
 	css(res, "font-size", "16px")
-	v.excessOut = text("output", "—", "id", "trace-excess")
-	v.violOut = text("output", "—", "id", "trace-viol")
+	v.excessOut = text("output", "—", "id", v.pre+"-excess")
+	v.violOut = text("output", "—", "id", v.pre+"-viol")
 	appendAll(res, text("span", "excess/D = "), v.excessOut, text("span", " · violations/D = "), v.violOut)
-	v.outputNote = text("p", "", "class", "detail", "id", "trace-output-note")
-	v.walkStatus = text("p", "", "class", "detail", "id", "trace-walk-status", "aria-live", "polite")
+	v.outputNote = text("p", "", "class", "detail", "id", v.pre+"-output-note")
+	v.walkStatus = text("p", "", "class", "detail", "id", v.pre+"-walk-status", "aria-live", "polite")
 	appendAll(s, form, narration("The ℓ1 loss L(θ) = (1/N)Σᵢ‖θ − zᵢ‖₁ splits into columns; its minimiser is the column "+
 		"majority, and the excess of θ is Σ_k |1 − 2m_k|·|θ_k − θ*_k| (m_k = share of 1s). The adversary rounds each θ_k at ½. "+
 		"On a unanimous column a wrong rounding costs at least ½, so violations ≤ 2·excess: excess ≤ D/150 leaves at most D/75 "+
@@ -841,13 +860,17 @@ func (v *traceView) drawOutput(r *traceReplica, ex *lowerbound.Experiment, m tra
 	case exD <= accurateCut:
 		note = fmt.Sprintf("Accurate: excess/D = %s ≤ 1/150, so at most D/75 columns violate the marking condition — the regime where Lemma G.2 promises a trace.", fmtNum(exD))
 	case viD > 0.2:
-		note = fmt.Sprintf("Inaccurate: excess/D = %s, %s× the 1/150 line. The output is close to a coin flip on every column; nothing ties it to anyone.", fmtNum(exD), fmtNum(exD*150))
+		note = fmt.Sprintf("Inaccurate: excess/D = %s, %s× the 1/150 line, and %s of all columns violate the marking condition. "+
+			"The rounded word carries almost nothing of anyone's row.", fmtNum(exD), fmtNum(exD*150), fmtNum(viD))
 	default:
 		note = fmt.Sprintf("Between the regimes: excess/D = %s is above 1/150, so the lemma promises nothing — but Trace may still succeed (the lemma is only an implication).", fmtNum(exD))
 	}
-	if m.name == "exponential" && exD > 0.3 && m.logEps >= 3 {
-		note += " Algorithm 1 stays inaccurate even at huge ε here: with the exact calibration s*(ε, δ) ≈ √(2ε) for large ε, " +
-			"its ridge term μ/2‖θ‖² (μ = 4ηD/(N²s²)) outweighs the data term on every column and pulls θ towards 0."
+	if m.name == "exponential" && ex.Mechanism.A > 0 {
+		note += fmt.Sprintf(" Algorithm 1 pulls θ towards 0 at every ε: per column its target is exp(−a·Σᵢ|t − zᵢ| − b·t²) with "+
+			"a = η/N = %s and b = ημ/2 = %s, so the ridge term μ/2‖θ‖² outweighs the data term (b/(aN) = %s). "+
+			"With the exact calibration s*(ε, δ) grows only like √(2ε) for large ε, so μ = 4ηD/(N²s²) does not shrink and "+
+			"Algorithm 1 never reaches the accurate side on this instance, where D ≫ N².",
+			fmtNum(ex.Mechanism.A), fmtNum(ex.Mechanism.B), fmtNum(ex.Mechanism.B/(ex.Mechanism.A*float64(ex.Rows))))
 	}
 	v.outputNote.SetTextContent(note)
 }
@@ -860,9 +883,9 @@ func esc(s string) string {
 // ---- stage 4: the trace ----
 
 func (v *traceView) buildScores() {
-	s := stage("trace-stage-trace", "4. Trace: who does the rounded answer point to?")
-	v.scores = el("figure", "id", "trace-scores", "class", "plot")
-	v.accusedOut = el("p", "id", "trace-accused", "class", "result", "aria-live", "polite")
+	s := stage(v.pre+"-stage-trace", "4. Trace: who does the rounded answer point to?")
+	v.scores = el("figure", "id", v.pre+"-scores", "class", "plot")
+	v.accusedOut = el("p", "id", v.pre+"-accused", "class", "result", "aria-live", "polite")
 	css(v.accusedOut, "font-size", "16px")
 	v.scoreNote = text("p", "", "class", "detail")
 	appendAll(s, narration("Trace undoes the permutation, drops the dummy columns and scores every person on the real ones: "+
@@ -878,31 +901,49 @@ func (v *traceView) drawScores(ex *lowerbound.Experiment, m traceMech) {
 	if d == nil {
 		return
 	}
-	var mx, my, ax, ay, gx, gy []float64
-	acc := map[int]bool{}
-	for _, i := range d.Accused {
-		acc[i] = true
-	}
-	for i, s := range d.Scores {
-		if acc[i] {
-			ax, ay = append(ax, float64(i+1)), append(ay, s)
-		} else {
-			mx, my = append(mx, float64(i+1)), append(my, s)
+	// Ghosts first (x = 1…G), then the people (x = G+2…): the legend sits top left, over the short ghost bars.
+	// Every series spans all positions (NaN where it has no bar) so that core/plot sizes the bars alike.
+	G, n := len(d.GhostScores), len(d.Scores)
+	total := G + 1 + n
+	series := func(name, color string) plot.Series {
+		s := plot.Series{Name: name, Kind: plot.Bars, Color: color, X: make([]float64, total), Y: make([]float64, total)}
+		for i := range total {
+			s.X[i], s.Y[i] = float64(i+1), math.NaN()
 		}
+		return s
+	}
+	ret := series("returned by Trace", "#D55E00")
+	acc := series("accused (in A)", "#E69F00")
+	mem := series("in the data, not accused", "#0072B2")
+	gh := series("ghost (never in the data)", "#999999")
+	inA := map[int]bool{}
+	for _, i := range d.Accused {
+		inA[i] = true
 	}
 	for j, s := range d.GhostScores {
-		gx, gy = append(gx, float64(len(d.Scores)+2+j)), append(gy, s)
+		gh.Y[j] = s
+	}
+	for i, s := range d.Scores {
+		x := G + 1 + i
+		switch {
+		case d.Returned != nil && *d.Returned == i:
+			ret.Y[x] = s
+		case inA[i]:
+			acc.Y[x] = s
+		default:
+			mem.Y[x] = s
+		}
+	}
+	lo, hi := 0.0, 1.3*d.Threshold // room for the threshold's label and the legend
+	for _, s := range append(append([]float64(nil), d.Scores...), d.GhostScores...) {
+		lo, hi = math.Min(lo, 1.1*s), math.Max(hi, 1.1*s)
 	}
 	p := &plot.Plot{
-		Title: "Scores Sᵢ of the people in the data and of ghosts", XLabel: fmt.Sprintf("person 1–%d, then ghosts", len(d.Scores)), YLabel: "score Sᵢ",
-		Height: 340,
-		Desc:   "Bars: the members' scores (orange when accused), then the ghosts' scores (grey); the horizontal line is the accusation threshold.",
-		Series: []plot.Series{
-			{Name: "accused member", X: ax, Y: ay, Kind: plot.Bars, Color: "#D55E00"},
-			{Name: "member, not accused", X: mx, Y: my, Kind: plot.Bars, Color: "#0072B2"},
-			{Name: "ghost (never in the data)", X: gx, Y: gy, Kind: plot.Bars, Color: "#999999"},
-		},
-		Rules: []plot.Rule{{Label: fmt.Sprintf("threshold %s", fmtNum(d.Threshold)), At: d.Threshold, Horizontal: true, Color: "#000000"}},
+		Title: "Scores Sᵢ: ghosts, then the people in the data", XLabel: fmt.Sprintf("ghosts 1–%d | people 1–%d", G, n), YLabel: "score Sᵢ",
+		Height: 340, XMin: 0.3, XMax: float64(total) + 0.7, YMin: lo, YMax: hi,
+		Desc:   "Bars: the ghosts' scores (grey), then the people's scores (orange when accused, red for the one Trace returns, blue otherwise); the horizontal line is the accusation threshold.",
+		Series: []plot.Series{gh, mem, acc, ret},
+		Rules:  []plot.Rule{{Label: fmt.Sprintf("threshold %s", fmtNum(d.Threshold)), At: d.Threshold, Horizontal: true, Color: "#000000"}},
 	}
 	v.scores.SetInnerHTML(p.SVG())
 	var who string
@@ -927,28 +968,43 @@ func (v *traceView) drawScores(ex *lowerbound.Experiment, m traceMech) {
 			gAcc++
 		}
 	}
+	var why string
+	switch {
+	case d.Returned != nil:
+		why = "The answer carries the members' bits: their scores climb far above the ghosts'."
+	case maxAbs(d.Scores) < 0.01*d.Threshold:
+		why = "Every score is about 0: the rounded word has (almost) no 1s on the real columns, and Tardos' asymmetric score only counts columns with cⱼ = 1."
+	default:
+		why = "The answer carries too little of anyone's bits: the members look like ghosts."
+	}
 	v.scoreNote.SetTextContent(fmt.Sprintf("Highest member score = %s × the threshold; %d of %d ghosts are over it. %s",
-		fmtNum(maxS/d.Threshold), gAcc, len(d.GhostScores), map[bool]string{
-			true:  "The accurate answer carries the members' bits: their scores climb far above the ghosts'.",
-			false: "The noisy answer carries too little of anyone's bits: members look like ghosts.",
-		}[d.Returned != nil]))
+		fmtNum(maxS/d.Threshold), gAcc, len(d.GhostScores), why))
+}
+
+func maxAbs(x []float64) float64 {
+	m := 0.0
+	for _, v := range x {
+		m = math.Max(m, math.Abs(v))
+	}
+	return m
 }
 
 // ---- stage 5: the dichotomy ----
 
 func (v *traceView) buildDichotomy() {
-	s := stage("trace-stage-dichotomy", "5. The dichotomy: accurate ⇒ traced")
-	v.sweepBtn = text("button", "Sweep the slider (runs in the worker)", "type", "button", "id", "trace-sweep")
-	v.sweepProg = el("progress", "id", "trace-sweep-progress", "max", "1", "value", "0", "hidden", "")
-	v.sweepPlot = el("figure", "id", "trace-sweep-plot", "class", "plot")
-	v.dichotomy = el("figure", "id", "trace-dichotomy", "class", "plot")
-	v.corner = text("p", "", "id", "trace-corner", "class", "result", "aria-live", "polite")
+	s := stage(v.pre+"-stage-dichotomy", "5. The dichotomy: accurate ⇒ traced")
+	v.sweepBtn = text("button", "Sweep the slider (runs in the worker)", "type", "button", "id", v.pre+"-sweep")
+	v.sweepProg = el("progress", "id", v.pre+"-sweep-progress", "max", "1", "value", "0", "hidden", "")
+	v.sweepPlot = el("figure", "id", v.pre+"-sweep-plot", "class", "plot")
+	v.sweepNote = text("p", "", "id", v.pre+"-sweep-note", "class", "detail")
+	v.dichotomy = el("figure", "id", v.pre+"-dichotomy", "class", "plot")
+	v.corner = text("p", "", "id", v.pre+"-corner", "class", "result", "aria-live", "polite")
 	css(v.corner, "font-size", "16px")
 	appendAll(s, narration("Lemma G.2 (Definition G.1 with α = 1/150): if excess ≤ D/150 then Trace fails with probability at most ξ. "+
 		"Every trial the page runs lands in this plane. The corner left of the 1/150 line and at the bottom — accurate but untraced — stays empty; "+
 		"traced-but-inaccurate trials are allowed, since the lemma is an implication, not an equivalence. "+
 		"Sweeping runs the chosen mechanism at 9 values of its slider, "+strconv.Itoa(sweepTrials)+" fresh trials each."),
-		v.sweepBtn, v.sweepProg, v.corner, v.dichotomy, v.sweepPlot)
+		v.sweepBtn, v.sweepProg, v.corner, v.dichotomy, v.sweepPlot, v.sweepNote)
 	v.root.AppendChild(s)
 	v.sweepBtn.AddEventListener("click", false, func(dom.Event) { v.runSweep() })
 	v.drawDichotomy()
@@ -959,7 +1015,7 @@ func (v *traceView) drawDichotomy() {
 	acc, accUntraced := 0, 0
 	for i, p := range v.points {
 		j := 0.12 * (float64((i*7919)%21)/10 - 1) // deterministic jitter in ±0.12
-		x := math.Max(p.excess, 1e-6)
+		x := math.Max(p.excess, 1.15e-4)          // the median's excess 0 is drawn at the left edge
 		if p.traced {
 			tx, ty = append(tx, x), append(ty, 1+j)
 		} else {
@@ -975,7 +1031,7 @@ func (v *traceView) drawDichotomy() {
 	p := &plot.Plot{
 		Title: "Every trial: accuracy against tracing", XLabel: "excess / D (log scale)", YLabel: "traced (1) or ⊥ (0)", XLog: true,
 		XMin: 1e-4, XMax: 1, YMin: -0.4, YMax: 1.4, Height: 320,
-		Desc: "Each dot is a trial: its excess over D and whether Trace returned a member. The vertical line is excess = D/150.",
+		Desc: "Each dot is a trial: its excess over D and whether Trace returned a member. The vertical line is excess = D/150; trials with excess 0 sit on the left edge.",
 		Series: []plot.Series{
 			{Name: "traced", X: tx, Y: ty, Kind: plot.Points, Color: "#D55E00"},
 			{Name: "⊥ (untraced)", X: ux, Y: uy, Kind: plot.Points, Color: "#0072B2"},
@@ -983,7 +1039,8 @@ func (v *traceView) drawDichotomy() {
 		Rules: []plot.Rule{{Label: "excess = D/150 (accurate to the left)", At: accurateCut, Color: "#000000"}},
 	}
 	v.dichotomy.SetInnerHTML(p.SVG())
-	v.corner.SetTextContent(fmt.Sprintf("%d trials so far; %d accurate (excess ≤ D/150); accurate but untraced: %d.", len(v.points), acc, accUntraced))
+	v.corner.SetTextContent(fmt.Sprintf("%d trials so far; %d accurate (excess ≤ D/150); accurate but untraced: %d. "+
+		"(Trials with excess 0, the median's, sit on the left edge.)", len(v.points), acc, accUntraced))
 	v.corner.SetAttribute("data-trials", strconv.Itoa(len(v.points)))
 	v.corner.SetAttribute("data-accurate", strconv.Itoa(acc))
 	v.corner.SetAttribute("data-accurate-untraced", strconv.Itoa(accUntraced))
@@ -1065,48 +1122,51 @@ func (v *traceView) runSweep() {
 }
 
 func (v *traceView) drawSweep(m traceMech) {
-	var x, y, tr []float64
+	var x, y []float64
+	var parts []string
 	for _, p := range v.sweep {
-		x, y, tr = append(x, p.param), append(y, p.excess), append(tr, p.traced)
+		x, y = append(x, p.param), append(y, p.excess)
+		parts = append(parts, fmt.Sprintf("%s → %d/%d", fmtNum(p.param), int(math.Round(p.traced*sweepTrials)), sweepTrials))
 	}
 	xl := "ε (log scale)"
 	if m.name == "box-exponential" {
 		xl = "s = εN/(2D) (log scale)"
 	}
 	p := &plot.Plot{
-		Title:  "Mean excess/D and P[traced] along the slider: " + m.label()[:strings.IndexAny(m.label()+",", ",")],
-		XLabel: xl, YLabel: "excess/D and P[traced] (log scale)", XLog: true, YLog: true, YMin: 1e-4, YMax: 1.5, Height: 320,
-		Desc: "Mean excess over D at each slider value, and the share of traced trials, with the 1/150 line.",
+		Title:  "Mean excess/D along the slider: " + m.label()[:strings.IndexAny(m.label()+",", ",")],
+		XLabel: xl, YLabel: "excess / D (log scale)", XLog: true, YLog: true, YMin: 1e-4, YMax: 10, Height: 320,
+		Desc: "Mean excess over D at each slider value, with the 1/150 line.",
 		Series: []plot.Series{
-			{Name: "mean excess/D", X: x, Y: y, Kind: plot.Line, Color: "#0072B2"},
-			{Name: "P[trace ∈ data]", X: x, Y: tr, Kind: plot.Line, Color: "#D55E00", Dashed: true},
+			{Name: "mean excess/D over " + strconv.Itoa(sweepTrials) + " trials", X: x, Y: y, Kind: plot.Line, Color: "#0072B2"},
+			{Name: "", X: x, Y: y, Kind: plot.Points, Color: "#0072B2"},
 		},
 		Rules: []plot.Rule{{Label: "1/150", At: accurateCut, Horizontal: true, Color: "#000000"}},
 	}
 	v.sweepPlot.SetInnerHTML(p.SVG())
+	v.sweepNote.SetTextContent("Trials traced at each " + xl[:strings.Index(xl, " (")] + ": " + strings.Join(parts, " · "))
 }
 
 // ---- stage 6: soundness ----
 
 func (v *traceView) buildSoundness() {
-	s := stage("trace-stage-soundness", "6. Soundness: remove a person and try again")
+	s := stage(v.pre+"-stage-soundness", "6. Soundness: remove a person and try again")
 	form := el("form", "class", "controls", "novalidate", "")
 	rw := el("div", "class", "field")
-	v.remove = el("select", "id", "trace-remove").(*dom.HTMLSelectElement)
-	appendAll(rw, text("label", "remove person", "for", "trace-remove"), v.remove)
-	v.trialsF = newNumberField("trace-trials", "trials", "100", "1", "fresh code each trial")
+	v.remove = el("select", "id", v.pre+"-remove").(*dom.HTMLSelectElement)
+	appendAll(rw, text("label", "remove person", "for", v.pre+"-remove"), v.remove)
+	v.trialsF = newNumberField(v.pre+"-trials", "trials", "100", "1", "fresh code each trial")
 	bw := el("div", "class", "field")
 	css(bw, "justify-content", "flex-end", "flex-direction", "row", "gap", "8px", "align-self", "center")
-	v.soundBtn = text("button", "Run", "type", "submit", "id", "trace-sound-run")
-	v.soundStop = text("button", "Stop", "type", "button", "id", "trace-sound-stop", "class", "secondary", "disabled", "")
+	v.soundBtn = text("button", "Run", "type", "submit", "id", v.pre+"-sound-run")
+	v.soundStop = text("button", "Stop", "type", "button", "id", v.pre+"-sound-stop", "class", "secondary", "disabled", "")
 	appendAll(bw, v.soundBtn, v.soundStop)
 	appendAll(form, rw, v.trialsF.wrap, bw)
-	v.soundProg = el("progress", "id", "trace-sound-progress", "max", "1", "value", "0", "hidden", "")
-	v.soundRates = el("div", "id", "trace-sound-rates", "aria-live", "polite")
-	v.implied = el("p", "id", "trace-implied", "class", "result")
+	v.soundProg = el("progress", "id", v.pre+"-sound-progress", "max", "1", "value", "0", "hidden", "")
+	v.soundRates = el("div", "id", v.pre+"-sound-rates", "aria-live", "polite")
+	v.implied = el("p", "id", v.pre+"-implied", "class", "result")
 	css(v.implied, "font-size", "16px")
-	v.claimed = text("p", "", "id", "trace-claimed", "class", "detail")
-	v.soundPlot = el("figure", "id", "trace-sound-plot", "class", "plot")
+	v.claimed = text("p", "", "id", v.pre+"-claimed", "class", "detail")
+	v.soundPlot = el("figure", "id", v.pre+"-sound-plot", "class", "plot")
 	appendAll(s, narration("The other half of the argument. Each trial draws a fresh code, runs the mechanism on the full data set "+
 		"and again on the data without the chosen person (all k copies), and traces both answers. Without their row the person is an "+
 		"innocent, and the code's soundness says they are accused with probability at most ξ (Definition G.1, per person). "+
@@ -1289,7 +1349,7 @@ func (v *traceView) drawSound() {
 		x, tr, mem, rem = append(x, h[0]), append(tr, h[1]), append(mem, h[2]), append(rem, h[3])
 	}
 	p := &plot.Plot{
-		Title: "Running rates", XLabel: "trials", YLabel: "rate", YMin: 0, YMax: 1.05, Height: 300,
+		Title: "Running rates", XLabel: "trials", YLabel: "rate", YMin: 0, YMax: 1.6, Height: 320,
 		Desc: "Running estimates of P[Trace in data], P[person accused while in the data] and P[person accused after removal], with ξ.",
 		Series: []plot.Series{
 			{Name: "P[Trace ∈ data]", X: x, Y: tr, Color: "#009E73"},
@@ -1304,7 +1364,7 @@ func (v *traceView) drawSound() {
 // ---- stage 7: what the paper's text gets wrong ----
 
 func (v *traceView) buildSlips() {
-	s := stage("trace-stage-slips", "7. Where this demo departs from the paper's text")
+	s := stage(v.pre+"-stage-slips", "7. Where this demo departs from the paper's text")
 	ul := el("ul", "class", "detail")
 	for _, item := range []string{
 		"Lemma G.2's proof charges a wrongly rounded unanimous column \"≥ 1\" of excess; rounding at ½ only guarantees ½, which is why the argument ends with βd/2 (α = 1/150 ↔ β = 1/75).",
