@@ -920,9 +920,7 @@ func (v *traceView) drawScores(ex *lowerbound.Experiment, m traceMech) {
 	for _, i := range d.Accused {
 		inA[i] = true
 	}
-	for j, s := range d.GhostScores {
-		gh.Y[j] = s
-	}
+	copy(gh.Y, d.GhostScores)
 	for i, s := range d.Scores {
 		x := G + 1 + i
 		switch {

@@ -204,12 +204,24 @@ func TestTraceAttack(t *testing.T) {
 	}
 	p.shot("#trace-stage-dichotomy", "trace-5-dichotomy")
 
+	// Group privacy: k = 2 copies of each row; the page still rebuilds the worker's trial.
+	p.typeInto("trace-k", "2")
+	last = p.walk(last)
+	if !eval[bool](p, `document.getElementById("trace-output").dataset.verified === "true"`) {
+		t.Error("k = 2: the θ window does not reproduce the worker's trial")
+	}
+	p.typeInto("trace-k", "1")
+	last = p.walk(last)
+
 	// Practical mode shows its banner; a too-large ξ shows the warning.
 	p.selectValue("trace-mode", "symmetric")
 	p.waitJS(`!document.getElementById("trace-practical-banner").hidden`, 5*time.Second)
 	p.typeInto("trace-xi", "0.2")
 	p.waitJS(`!document.getElementById("trace-xi-warning").hidden`, 5*time.Second)
 	p.walk(last)
+	if !eval[bool](p, `document.getElementById("trace-output").dataset.verified === "true" && document.getElementById("trace-codebook").dataset.permOk === "true"`) {
+		t.Error("practical mode: the page does not reproduce the worker's trial")
+	}
 	p.shot("#trace-stage-setup", "trace-1-practical-warning")
 	p.shot("#trace-stage-slips", "trace-7-slips")
 	p.noConsoleErrors()
