@@ -444,7 +444,46 @@ func buildTraceView(root dom.Element) {
 	v.buildDichotomy()
 	v.buildSoundness()
 	v.buildSlips()
+	v.applyDefaults()
 	v.setupChanged()
+}
+
+// applyDefaults takes the root's data-* attributes (set by the custom element
+// <dp-trace-attack n="8" xi="0.03" k="1" mode="symmetric" mechanism="box-exponential" s="10" epsilon="1" delta="1e-5">)
+// as the controls' initial values; invalid values show the field's usual error.
+func (v *traceView) applyDefaults() {
+	get := func(name string) string { return strings.TrimSpace(v.root.GetAttribute("data-" + name)) }
+	if s := get("n"); s != "" {
+		v.nF.input.SetValue(s)
+		if n, err := strconv.Atoi(s); err == nil && n >= 2 {
+			v.xiF.input.SetValue(strconv.FormatFloat(1/(4*float64(n)), 'g', 4, 64))
+		}
+	}
+	if s := get("xi"); s != "" {
+		v.xiF.input.SetValue(s)
+		v.xiTouched = true
+	}
+	if s := get("k"); s != "" {
+		v.kF.input.SetValue(s)
+	}
+	if s := get("mode"); s == "tardos" || s == "symmetric" {
+		v.mode.SetValue(s)
+	}
+	switch s := get("mechanism"); s {
+	case "median", "exponential", "box-exponential", "gaussian":
+		v.mech.SetValue(s)
+	}
+	logOf := func(name string, r *dom.HTMLInputElement) {
+		if x, err := strconv.ParseFloat(get(name), 64); err == nil && x > 0 {
+			r.SetValue(strconv.FormatFloat(math.Log10(x), 'g', 6, 64)) // the browser clamps and snaps to the range
+		}
+	}
+	logOf("epsilon", v.epsR)
+	logOf("s", v.sR)
+	if s := get("delta"); s != "" {
+		v.deltaF.input.SetValue(s)
+	}
+	v.syncMechControls()
 }
 
 // ---- stage 1: setup ----
