@@ -593,15 +593,20 @@ func (v *traceView) setupChanged() {
 	c := rep.code
 	thrName := "Z/2"
 	if su.mode == fingerprint.Symmetric {
-		thrName = "threshold √(2ℓk)"
+		thrName = "threshold √(2ℓ·ln(n/ξ))"
 	}
 	v.lengths.SetTextContent(fmt.Sprintf("d₀ = %d real columns · D = 5d₀ = %d published columns · Z = %.1f · %s = %.1f",
 		c.D0, c.Length, c.Z, thrName, c.Threshold))
 	v.lengths.SetAttribute("data-d", strconv.Itoa(c.Length))
 	v.counts.SetTextContent(fmt.Sprintf("This draw: %d real columns (%d of them unanimous), %d dummy columns (%d all-0, %d all-1), "+
-		"so %d of the %d columns are unanimous. The data set has %d rows: %d people × %d cop%s. k = ln(n/ξ) = %.3f, t = 1/(300n) = %.2g.",
+		"so %d of the %d columns are unanimous. The data set has %d rows: %d people × %d cop%s. ln(n/ξ) = %.3f, t = 1/(300n) = %.2g.",
 		c.D0, rep.realUnan, 4*c.D0, 2*c.D0, 2*c.D0, rep.realUnan+4*c.D0, c.Length, su.n*su.copies, su.n, su.copies,
 		map[bool]string{true: "y", false: "ies"}[su.copies == 1], c.K, c.T))
+	if su.copies > 1 {
+		v.counts.AppendChild(doc().CreateTextNode(fmt.Sprintf(" Group privacy (Lemma 3.6, Theorem 3.7): the code is built for the n_k = %d distinct people "+
+			"and each row appears k = %d times, so an (ε, δ)-DP mechanism only protects a person — all k of their rows — at (kε, k·e^{(k−1)ε}·δ); "+
+			"Trace still names one of the %d people.", su.n, su.copies, su.n)))
+	}
 	v.drawCodebook()
 	v.fillRemove()
 	v.syncMechControls()
@@ -617,11 +622,16 @@ func (v *traceView) buildCodebook() {
 	appendAll(lab, v.reveal, doc().CreateTextNode(" reveal the secret permutation (which columns are real, which are dummies)"))
 	v.codebook = el("figure", "id", v.pre+"-codebook", "class", "plot")
 	v.codebookNote = text("p", "", "class", "detail", "id", v.pre+"-codebook-note")
+	newCode := text("button", "Draw a new code", "type", "button", "class", "secondary", "id", v.pre+"-new-code")
 	appendAll(s, narration(fmt.Sprintf("The first %d of the D published columns, one row per person (black = 1). "+
 		"Anyone can see which columns are unanimous (marked ▪ above the grid); only the key holder knows which of them are real.", traceWindow)),
-		lab, v.codebook, v.codebookNote)
+		lab, v.codebook, v.codebookNote, newCode)
 	v.root.AppendChild(s)
 	v.reveal.AddEventListener("change", false, func(dom.Event) { v.drawCodebook() })
+	newCode.AddEventListener("click", false, func(dom.Event) {
+		v.su.seed = rand.Uint64() >> 11 // seeds must fit in a JS number
+		v.setupChanged()
+	})
 }
 
 const (
