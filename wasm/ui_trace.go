@@ -812,7 +812,11 @@ func (v *traceView) runWalk() {
 	v.root.SetAttribute("data-walk", "running")
 	v.walkStatus.SetTextContent("Running one trial in the worker…")
 	go func() {
-		ex, err := runLowerbound(opts, run, nil)
+		ex, err := runLowerbound(opts, run, func(f float64) {
+			if gen == v.walkGen {
+				v.walkStatus.SetTextContent(fmt.Sprintf("Running one trial in the worker… %.0f%%", 100*f))
+			}
+		})
 		if gen != v.walkGen {
 			return // superseded
 		}
@@ -1023,6 +1027,9 @@ func (v *traceView) drawScores(ex *lowerbound.Experiment, m traceMech) {
 		why = "Every score is about 0: the rounded word has (almost) no 1s on the real columns, and Tardos' asymmetric score only counts columns with cⱼ = 1."
 	default:
 		why = "The answer carries too little of anyone's bits: the members look like ghosts."
+	}
+	if ex.Options.Mode == fingerprint.Symmetric {
+		why += " (Practical mode: Škorić's symmetric score Sᵢ = Σⱼ (2cⱼ − 1)·Uᵢⱼ, which also counts the 0s, against the threshold √(2ℓ·ln(n/ξ)).)"
 	}
 	v.scoreNote.SetTextContent(fmt.Sprintf("Highest member score = %s × the threshold; %d of %d ghosts are over it. %s",
 		fmtNum(maxS/d.Threshold), gAcc, len(d.GhostScores), why))
