@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -382,6 +383,7 @@ type traceView struct {
 	trialsF                                 numberField
 
 	xiTouched bool
+	setupGen  int
 	su        traceSetup
 	rep       *traceReplica
 	last      *lowerbound.Experiment
@@ -437,6 +439,9 @@ func buildTraceView(root dom.Element) {
 			"A private algorithm cannot let that happen, so it must be inaccurate. Below, every step runs for real, "+
 			"in a background worker on this device.", "class", "lede"),
 	)
+	if root.GetAttribute("aria-labelledby") == "" {
+		root.SetAttribute("aria-labelledby", v.pre+"-h")
+	}
 	v.buildSetup()
 	v.buildCodebook()
 	v.buildMechanism()
@@ -519,11 +524,11 @@ func (v *traceView) buildSetup() {
 		if n, err := v.nF.value("n"); err == nil && !v.xiTouched && n >= 2 && n == math.Trunc(n) {
 			v.xiF.input.SetValue(strconv.FormatFloat(1/(4*n), 'g', 4, 64))
 		}
-		v.setupChanged()
+		v.scheduleSetup()
 	})
-	v.xiF.input.AddEventListener("input", false, func(dom.Event) { v.xiTouched = true; v.setupChanged() })
-	v.kF.input.AddEventListener("input", false, func(dom.Event) { v.setupChanged() })
-	v.mode.AddEventListener("change", false, func(dom.Event) { v.setupChanged() })
+	v.xiF.input.AddEventListener("input", false, func(dom.Event) { v.xiTouched = true; v.scheduleSetup() })
+	v.kF.input.AddEventListener("input", false, func(dom.Event) { v.scheduleSetup() })
+	v.mode.AddEventListener("change", false, func(dom.Event) { v.scheduleSetup() })
 }
 
 // readSetup validates the setup fields, showing errors inline.
@@ -568,6 +573,24 @@ func (v *traceView) readSetup() (traceSetup, bool) {
 		}
 	}
 	return su, ok
+}
+
+// scheduleSetup runs setupChanged once the fields have been still for a
+// moment: rebuilding the code takes the main thread ~0.2–0.4 s at n ≥ 8, which
+// should happen once per edit, not per keystroke, and after the field has
+// shown what was typed.
+func (v *traceView) scheduleSetup() {
+	v.setupGen++
+	gen := v.setupGen
+	if _, ok := v.readSetup(); ok {
+		v.counts.SetTextContent("Drawing the code…")
+	}
+	go func() {
+		time.Sleep(200 * time.Millisecond) // a setTimeout: the page repaints meanwhile
+		if gen == v.setupGen {
+			v.setupChanged()
+		}
+	}()
 }
 
 // setupChanged rebuilds the code and reruns the walk-through trial.
