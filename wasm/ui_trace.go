@@ -1049,7 +1049,7 @@ func (v *traceView) drawScores(ex *lowerbound.Experiment, m traceMech) {
 	case maxAbs(d.Scores) < 0.01*d.Threshold:
 		why = "Every score is about 0: the rounded word has (almost) no 1s on the real columns, and Tardos' asymmetric score only counts columns with cⱼ = 1."
 	default:
-		why = "The answer carries too little of anyone's bits: the members look like ghosts."
+		why = "The answer carries too little of anyone's bits: nobody clears the threshold, and the members are hard to tell from the ghosts."
 	}
 	if ex.Options.Mode == fingerprint.Symmetric {
 		why += " (Practical mode: Škorić's symmetric score Sᵢ = Σⱼ (2cⱼ − 1)·Uᵢⱼ, which also counts the 0s, against the threshold √(2ℓ·ln(n/ξ)).)"

@@ -177,6 +177,9 @@ func TestTraceAttack(t *testing.T) {
 				t.Errorf("%s ε = 10^%g: the θ window does not reproduce the worker's trial", mech, e)
 			}
 			prev = ex
+			if mech == "gaussian" && e == 2 {
+				p.shot("#trace-stage-trace", "trace-4-gaussian-eps100-scores")
+			}
 		}
 	}
 	p.setRange("trace-eps", 0)
