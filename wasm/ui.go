@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"sync"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
@@ -23,10 +24,32 @@ type view struct {
 
 var views = []view{
 	{"privacy", buildPrivacyView},
+	{"estimate", buildEstimateView},
+	{"dimfree", buildDimFreeView},
 	{"trace", buildTraceView},
+	{"bounds", buildBoundsView},
 }
 
+// pendingLoads counts the views' initial fetches (the built-in datasets);
+// dpsampleUIReady is set only when they are done, so that "the page has
+// loaded" includes them and nothing is fetched afterwards.
+var pendingLoads sync.WaitGroup
+
 func startUI() {
+	buildViews()
+	// Custom elements (site/elements.js) added after start-up call this.
+	js.Global().Set("dpsampleBuildViews", js.FuncOf(func(js.Value, []js.Value) any { buildViews(); return nil }))
+	go func() {
+		pendingLoads.Wait()
+		js.Global().Set("dpsampleUIReady", true)
+		if ev := js.Global().Get("CustomEvent"); ev.Truthy() {
+			js.Global().Call("dispatchEvent", ev.New("dpsample:ui-ready"))
+		}
+	}()
+}
+
+// buildViews fills every [data-view] element not yet built.
+func buildViews() {
 	for _, v := range views {
 		for _, root := range doc().QuerySelectorAll(`[data-view="` + v.name + `"]`) {
 			if root.GetAttribute("data-built") == "1" {
@@ -36,7 +59,6 @@ func startUI() {
 			v.build(root)
 		}
 	}
-	js.Global().Set("dpsampleUIReady", true)
 }
 
 // el creates an element with attributes given as key, value pairs.

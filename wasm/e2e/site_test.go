@@ -1,0 +1,169 @@
+//go:build !js
+
+package e2e
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// setValue sets a form control's value from JS and fires the event a user's
+// edit would (change for <select>, input otherwise).
+func (p *page) setValue(id, value string) {
+	p.t.Helper()
+	eval[bool](p, `(() => { const e = document.getElementById(`+strconv.Quote(id)+`); e.value = `+strconv.Quote(value)+`;
+		e.dispatchEvent(new Event(e.tagName === "SELECT" ? "change" : "input", {bubbles: true})); return true })()`)
+}
+
+func (p *page) click(id string) {
+	p.t.Helper()
+	p.do(chromedp.Click(chromedp.ID(id)))
+}
+
+// TestEstimateSection runs a private estimate with the defaults (penguins, ℓ1
+// centre, 20 samples) and checks the plot, the excess label, the privacy
+// statement, the export link, and that no request is made while it runs.
+func TestEstimateSection(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	loaded := p.requestCount()
+	p.click("est-run")
+	p.waitJS(`document.querySelector("#est-plot svg") !== null`, 60*time.Second)
+	if n := eval[int](p, `document.querySelectorAll("#est-plot svg circle").length`); n < 300 {
+		t.Errorf("scatter has %d dots, want the data, 20 samples and the minimiser", n)
+	}
+	if n := eval[int](p, `document.querySelectorAll("#est-plot svg polyline").length`); n < 3 {
+		t.Errorf("%d contour lines, want ≥ 3", n)
+	}
+	if s := p.text("#est-excess"); !strings.Contains(s, "Not private — for your eyes only") {
+		t.Errorf("excess label: %q", s)
+	}
+	if s := p.text("#est-statement"); !strings.Contains(s, "20 released samples together are (ε = 1, δ = 1e-05)-differentially private") {
+		t.Errorf("statement: %q", s)
+	}
+	if href := eval[string](p, `document.getElementById("est-download").href`); !strings.HasPrefix(href, "blob:") {
+		t.Errorf("export link %q is not a blob URL", href)
+	}
+	if name := eval[string](p, `document.getElementById("est-download").download`); name != "dpsample-estimate.json" {
+		t.Errorf("export download name %q", name)
+	}
+	if n := p.requestCount(); n != loaded {
+		t.Errorf("%d requests after load while estimating, want 0: %v", n-loaded, p.requests[loaded:])
+	}
+	p.shot("#estimate", "estimate")
+	p.noConsoleErrors()
+}
+
+// TestEstimateBadCSV: ragged, non-numeric and missing cells each give an
+// inline error naming the problem and its lines; the page keeps working.
+func TestEstimateBadCSV(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.setValue("est-data", "csv")
+	p.setValue("est-loss", "l2dist")
+	for _, tc := range []struct{ csv, want string }{
+		{"a,b\n1,2\n3\n5,6\n", "row 2"},
+		{"a,b\n1,2\n3,x\n5,6\n", "x"},
+		{"a,b\n1,2\n,4\n5,6\n", "missing"},
+	} {
+		p.setValue("est-csv", tc.csv)
+		// choose both columns as features (non-numeric columns are offered too)
+		eval[bool](p, `(() => { document.querySelectorAll("#est-features input").forEach(c => c.checked = true); return true })()`)
+		p.click("est-run")
+		p.waitJS(`document.getElementById("est-err").textContent !== ""`, 10*time.Second)
+		if s := p.text("#est-err"); !strings.Contains(s, tc.want) {
+			t.Errorf("CSV %q: error %q does not mention %q", tc.csv, s, tc.want)
+		}
+		p.shot("#estimate", "estimate-bad-csv")
+	}
+	// A good CSV now runs: a small classifier (two text labels → ±1), coefficient bars.
+	var csv strings.Builder
+	csv.WriteString("a,b,label\n")
+	for i := 0; i < 24; i++ {
+		a, b := float64(i%6)/6-0.4, float64(i%4)/4-0.3
+		lab := "no"
+		if a+b > 0 {
+			lab = "yes"
+		}
+		csv.WriteString(strconv.FormatFloat(a, 'g', 3, 64) + "," + strconv.FormatFloat(b, 'g', 3, 64) + "," + lab + "\n")
+	}
+	p.setValue("est-loss", "logistic")
+	p.setValue("est-csv", csv.String())
+	p.setValue("est-target", "label")
+	p.setValue("est-samples", "5")
+	p.click("est-run")
+	p.waitJS(`document.getElementById("est-status").textContent === "Done." || document.getElementById("est-err").textContent !== ""`, 60*time.Second)
+	if s := p.text("#est-err"); s != "" {
+		t.Errorf("error after a good CSV: %q", s)
+	}
+	if s := p.text("#est-summary"); !strings.Contains(s, "intercept") || !strings.Contains(s, "no → -1") {
+		t.Errorf("coefficient table lacks the intercept or the label mapping: %q", s)
+	}
+	if n := eval[int](p, `document.querySelectorAll("#est-plot svg rect[fill-opacity=\"0.8\"]").length`); n != 3 {
+		t.Errorf("%d coefficient bars, want 3", n)
+	}
+	p.shot("#estimate", "estimate-classifier")
+	p.noConsoleErrors()
+}
+
+// TestDimFreeSection runs a small dimension-free sweep and checks both
+// methods' points, the bound line and the status.
+func TestDimFreeSection(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.setValue("dimfree-n", "300")
+	p.setValue("dimfree-maxd", "64")
+	p.setValue("dimfree-trials", "1")
+	p.click("dimfree-run")
+	p.waitJS(`document.getElementById("dimfree-status").textContent === "Done."`, 90*time.Second)
+	if n := eval[int](p, `document.querySelectorAll("#dimfree-plot svg circle").length`); n < 6 {
+		t.Errorf("%d points, want 2 methods × 4 dimensions (less any non-positive)", n)
+	}
+	if n := eval[int](p, `document.querySelectorAll("#dimfree-plot svg line.rule").length`); n != 1 {
+		t.Errorf("%d rule lines, want Theorem 2.2's bound", n)
+	}
+	p.shot("#dimfree", "dimfree")
+	p.noConsoleErrors()
+}
+
+// TestBoundsSection: the table and the plot, a bad rank, recovery, and the
+// section at 360 px.
+func TestBoundsSection(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	if n := eval[int](p, `document.querySelectorAll("#bounds-table tr").length`); n != 10 {
+		t.Errorf("bounds table has %d rows, want header + 9", n)
+	}
+	if n := eval[int](p, `document.querySelectorAll("#bounds-plot svg polyline").length`); n != 4 {
+		t.Errorf("bounds plot has %d curves, want 4", n)
+	}
+	p.typeInto("bounds-rank", "500")
+	p.waitJS(`document.getElementById("bounds-err").textContent.startsWith("rank")`, 5*time.Second)
+	p.typeInto("bounds-rank", "5")
+	p.waitJS(`document.querySelectorAll("#bounds-table tr").length === 10`, 5*time.Second)
+	p.shot("#bounds", "bounds")
+	p.do(chromedp.EmulateViewport(360, 800))
+	p.shot("#bounds", "bounds-360")
+	p.shot("#estimate", "estimate-360")
+	p.shot("#dimfree", "dimfree-360")
+	p.noConsoleErrors()
+}
+
+// TestEmbedPage: the course page renders both widgets from one module script.
+func TestEmbedPage(t *testing.T) {
+	p := newPage(t, "/embed.html")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.waitJS(`document.querySelector("dp-bounds section[data-built] svg") !== null && document.querySelector("dp-dimension-free section[data-built] svg") !== null`, 10*time.Second)
+	if n := eval[int](p, `document.querySelectorAll("script").length`); n != 1 {
+		t.Errorf("embed.html has %d script elements, want 1", n)
+	}
+	if v := eval[string](p, `document.getElementById("bounds-n").value`); v != "2000" {
+		t.Errorf("dp-bounds n attribute not applied: %q", v)
+	}
+	p.screenshot("embed")
+	p.noConsoleErrors()
+}
