@@ -79,12 +79,13 @@ func buildBoundsView(root dom.Element) {
 		}
 		tableWrap.SetInnerHTML("")
 		appendAll(tableWrap, tbl, text("p", "Values are G·C × the rate with constants 1 and ln for log; hover a value for its conditions.", "class", "help"))
-		fig.SetInnerHTML(boundsPlot(in).SVG())
+		fig.SetInnerHTML(fitWidth(fig, boundsPlot(in)).SVG())
 	}
 	for _, f := range fields {
 		f.input.AddEventListener("input", false, func(dom.Event) { update() })
 	}
 	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault(); update() })
+	onResize(update)
 	update()
 }
 
@@ -95,10 +96,10 @@ func boundsPlot(in lowerbound.BoundsInput) *plot.Plot {
 		source, formula, name string
 		dashed                bool
 	}{
-		{"Bassily et al. (2014)", "√d/(nε)", "lower √d/(nε) (Bassily et al. 2014, constrained GLM)", false},
-		{"Lee–Liu–Lu (Theorem 3.7)", "", "lower min(1, √(d ln(1/δ))/(nε)) (Theorem 3.7)", false},
-		{"Song et al. (2021)", "", "lower √k/(nε) (Song et al. 2021, unconstrained GLM)", true},
-		{"Lee–Liu–Lu (Theorem 2.2)", "", "upper √(k ln(1/δ))/(nε) (Theorem 2.2)", true},
+		{"Bassily et al. (2014)", "√d/(nε)", "lower √d/(nε), constrained", false},
+		{"Lee–Liu–Lu (Theorem 3.7)", "", "lower, Thm 3.7", false},
+		{"Song et al. (2021)", "", "lower √k/(nε), unconstrained", true},
+		{"Lee–Liu–Lu (Theorem 2.2)", "", "upper, Thm 2.2", true},
 	}
 	series := make([]plot.Series, len(pick))
 	for i, p := range pick {
@@ -123,8 +124,16 @@ func boundsPlot(in lowerbound.BoundsInput) *plot.Plot {
 			}
 		}
 	}
-	return &plot.Plot{Title: fmt.Sprintf("Excess-risk bounds vs d (n = %d, k = %d, ε = %g)", in.N, in.Rank, in.Epsilon),
+	ylo, yhi := math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		for _, y := range s.Y {
+			if y > 0 {
+				ylo, yhi = math.Min(ylo, y), math.Max(yhi, y)
+			}
+		}
+	}
+	return &plot.Plot{Title: "Excess-risk bounds vs dimension", YMin: ylo / 2, YMax: yhi * 1.5,
 		XLabel: "dimension d (log scale)", YLabel: "excess risk bound, G·C units (log)", XLog: true, YLog: true,
-		Series: series, Rules: []plot.Rule{{Label: fmt.Sprintf("your d = %d", in.D), At: float64(in.D), Color: "#555"}},
-		Desc: "Lower bounds that grow with d against Theorem 2.2's upper bound, flat in d."}
+		Series: series, Rules: []plot.Rule{{Label: fmt.Sprintf("d = %d", in.D), At: float64(in.D), Color: "#555"}},
+		Desc: fmt.Sprintf("At n = %d, k = %d, ε = %g, δ = %g: lower bounds that grow with d against Theorem 2.2's upper bound, flat in d.", in.N, in.Rank, in.Epsilon, in.Delta)}
 }

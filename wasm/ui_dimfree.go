@@ -50,6 +50,7 @@ func buildDimFreeView(root dom.Element) {
 	v.note = el("p", "id", id+"-note", "class", "detail")
 	appendAll(root, form, v.formErr, v.run.wrap, v.fig, v.note)
 	v.run.run.AddEventListener("click", false, func(dom.Event) { go v.start() })
+	onResize(v.draw)
 	v.draw()
 }
 
@@ -186,14 +187,14 @@ func (v *dimFreeView) draw() {
 	p := &plot.Plot{Title: "Excess empirical risk vs dimension", XLabel: "ambient dimension d (log scale)",
 		YLabel: "excess logistic loss (log scale)", XLog: true, YLog: true, XMin: 0.8, XMax: maxD * 1.25,
 		Series: []plot.Series{
-			{Name: "exponential mechanism (Algorithm 1)", X: ds, Y: em, Err: ee, Kind: plot.Points, Color: plot.Palette[0]},
+			{Name: "Algorithm 1 (exponential)", X: ds, Y: em, Err: ee, Kind: plot.Points, Color: plot.Palette[0]},
 			{X: ds, Y: em, Color: plot.Palette[0]},
-			{Name: "baseline: projected DP-GD", X: ds, Y: bm, Err: be, Kind: plot.Points, Color: plot.Palette[1]},
+			{Name: "projected DP-GD (baseline)", X: ds, Y: bm, Err: be, Kind: plot.Points, Color: plot.Palette[1]},
 			{X: ds, Y: bm, Color: plot.Palette[1]},
 		},
 		Desc: "Mean excess risk of each method at each d with ± one standard error; the dashed line is Theorem 2.2's bound, which does not depend on d."}
 	if v.bound > 0 {
-		p.Rules = []plot.Rule{{Label: "Theorem 2.2 bound GC√(k ln(1/δ))/(nε)", At: v.bound, Horizontal: true, Color: "#009E73"}}
+		p.Rules = []plot.Rule{{Label: "Thm 2.2 bound", At: v.bound, Horizontal: true, Color: "#009E73"}}
 		lo, hi := v.bound/30, v.bound*3
 		for _, y := range append(append([]float64{}, em...), bm...) {
 			if y > 0 {
@@ -204,7 +205,7 @@ func (v *dimFreeView) draw() {
 	} else {
 		p.YMin, p.YMax = 1e-3, 1
 	}
-	v.fig.SetInnerHTML(p.SVG())
+	v.fig.SetInnerHTML(fitWidth(v.fig, p).SVG())
 	if len(v.points) > 0 {
 		v.note.SetTextContent(fmt.Sprintf("n = %d, k = %d, (ε, δ) = (%g, %g), C = %g; the same data (rank %d) for every d. "+
 			"Excess risk is L(θ) − min_{‖θ‖≤C} L, the non-private reference computed on this device; synthetic data, so nothing here is sensitive. "+

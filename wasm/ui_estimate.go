@@ -70,6 +70,7 @@ type estimateView struct {
 	excess, statement    dom.Element
 	export               dom.Element
 	exportURL            string
+	redraw               func()
 }
 
 func buildEstimateView(root dom.Element) {
@@ -148,6 +149,11 @@ func buildEstimateView(root dom.Element) {
 		}
 	})
 	v.run.run.AddEventListener("click", false, func(dom.Event) { go v.runEstimate() })
+	onResize(func() {
+		if v.redraw != nil {
+			v.redraw()
+		}
+	})
 	pendingLoads.Add(1)
 	go func() {
 		defer pendingLoads.Done()
@@ -515,13 +521,16 @@ func (v *estimateView) render(in *estimateInput, r *mechanism.Result) {
 	appendAll(v.summary, text("p", fmt.Sprintf("Data: %s — %d rows used%s; features scaled to [−1, 1] by declared public ranges%s.",
 		in.source, len(in.req.X), dropped(in.table.Dropped), mapping(in.table.Mapping)), "class", "detail"), tbl)
 	// Plot.
-	var p *plot.Plot
-	if !supervised(in.req.Loss) && d == 2 {
-		p = v.cloudPlot(in, r)
-	} else {
-		p = coefPlot(in, r, mean, sd)
+	v.redraw = func() {
+		var p *plot.Plot
+		if !supervised(in.req.Loss) && d == 2 {
+			p = v.cloudPlot(in, r)
+		} else {
+			p = coefPlot(in, r, mean, sd)
+		}
+		v.fig.SetInnerHTML(fitWidth(v.fig, p).SVG())
 	}
-	v.fig.SetInnerHTML(p.SVG())
+	v.redraw()
 	v.excess.SetInnerHTML("")
 	appendAll(v.excess, text("strong", "Not private — for your eyes only: "),
 		doc().CreateTextNode(fmt.Sprintf("the released θ has loss %.4g against %.4g for the best θ with ‖θ‖ ≤ C (excess %.3g). "+
@@ -555,7 +564,7 @@ func mapping(m map[string]float64) string {
 func statement(r *mechanism.Result) string {
 	pl, pv := r.Plan, r.Privacy
 	s := fmt.Sprintf("Privacy: the %d released sample%s together are (ε = %g, δ = %.2g)-differentially private "+
-		"with respect to replacing any one row (%g-GDP). Whatever anyone learns from them, they could have learned almost as "+
+		"with respect to replacing any one row (%.3g-GDP). Whatever anyone learns from them, they could have learned almost as "+
 		"well (within a factor e^ε, plus probability δ) had any single row been different. Treated as public: n = %d, d = %d, "+
 		"the loss, ε, δ, the radius C = %g, the rank k = %d, the clipping norm %.3g and the feature ranges. "+
 		"Sampler: %s (%s).", pv.ComposedOver, plural(pv.ComposedOver), pv.Epsilon, pv.Delta, pv.GDP, pl.N, pl.D,
@@ -618,7 +627,7 @@ func (v *estimateView) cloudPlot(in *estimateInput, r *mechanism.Result) *plot.P
 		plot.Series{Name: "data rows", X: dx, Y: dy, Kind: plot.Points, Color: "#bbbbbb"},
 		plot.Series{Name: fmt.Sprintf("%d private samples", len(r.Samples)), X: sx, Y: sy, Kind: plot.Points, Color: plot.Palette[0]},
 		plot.Series{Name: "non-private minimiser", X: r.Fit.Theta[:1], Y: r.Fit.Theta[1:2], Kind: plot.Points, Color: plot.Palette[1]})
-	return &plot.Plot{Title: "Private samples over the loss", XLabel: in.columns[0] + " (scaled to [−1, 1])",
+	return &plot.Plot{Title: "Private samples over the loss", XLabel: in.columns[0] + " (scaled)",
 		YLabel: in.columns[1] + " (scaled)", Series: series, XMin: lo, XMax: hi, YMin: lo, YMax: hi, Height: 480,
 		Desc: "Each blue dot is one private sample of θ; grey lines are level sets of the loss; the orange dot is the non-private minimiser."}
 }
@@ -641,10 +650,10 @@ func coefPlot(in *estimateInput, r *mechanism.Result, mean, sd []float64) *plot.
 	if len(np) > d {
 		np = np[:d]
 	}
-	return &plot.Plot{Title: "Coefficients: private vs non-private", XLabel: "coordinate (see the table: 1 = " + in.columns[0] + ")",
+	return &plot.Plot{Title: "Private vs non-private coefficients", XLabel: "coordinate j (order of the table)",
 		YLabel: "θ_j (scaled units)", XMin: 0.4, XMax: float64(d) + 0.6,
 		Series: []plot.Series{
-			{Name: fmt.Sprintf("private: mean of %d samples ± sd", len(r.Samples)), X: idx, Y: mean, Kind: plot.Bars, Err: errs, Color: plot.Palette[0]},
+			{Name: fmt.Sprintf("private, mean of %d ± sd", len(r.Samples)), X: idx, Y: mean, Kind: plot.Bars, Err: errs, Color: plot.Palette[0]},
 			{Name: "non-private θ̂", X: idx[:len(np)], Y: np, Kind: plot.Points, Color: plot.Palette[1]},
 		},
 		Desc: "Bars: private coefficients (mean over samples, with ± one standard deviation); orange dots: the non-private fit."}

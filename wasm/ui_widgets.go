@@ -5,10 +5,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
+	"sync"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
+
+	"github.com/dpsample/dpsample/core/plot"
 )
 
 // Widgets shared by the estimate, dimension-free and bounds views.
@@ -173,3 +177,52 @@ func remoteHas(path string) bool {
 
 // g3 formats a number with 3 significant digits.
 func g3(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+
+// fitWidth sizes p to its figure's current width (between 320 and 720 CSS
+// pixels), so the SVG is drawn at about 1:1 and its 13–16 px text stays
+// readable on a 360 px phone instead of being scaled down.
+func fitWidth(fig dom.Element, p *plot.Plot) *plot.Plot {
+	w := fig.Underlying().Get("clientWidth").Float()
+	if w <= 0 {
+		return p
+	}
+	w = math.Max(320, math.Min(720, w))
+	if p.Width == 0 {
+		p.Width = 640
+	}
+	if p.Height == 0 {
+		p.Height = 400
+	}
+	aspect := p.Height / p.Width
+	if w < 500 {
+		aspect = math.Max(aspect, 0.9) // taller on phones: room for the legend
+	}
+	p.Width, p.Height = w, math.Round(w*aspect)
+	return p
+}
+
+// redraws are called (debounced) when the window is resized, so plots keep
+// a 1:1 scale (see fitWidth).
+var redraws []func()
+
+var resizeHook sync.Once
+
+func onResize(f func()) {
+	redraws = append(redraws, f)
+	resizeHook.Do(func() {
+		var timer js.Value
+		var fire js.Func
+		fire = js.FuncOf(func(js.Value, []js.Value) any {
+			for _, r := range redraws {
+				r()
+			}
+			return nil
+		})
+		dom.GetWindow().AddEventListener("resize", false, func(dom.Event) {
+			if timer.Truthy() {
+				js.Global().Call("clearTimeout", timer)
+			}
+			timer = js.Global().Call("setTimeout", fire, 150)
+		})
+	})
+}

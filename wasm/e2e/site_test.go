@@ -55,6 +55,10 @@ func TestEstimateSection(t *testing.T) {
 		t.Errorf("%d requests after load while estimating, want 0: %v", n-loaded, p.requests[loaded:])
 	}
 	p.shot("#estimate", "estimate")
+	p.do(chromedp.EmulateViewport(360, 800))
+	p.waitJS(`document.querySelector("#est-plot svg").viewBox.baseVal.width < 400`, 5*time.Second)
+	p.shot("#estimate", "estimate-360")
+	p.do(chromedp.EmulateViewport(1100, 900))
 	p.noConsoleErrors()
 }
 
@@ -147,8 +151,8 @@ func TestBoundsSection(t *testing.T) {
 	p.waitJS(`document.querySelectorAll("#bounds-table tr").length === 10`, 5*time.Second)
 	p.shot("#bounds", "bounds")
 	p.do(chromedp.EmulateViewport(360, 800))
+	p.waitJS(`document.querySelector("#bounds-plot svg").viewBox.baseVal.width < 400`, 5*time.Second)
 	p.shot("#bounds", "bounds-360")
-	p.shot("#estimate", "estimate-360")
 	p.shot("#dimfree", "dimfree-360")
 	p.noConsoleErrors()
 }
