@@ -53,24 +53,24 @@ func supervised(l string) bool { return l != "l1" && l != "l2dist" }
 func classifier(l string) bool { return l == "logistic" || l == "hinge" }
 
 type estimateView struct {
-	id                   string
-	root                 dom.Element
-	data, lossSel        selectField
-	targetSel            selectField
-	csvBox               dom.Element
-	csvText              *dom.HTMLTextAreaElement
-	csvErr               dom.Element
-	dropMissing          *dom.HTMLInputElement
-	featBox              dom.Element
-	eps, delta, c, k, m  numberField
-	formErr              dom.Element
-	run                  *runner
-	out, summary, detail dom.Element
-	fig                  dom.Element
-	excess, statement    dom.Element
-	export               dom.Element
-	exportURL            string
-	redraw               func()
+	id                  string
+	root                dom.Element
+	data, lossSel       selectField
+	targetSel           selectField
+	csvBox              dom.Element
+	csvText             *dom.HTMLTextAreaElement
+	csvErr              dom.Element
+	dropMissing         *dom.HTMLInputElement
+	featBox             dom.Element
+	eps, delta, c, k, m numberField
+	formErr             dom.Element
+	run                 *runner
+	out, summary        dom.Element
+	fig                 dom.Element
+	excess, statement   dom.Element
+	export              dom.Element
+	exportURL           string
+	redraw              func()
 }
 
 func buildEstimateView(root dom.Element) {

@@ -211,8 +211,7 @@ func onResize(f func()) {
 	redraws = append(redraws, f)
 	resizeHook.Do(func() {
 		var timer js.Value
-		var fire js.Func
-		fire = js.FuncOf(func(js.Value, []js.Value) any {
+		fire := js.FuncOf(func(js.Value, []js.Value) any {
 			for _, r := range redraws {
 				r()
 			}
