@@ -51,6 +51,9 @@ func buildDimFreeView(root dom.Element) {
 	appendAll(root, form, v.formErr, v.run.wrap, v.fig, v.note)
 	v.run.run.AddEventListener("click", false, func(dom.Event) { go v.start() })
 	onResize(v.draw)
+	if o, err := v.read(); err == nil { // the x range of the empty plot
+		v.opts = o
+	}
 	v.draw()
 }
 
