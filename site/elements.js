@@ -4,6 +4,7 @@
 //   <dp-estimate dataset="penguins" epsilon="1"></dp-estimate>
 //   <dp-dimension-free n="1000" rank="1" max-d="256"></dp-dimension-free>
 //   <dp-bounds n="1000" d="100" rank="5"></dp-bounds>
+//   <dp-trace-attack n="4" mechanism="box-exponential" s="10"></dp-trace-attack>
 //
 // Each element creates a <section data-view="…"> in the light DOM, copying its
 // attributes as data-* (the Go UI reads them as defaults), then the shared
@@ -20,7 +21,7 @@ if (!document.querySelector('link[data-dpsample-style]')) {
   document.head.append(link);
 }
 
-const VIEWS = { "dp-estimate": "estimate", "dp-dimension-free": "dimfree", "dp-bounds": "bounds" };
+const VIEWS = { "dp-estimate": "estimate", "dp-dimension-free": "dimfree", "dp-bounds": "bounds", "dp-trace-attack": "trace" };
 
 class DPWidget extends HTMLElement {
   connectedCallback() {
