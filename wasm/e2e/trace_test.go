@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -227,5 +228,28 @@ func TestTraceAttack(t *testing.T) {
 	}
 	p.shot("#trace-stage-setup", "trace-1-practical-warning")
 	p.shot("#trace-stage-slips", "trace-7-slips")
+	p.noConsoleErrors()
+}
+
+// TestTraceElement embeds the view as <dp-trace-attack> with attributes on
+// the embedding example page: the attributes become the controls' initial
+// values and the walk-through trial runs with them.
+func TestTraceElement(t *testing.T) {
+	p := newPage(t, "/embed.html")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	eval[bool](p, `(() => { const e = document.createElement("dp-trace-attack");
+		e.setAttribute("n", "3"); e.setAttribute("mechanism", "box-exponential"); e.setAttribute("s", "100");
+		document.querySelector("main").append(e); return true })()`)
+	p.waitJS(`(() => { const s = document.querySelector("dp-trace-attack section"); return s && s.dataset.walk === "done" })()`, 30*time.Second)
+	if got := eval[string](p, `document.getElementById("trace-n").value + " " + document.getElementById("trace-xi").value + " " + document.getElementById("trace-mech").value + " " + document.getElementById("trace-s").value`); got != "3 0.08333 box-exponential 2" {
+		t.Errorf("controls after the element's attributes = %q, want n = 3, ξ = 1/(4n), box-exponential, log10 s = 2", got)
+	}
+	if !strings.HasPrefix(p.text("#trace-s-out"), "s = 100 ") {
+		t.Errorf("s output = %q", p.text("#trace-s-out"))
+	}
+	if a := attrInt(p, "#trace-accused", "data-accused"); a < 1 {
+		t.Errorf("box exponential at s = 100: accused set has %d members, want ≥ 1", a)
+	}
+	p.shot("dp-trace-attack", "trace-element")
 	p.noConsoleErrors()
 }
