@@ -382,6 +382,9 @@ type traceView struct {
 	soundRates, soundPlot, implied, claimed dom.Element
 	trialsF                                 numberField
 
+	lastMech  traceMech     // mechanism of v.last
+	lastRep   *traceReplica // code of v.last
+	sweepMech traceMech     // mechanism of v.sweep
 	xiTouched bool
 	setupGen  int
 	su        traceSetup
@@ -451,6 +454,31 @@ func buildTraceView(root dom.Element) {
 	v.buildSlips()
 	v.applyDefaults()
 	v.setupChanged()
+	onResize(v.redraw)
+}
+
+// redraw re-renders every figure from the view's state at the current width.
+func (v *traceView) redraw() {
+	v.drawCodebook()
+	if v.last != nil {
+		v.drawOutput(v.lastRep, v.last, v.lastMech)
+		v.drawScores(v.last, v.lastMech)
+	}
+	v.drawDichotomy()
+	if len(v.sweep) > 0 {
+		v.drawSweep(v.sweepMech)
+	}
+	v.drawSound()
+}
+
+// windowCols is how many published columns the strips show: as many as fit
+// the figure at about 1:1 (so their 12 px text stays readable), at most traceWindow.
+func (v *traceView) windowCols() int {
+	w := v.codebook.Underlying().Get("clientWidth").Float()
+	if w <= 0 {
+		return traceWindow
+	}
+	return max(16, min(traceWindow, int((math.Min(w, 760)-stripLeft-12)/stripCell)))
 }
 
 // applyDefaults takes the root's data-* attributes (set by the custom element
@@ -646,8 +674,8 @@ func (v *traceView) buildCodebook() {
 	v.codebook = el("figure", "id", v.pre+"-codebook", "class", "plot")
 	v.codebookNote = text("p", "", "class", "detail", "id", v.pre+"-codebook-note")
 	newCode := text("button", "Draw a new code", "type", "button", "class", "secondary", "id", v.pre+"-new-code")
-	appendAll(s, narration(fmt.Sprintf("The first %d of the D published columns, one row per person (black = 1). "+
-		"Anyone can see which columns are unanimous (marked ▪ above the grid); only the key holder knows which of them are real.", traceWindow)),
+	appendAll(s, narration("The first few dozen of the D published columns, one row per person (black = 1). "+
+		"Anyone can see which columns are unanimous (marked ▪ above the grid); only the key holder knows which of them are real."),
 		lab, v.codebook, v.codebookNote, newCode)
 	v.root.AppendChild(s)
 	v.reveal.AddEventListener("change", false, func(dom.Event) { v.drawCodebook() })
@@ -670,21 +698,21 @@ func (v *traceView) drawCodebook() {
 		return
 	}
 	c := r.code
-	cols := min(traceWindow, c.Length)
+	cols := min(v.windowCols(), c.Length)
 	reveal := v.reveal.Checked()
 	rowH := 16.0
-	top := 44.0
+	top := 24.0
 	if reveal {
 		top += 18
 	}
-	h := top + rowH*float64(c.N) + 30
+	h := top + rowH*float64(c.N) + 6
 	w := stripWidth(cols)
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" role="img" aria-label="codebook strip" font-family="system-ui, sans-serif" font-size="12">`, w, h)
 	fmt.Fprintf(&b, `<desc>Bits of the %d people on published columns 1 to %d.</desc>`, c.N, cols)
-	fmt.Fprintf(&b, `<text x="4" y="34">unanimous</text>`)
+	fmt.Fprintf(&b, `<text x="4" y="14">unanimous</text>`)
 	if reveal {
-		fmt.Fprintf(&b, `<text x="4" y="52">secret key</text>`)
+		fmt.Fprintf(&b, `<text x="4" y="32">secret key</text>`)
 	}
 	real, unan := 0, 0
 	for k := range cols {
@@ -692,7 +720,7 @@ func (v *traceView) drawCodebook() {
 		o := c.Ones(k)
 		if o == 0 || o == c.N {
 			unan++
-			fmt.Fprintf(&b, `<rect x="%g" y="26" width="%g" height="9" fill="#888"/>`, x+2, stripCell-4)
+			fmt.Fprintf(&b, `<rect x="%g" y="6" width="%g" height="9" fill="#888"/>`, x+2, stripCell-4)
 		}
 		if reveal {
 			kind := r.columnKind(k)
@@ -702,7 +730,7 @@ func (v *traceView) drawCodebook() {
 			} else {
 				real++
 			}
-			fmt.Fprintf(&b, `<rect x="%g" y="42" width="%g" height="12" fill="%s"><title>column %d: %s</title></rect>`, x+0.5, stripCell-1, col, k+1, kind)
+			fmt.Fprintf(&b, `<rect x="%g" y="22" width="%g" height="12" fill="%s"><title>column %d: %s</title></rect>`, x+0.5, stripCell-1, col, k+1, kind)
 		}
 		for i := range c.N {
 			y := top + rowH*float64(i)
@@ -716,9 +744,8 @@ func (v *traceView) drawCodebook() {
 	for i := range c.N {
 		fmt.Fprintf(&b, `<text x="4" y="%g">person %d</text>`, top+rowH*float64(i)+12, i+1)
 	}
-	fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="11" fill="#5a5a5f">published columns 1–%d of %d</text>`, stripLeft, h-8, cols, c.Length)
-	fmt.Fprintf(&b, `<text x="%g" y="16" font-size="14" font-weight="600">The codebook (the data set)</text>`, stripLeft)
 	b.WriteString(`</svg>`)
+	fmt.Fprintf(&b, `<figcaption class="detail">The codebook (the data set): published columns 1–%d of %d.</figcaption>`, cols, c.Length)
 	v.codebook.SetInnerHTML(b.String())
 	v.codebook.SetAttribute("data-revealed", strconv.FormatBool(reveal))
 	v.codebook.SetAttribute("data-perm-ok", strconv.FormatBool(r.permOK))
@@ -852,6 +879,7 @@ func (v *traceView) runWalk() {
 			return
 		}
 		v.last = ex
+		v.lastMech, v.lastRep = m, rep
 		v.drawOutput(rep, ex, m)
 		v.drawScores(ex, m)
 		if len(ex.ExcessOverD) > 0 {
@@ -870,7 +898,7 @@ func (v *traceView) runWalk() {
 
 func (v *traceView) drawOutput(r *traceReplica, ex *lowerbound.Experiment, m traceMech) {
 	c := r.code
-	theta, err := r.window(ex, traceWindow)
+	theta, err := r.window(ex, v.windowCols())
 	if err != nil {
 		v.outputNote.SetTextContent(err.Error())
 		return
@@ -880,14 +908,13 @@ func (v *traceView) drawOutput(r *traceReplica, ex *lowerbound.Experiment, m tra
 	v.excessOut.SetTextContent(fmtNum(exD))
 	v.excessOut.SetAttribute("data-value", strconv.FormatFloat(exD, 'g', -1, 64))
 	v.violOut.SetTextContent(fmtNum(viD))
-	laneTop, laneH := 34.0, 90.0
+	laneTop, laneH := 10.0, 90.0
 	rowY := laneTop + laneH + 14
-	h := rowY + 2*16 + 30
+	h := rowY + 2*16 + 6
 	w := stripWidth(cols)
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" role="img" aria-label="mechanism output on the window" font-family="system-ui, sans-serif" font-size="12">`, w, h)
 	fmt.Fprintf(&b, `<desc>θ on published columns 1 to %d, its rounding at one half, and the unanimous bit; violations in red.</desc>`, cols)
-	fmt.Fprintf(&b, `<text x="%g" y="16" font-size="14" font-weight="600">Output θ of %s, rounded at ½</text>`, stripLeft, esc(m.label()))
 	y := func(t float64) float64 { return laneTop + laneH*(1-math.Min(1, math.Max(0, t))) }
 	fmt.Fprintf(&b, `<line x1="%g" x2="%g" y1="%g" y2="%g" stroke="#999"/>`, stripLeft, stripLeft+stripCell*float64(cols), y(0), y(0))
 	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">θ = 1</text><text x="%g" y="%g" text-anchor="end">0</text>`, stripLeft-6, y(1)+4, stripLeft-6, y(0)+4)
@@ -926,9 +953,9 @@ func (v *traceView) drawOutput(r *traceReplica, ex *lowerbound.Experiment, m tra
 	}
 	fmt.Fprintf(&b, `<line x1="%g" x2="%g" y1="%g" y2="%g" stroke="#000" stroke-dasharray="4 3"/><text x="%g" y="%g" text-anchor="end">½</text>`,
 		stripLeft, stripLeft+stripCell*float64(cols), y(0.5), y(0.5), stripLeft-6, y(0.5)+4)
-	fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="11" fill="#5a5a5f">published columns 1–%d · red = violation (unanimous column rounded the wrong way): %d here</text>`,
-		stripLeft, h-8, cols, viol)
 	b.WriteString(`</svg>`)
+	fmt.Fprintf(&b, "<figcaption class=\"detail\">Output θ of %s on published columns 1–%d, rounded at ½. Red: a violation "+
+		"(a unanimous column rounded the wrong way) — %d in this window.</figcaption>", esc(m.label()), cols, viol)
 	v.output.SetInnerHTML(b.String())
 	v.output.SetAttribute("data-violations", strconv.Itoa(viol))
 	var note string
@@ -1012,14 +1039,17 @@ func (v *traceView) drawScores(ex *lowerbound.Experiment, m traceMech) {
 	for _, s := range append(append([]float64(nil), d.Scores...), d.GhostScores...) {
 		lo, hi = math.Min(lo, 1.1*s), math.Max(hi, 1.1*s)
 	}
+	if w := v.scores.Underlying().Get("clientWidth").Float(); w > 0 && w < 500 {
+		hi *= 1.8 // on a phone the legend spans the plot: keep the bars below it
+	}
 	p := &plot.Plot{
-		Title: "Scores Sᵢ: ghosts, then the people in the data", XLabel: fmt.Sprintf("ghosts 1–%d | people 1–%d", G, n), YLabel: "score Sᵢ",
+		Title: "Trace scores Sᵢ", XLabel: fmt.Sprintf("ghosts 1–%d | people 1–%d", G, n), YLabel: "score Sᵢ",
 		Height: 340, XMin: 0.3, XMax: float64(total) + 0.7, YMin: lo, YMax: hi,
 		Desc:   "Bars: the ghosts' scores (grey), then the people's scores (orange when accused, red for the one Trace returns, blue otherwise); the horizontal line is the accusation threshold.",
 		Series: []plot.Series{gh, mem, acc, ret},
 		Rules:  []plot.Rule{{Label: fmt.Sprintf("threshold %s", fmtNum(d.Threshold)), At: d.Threshold, Horizontal: true, Color: "#000000"}},
 	}
-	v.scores.SetInnerHTML(p.SVG())
+	v.scores.SetInnerHTML(fitWidth(v.scores, p).SVG())
 	var who string
 	if d.Returned != nil {
 		names := make([]string, len(d.Accused))
@@ -1106,7 +1136,7 @@ func (v *traceView) drawDichotomy() {
 		}
 	}
 	p := &plot.Plot{
-		Title: "Every trial: accuracy against tracing", XLabel: "excess / D (log scale)", YLabel: "traced (1) or ⊥ (0)", XLog: true,
+		Title: "Every trial: accuracy vs tracing", XLabel: "excess / D (log scale)", YLabel: "traced (1) or ⊥ (0)", XLog: true,
 		XMin: 1e-4, XMax: 1, YMin: -0.4, YMax: 1.4, Height: 320,
 		Desc: "Each dot is a trial: its excess over D and whether Trace returned a member. The vertical line is excess = D/150; trials with excess 0 sit on the left edge.",
 		Series: []plot.Series{
@@ -1115,7 +1145,7 @@ func (v *traceView) drawDichotomy() {
 		},
 		Rules: []plot.Rule{{Label: "excess = D/150 (accurate to the left)", At: accurateCut, Color: "#000000"}},
 	}
-	v.dichotomy.SetInnerHTML(p.SVG())
+	v.dichotomy.SetInnerHTML(fitWidth(v.dichotomy, p).SVG())
 	v.corner.SetTextContent(fmt.Sprintf("%d trials so far; %d accurate (excess ≤ D/150); accurate but untraced: %d. "+
 		"(Trials with excess 0, the median's, sit on the left edge.)", len(v.points), acc, accUntraced))
 	v.corner.SetAttribute("data-trials", strconv.Itoa(len(v.points)))
@@ -1192,6 +1222,7 @@ func (v *traceView) runSweep() {
 				param = g.s()
 			}
 			v.sweep = append(v.sweep, sweepPoint{param, mean / float64(len(ex.ExcessOverD)), tr / float64(len(ex.ExcessOverD))})
+			v.sweepMech = g
 			v.drawDichotomy()
 			v.drawSweep(g)
 		}
@@ -1210,7 +1241,7 @@ func (v *traceView) drawSweep(m traceMech) {
 		xl = "s = εN/(2D) (log scale)"
 	}
 	p := &plot.Plot{
-		Title:  "Mean excess/D along the slider: " + m.label()[:strings.IndexAny(m.label()+",", ",")],
+		Title:  "Excess/D along the slider",
 		XLabel: xl, YLabel: "excess / D (log scale)", XLog: true, YLog: true, YMin: 1e-4, YMax: 10, Height: 320,
 		Desc: "Mean excess over D at each slider value, with the 1/150 line.",
 		Series: []plot.Series{
@@ -1219,7 +1250,7 @@ func (v *traceView) drawSweep(m traceMech) {
 		},
 		Rules: []plot.Rule{{Label: "1/150", At: accurateCut, Horizontal: true, Color: "#000000"}},
 	}
-	v.sweepPlot.SetInnerHTML(p.SVG())
+	v.sweepPlot.SetInnerHTML(fitWidth(v.sweepPlot, p).SVG())
 	v.sweepNote.SetTextContent("Trials traced at each " + xl[:strings.Index(xl, " (")] + ": " + strings.Join(parts, " · "))
 }
 
@@ -1435,7 +1466,7 @@ func (v *traceView) drawSound() {
 		},
 		Rules: []plot.Rule{{Label: "ξ", At: t.su.xi, Horizontal: true, Color: "#000000"}},
 	}
-	v.soundPlot.SetInnerHTML(p.SVG())
+	v.soundPlot.SetInnerHTML(fitWidth(v.soundPlot, p).SVG())
 }
 
 // ---- stage 7: what the paper's text gets wrong ----

@@ -228,6 +228,13 @@ func TestTraceAttack(t *testing.T) {
 	}
 	p.shot("#trace-stage-setup", "trace-1-practical-warning")
 	p.shot("#trace-stage-slips", "trace-7-slips")
+
+	// On a 360 px phone the strips show fewer columns and the plots are redrawn at 1:1.
+	p.do(chromedp.EmulateViewport(360, 800))
+	p.waitJS(`document.querySelector("#trace-scores svg").viewBox.baseVal.width < 400 && document.querySelector("#trace-output svg").viewBox.baseVal.width <= 360`, 5*time.Second)
+	p.shot("#trace-stage-mechanism", "trace-3-360")
+	p.shot("#trace-stage-trace", "trace-4-360")
+	p.do(chromedp.EmulateViewport(1100, 900))
 	p.noConsoleErrors()
 }
 
