@@ -532,7 +532,7 @@ func (v *traceView) buildSetup() {
 	appendAll(v.mode,
 		text("option", "proven length (Algorithm 2)", "value", "tardos"),
 		text("option", "practical length (heuristic)", "value", "symmetric"))
-	appendAll(modeWrap, text("label", "code length", "for", v.pre+"-mode"), v.mode, text("small", "proven: d₀ = ⌈100n²ln(n/ξ)⌉", "class", "help"))
+	appendAll(modeWrap, text("label", "code length", "for", v.pre+"-mode"), v.mode, text("small", "d₀ = ⌈100n²ln(n/ξ)⌉ or ℓ = ⌈10n²ln(n/ξ)⌉", "class", "help"))
 	appendAll(form, v.nF.wrap, v.xiF.wrap, v.kF.wrap, modeWrap)
 	v.practical = banner(v.pre+"-practical-banner", "note")
 	v.practical.SetTextContent("Practical length: a shorter heuristic code (ℓ = ⌈10n²ln(n/ξ)⌉, Škorić's symmetric score, " +
@@ -642,12 +642,13 @@ func (v *traceView) setupChanged() {
 	}
 	v.rep = rep
 	c := rep.code
-	thrName := "Z/2"
 	if su.mode == fingerprint.Symmetric {
-		thrName = "threshold √(2ℓ·ln(n/ξ))"
+		v.lengths.SetTextContent(fmt.Sprintf("ℓ = %d real columns · D = 5ℓ = %d published columns · threshold √(2ℓ·ln(n/ξ)) = %.1f",
+			c.D0, c.Length, c.Threshold))
+	} else {
+		v.lengths.SetTextContent(fmt.Sprintf("d₀ = %d real columns · D = 5d₀ = %d published columns · Z = %.1f · Z/2 = %.1f",
+			c.D0, c.Length, c.Z, c.Threshold))
 	}
-	v.lengths.SetTextContent(fmt.Sprintf("d₀ = %d real columns · D = 5d₀ = %d published columns · Z = %.1f · %s = %.1f",
-		c.D0, c.Length, c.Z, thrName, c.Threshold))
 	v.lengths.SetAttribute("data-d", strconv.Itoa(c.Length))
 	v.counts.SetTextContent(fmt.Sprintf("This draw: %d real columns (%d of them unanimous), %d dummy columns (%d all-0, %d all-1), "+
 		"so %d of the %d columns are unanimous. The data set has %d rows: %d people × %d cop%s. ln(n/ξ) = %.3f, t = 1/(300n) = %.2g.",
