@@ -108,6 +108,15 @@ export interface DPSample {
   lowerbound: { run(opts: LowerboundOptions, onProgress?: ((p: Progress) => void) | RunOptions): Promise<Experiment> };
   bounds: { table(opts: { n: number; d: number; rank?: number; epsilon: number; delta: number; G?: number; C?: number }): Promise<BoundsRow[]> };
   data: { parseCSV(text: string, opts?: { target?: string; drop?: "missing"; features?: string[] }): Promise<Table> };
+  /** The site's dimension-free demonstration: synthetic rank-k data embedded in each d of dims; excess risk of
+   *  Algorithm 1 and of projected noisy gradient descent calibrated with the same accountant. */
+  demo: {
+    dimensionFree(opts?: { n?: number; rank?: number; dims?: number[]; epsilon?: number; delta?: number; radius?: number;
+                           trials?: number; steps?: number; dataSeed?: number; seed?: number }, run?: RunOptions): Promise<{
+      points: { d: number; exponential: number[]; baseline: number[]; expMean: number; expSE: number; baseMean: number; baseSE: number }[];
+      bound: number; nonPrivateLoss: number; eta: number; mu: number; sigma: number; private: boolean;
+    }>;
+  };
 }
 
 export interface Loaded extends DPSample {

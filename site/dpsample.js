@@ -31,7 +31,7 @@ function abortError(msg) {
 }
 
 // Calls whose last argument carries {onProgress, signal} (or a bare progress function).
-const RUNS = { "mechanism.sample": 1, "lowerbound.run": 1, "_test.spin": 1 };
+const RUNS = { "mechanism.sample": 1, "lowerbound.run": 1, "demo.dimensionFree": 1, "_test.spin": 1 };
 
 const NAMES = {
   privacy: ["delta", "calibrate", "epsilon"],
@@ -40,6 +40,7 @@ const NAMES = {
   lowerbound: ["run"],
   bounds: ["table"],
   data: ["parseCSV"],
+  demo: ["dimensionFree"],
 };
 
 class Runtime {

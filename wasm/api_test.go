@@ -119,3 +119,26 @@ func TestPanicIsRecovered(t *testing.T) {
 		t.Fatalf("call after panic: %v %q", v, err)
 	}
 }
+
+// TestToJS: results keep their JSON names, flatten embedded structs, turn
+// nil pointers into null and keep NaN (which JSON cannot carry).
+func TestToJS(t *testing.T) {
+	type inner struct {
+		A int `json:"a"`
+	}
+	type named string
+	var nilp *float64
+	v, _ := toJS(struct {
+		inner
+		X    float64   `json:"x"`
+		N    named     `json:"mode"`
+		P    *float64  `json:"p"`
+		E    []int     `json:"e,omitempty"`
+		S    []float64 `json:"s"`
+		Skip int       `json:"-"`
+	}{inner{7}, math.NaN(), "tardos", nilp, nil, []float64{1, 2}, 3})
+	if v.Get("a").Int() != 7 || !math.IsNaN(v.Get("x").Float()) || v.Get("mode").String() != "tardos" ||
+		!v.Get("p").IsNull() || !v.Get("e").IsUndefined() || v.Get("s").Length() != 2 || !v.Get("Skip").IsUndefined() {
+		t.Fatalf("toJS: %v", js.Global().Get("JSON").Call("stringify", v))
+	}
+}

@@ -171,6 +171,10 @@ func TestBadInputCorpus(t *testing.T) {
 		{"csv missing", "data.parseCSV", []any{"a,b\n1,\n2,3\n"}, "text must be free of missing cells"},
 		{"csv target unknown", "data.parseCSV", []any{"a,b\n1,2\n", obj("target", "c")}, `target must be one of the columns a, b, got "c"`},
 		{"csv drop bad", "data.parseCSV", []any{"a,b\n1,2\n", obj("drop", "rows")}, `opts.drop must be one of "missing", got "rows"`},
+		{"demo dims not array", "demo.dimensionFree", []any{obj("dims", 8)}, "opts.dims must be a non-empty array of at most 64 integers, got 8"},
+		{"demo dims fractional", "demo.dimensionFree", []any{obj("dims", arr(2, 2.5))}, "opts.dims[1] must be an integer in [1, 100000], got 2.5"},
+		{"demo epsilon 0", "demo.dimensionFree", []any{obj("epsilon", 0)}, "opts.epsilon must be a finite number > 0, got 0"},
+		{"demo unknown", "demo.dimensionFree", []any{obj("d", 3)}, "opts.d must be a known field"},
 		{"csv target number", "data.parseCSV", []any{"a,b\n1,2\n", obj("target", 1)}, "opts.target must be a column name, got 1"},
 	}
 	if len(cases) < 60 {

@@ -21,6 +21,7 @@ func register() {
 		"lowerbound":  lowerboundAPI(),
 		"bounds":      boundsAPI(),
 		"data":        dataAPI(),
+		"demo":        demoAPI(),
 		"_test": map[string]any{
 			// panic forces a Go panic inside an export, to prove it becomes a
 			// rejection and the runtime survives.
