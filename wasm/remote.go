@@ -2,8 +2,6 @@
 
 package main
 
-//lint:file-ignore U1000 the remote helpers are used by the estimate, dimension-free and trace views (issues 7, 8)
-
 import (
 	"errors"
 	"syscall/js"

@@ -776,10 +776,10 @@ func (v *traceView) buildMechanism() {
 		text("option", "Gaussian baseline (ε)", "value", "gaussian"))
 	appendAll(mw, text("label", "mechanism", "for", v.pre+"-mech"), v.mech)
 	v.epsWrap = el("div", "class", "field")
-	v.epsR = el("input", "type", "range", "id", v.pre+"-eps", "min", "-1", "max", "7", "step", "0.25",
+	v.epsR = el("input", "type", "range", "id", v.pre+"-eps", "min", "-1", "max", "9", "step", "0.25",
 		"value", strconv.Itoa(traceDefaultEps), "aria-describedby", v.pre+"-eps-out").(*dom.HTMLInputElement)
 	v.epsOut = text("output", "", "id", v.pre+"-eps-out", "for", v.pre+"-eps")
-	appendAll(v.epsWrap, text("label", "ε (log scale, 0.1 … 10⁷)", "for", v.pre+"-eps"), v.epsR, v.epsOut)
+	appendAll(v.epsWrap, text("label", "ε (log scale, 0.1 … 10⁹)", "for", v.pre+"-eps"), v.epsR, v.epsOut)
 	v.sWrap = el("div", "class", "field")
 	v.sR = el("input", "type", "range", "id", v.pre+"-s", "min", "-2", "max", "3", "step", "0.25", "value", "0",
 		"aria-describedby", v.pre+"-s-out").(*dom.HTMLInputElement)
@@ -970,10 +970,10 @@ func (v *traceView) drawOutput(r *traceReplica, ex *lowerbound.Experiment, m tra
 		note = fmt.Sprintf("Between the regimes: excess/D = %s is above 1/150, so the lemma promises nothing — but Trace may still succeed (the lemma is only an implication).", fmtNum(exD))
 	}
 	if m.name == "exponential" && ex.Mechanism.A > 0 {
-		note += fmt.Sprintf(" Algorithm 1 pulls θ towards 0 at every ε: per column its target is exp(−a·Σᵢ|t − zᵢ| − b·t²) with "+
-			"a = η/N = %s and b = ημ/2 = %s, so the ridge term μ/2‖θ‖² outweighs the data term (b/(aN) = %s). "+
-			"With the exact calibration s*(ε, δ) grows only like √(2ε) for large ε, so μ = 4ηD/(N²s²) does not shrink and "+
-			"Algorithm 1 never reaches the accurate side on this instance, where D ≫ N².",
+		note += fmt.Sprintf(" Per column Algorithm 1's target is exp(−a·Σᵢ|t − zᵢ| − b·t²) with "+
+			"a = η/N = %s and b = ημ/2 = %s (b/(aN) = %s). The ridge term μ/2‖θ‖² pulls θ towards 0 until the data term wins, "+
+			"a·N ≫ b: with the default η rule that needs s* ≳ √(2D)/N, i.e. ε of order D/N² or more, because this instance has "+
+			"D ≫ N² coordinates. Move the slider to 10⁸–10⁹ to reach the accurate side.",
 			fmtNum(ex.Mechanism.A), fmtNum(ex.Mechanism.B), fmtNum(ex.Mechanism.B/(ex.Mechanism.A*float64(ex.Rows))))
 	}
 	v.outputNote.SetTextContent(note)

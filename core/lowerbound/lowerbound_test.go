@@ -368,3 +368,33 @@ func TestRunBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestAlgorithm1ReachesAccuracy: with dpsample's default η rule the data term
+// wins once ε ≳ D/n², so sweeping ε moves Algorithm 1 from the untraceable
+// regime (excess/D ≈ ½) into the accurate one (excess/D < 1/150), where
+// Lemma G.2 says it must be traced — the dichotomy the demo shows. The
+// expected excess per coordinate is integrated by quadrature, so this test is
+// deterministic.
+func TestAlgorithm1ReachesAccuracy(t *testing.T) {
+	const n, D = 4, 33275
+	prev := math.Inf(1)
+	for _, eps := range []float64{1, 1e2, 1e4, 1e6, 1e8} {
+		info, err := Algorithm1(n, D, eps, 1e-6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(info.B-1) > 1e-9 {
+			t.Errorf("ε=%g: b = %g, want 1 under the optimal η rule", eps, info.B)
+		}
+		// A 3-of-4 majority column, the typical informative column.
+		ex := quadExcess(info.A, info.B, 3, n)
+		if !(ex < prev) {
+			t.Errorf("ε=%g: excess %g did not fall (previous %g)", eps, ex, prev)
+		}
+		prev = ex
+		t.Logf("ε=%g: a=%.4g b=%.4g expected excess of a 3-of-4 column %.4g", eps, info.A, info.B, ex)
+	}
+	if prev > 1.0/150 {
+		t.Errorf("at ε = 1e8 the excess per coordinate is %g, not in the accurate regime (< 1/150)", prev)
+	}
+}

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpsample/dpsample/core/checks"
-	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/sampler/exact"
 )
 
@@ -52,30 +52,37 @@ type columnLaw interface {
 }
 
 // Algorithm1 returns the parameters of Algorithm 1 on the ℓ1 instance of
-// §3.2 with n rows in dimension D, calibrated exactly for (ε, δ):
+// §3.2 with n rows in dimension D, calibrated exactly for (ε, δ) by the same
+// code as dpsample's mechanism (mechanism.Calibrate, default η rule):
 //
 //	loss ℓ(θ;z) = ‖θ−z‖₁, G = √D (ℓ2-Lipschitz constant: ∇ℓ ∈ {±1}^D),
 //	C = √D (θ* ∈ [0,1]^D), rank k = D (∇ℓ has full rank: G_k = √(D−k)),
-//	η = nε√(k ln(1/δ))/(GC) = nε√(ln(1/δ)/D)       (Theorem 2.2's rule)
-//	s = s*(ε, δ) (privacy.Calibrate; the sampler is exact, so all of δ goes to the curve)
+//	s = s*(ε, δ) (the sampler is exact, so all of δ goes to the curve),
+//	η = n·s·√k/(√2·G·C) = n·s/√(2D)                   (the utility-optimal rule)
 //	μ = 4ηG²/(n²s²) = 4ηD/(n²s²)                     (replace-one GDP s = 2G√η/(n√μ), Lemma E.1)
 //
 // The target exp(−η(L(θ) + μ/2‖θ‖²)) with L = (1/n)Σ_i‖θ−z_i‖₁ factorises into
 // D independent coordinates p(t) ∝ exp(−a·Σ_i|t−z_ik| − b·t²) with
 //
-//	a = η/n,  b = ημ/2 = 2a²D/s²,
+//	a = η/n = s/√(2D),  b = ημ/2 = 2a²D/s² = 1,
 //
-// which exact.Binary samples exactly for points in {0,1}.
+// which exact.Binary samples exactly for points in {0,1}. The data term of a
+// coordinate weighs a·(2m−n) against the ridge's b = 1, so the output becomes
+// accurate once s ≳ √(2D)/n, i.e. ε ≳ D/n² (s* ≈ √(2ε) for large ε).
+//
+// Theorem 2.2's alternative rule η = nε√(k ln(1/δ))/(GC) (EtaRule "paper")
+// would give b/(a·n) = 2ε√(D ln(1/δ))/(n·s²) → √(D ln(1/δ))/n as ε grows: the
+// ridge then dominates at every ε and the output never becomes accurate on
+// this instance, so the attack demonstration uses the default rule.
 func Algorithm1(n, D int, eps, delta float64) (MechanismInfo, error) {
-	s, err := privacy.Calibrate(eps, delta)
+	fn, fD := float64(n), float64(D)
+	c, err := mechanism.Calibrate(mechanism.Calibration{N: n, D: D, Rank: D, G: math.Sqrt(fD), Radius: math.Sqrt(fD),
+		Epsilon: eps, Delta: delta, Samples: 1, EtaRule: "optimal", Exact: true})
 	if err != nil {
 		return MechanismInfo{}, err
 	}
-	fn, fD := float64(n), float64(D)
-	eta := fn * eps * math.Sqrt(math.Log(1/delta)/fD)
-	mu := 4 * eta * fD / (fn * fn * s * s)
-	return MechanismInfo{Name: Exponential, Epsilon: eps, Delta: delta, GDP: s, Eta: eta, Mu: mu,
-		A: eta / fn, B: eta * mu / 2}, nil
+	return MechanismInfo{Name: Exponential, Epsilon: eps, Delta: delta, GDP: c.GDP, Eta: c.Eta, Mu: c.Mu,
+		A: c.Eta / fn, B: c.Eta * c.Mu / 2}, nil
 }
 
 type binaryLaw struct{ t *exact.Binary }

@@ -163,13 +163,12 @@ func TestTraceAttack(t *testing.T) {
 	p.shot("#trace-stage-mechanism", "trace-3-box-accurate-output")
 
 	// The Gaussian baseline and Algorithm 1 along the ε slider.
-	// Algorithm 1's excess/D barely moves above ε = 10⁴ (its ridge term keeps θ near 0), so its steps stop there:
-	// the walk-through reuses the code and the mechanism's random stream, but a step must still beat the
-	// single-trial noise.
+	// Algorithm 1 (default η rule) leaves the ridge-dominated regime once ε is of order D/N², and at
+	// ε = 10⁹ it is accurate (excess/D < 1/150) and therefore traced (Lemma G.2).
 	for _, mech := range []string{"gaussian", "exponential"} {
 		p.selectValue("trace-mech", mech)
 		prev = 2
-		steps := map[string][]float64{"gaussian": {0, 2, 4, 6}, "exponential": {-1, 1, 3}}[mech]
+		steps := map[string][]float64{"gaussian": {0, 2, 4, 6}, "exponential": {-1, 3, 6, 9}}[mech]
 		for _, e := range steps {
 			p.setRange("trace-eps", e)
 			last = p.walk(last)
@@ -182,6 +181,17 @@ func TestTraceAttack(t *testing.T) {
 				t.Errorf("%s ε = 10^%g: the θ window does not reproduce the worker's trial", mech, e)
 			}
 			prev = ex
+			if mech == "exponential" && e == 9 {
+				if ex > 1.0/150 {
+					t.Errorf("Algorithm 1 at ε = 10⁹: excess/D = %g, not accurate", ex)
+				}
+				// The walk-through trial is seeded, so this is deterministic; Lemma G.2 bounds its failure by ξ.
+				if a := attrInt(p, "#trace-accused", "data-accused"); a < 1 {
+					t.Errorf("Algorithm 1 at ε = 10⁹ is accurate but nobody was accused")
+				}
+				p.shot("#trace-stage-mechanism", "trace-3-alg1-accurate-output")
+				p.shot("#trace-stage-trace", "trace-4-alg1-accurate-scores")
+			}
 			if mech == "gaussian" && e == 2 {
 				p.shot("#trace-stage-trace", "trace-4-gaussian-eps100-scores")
 			}
