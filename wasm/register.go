@@ -22,6 +22,7 @@ func register() {
 		"bounds":      boundsAPI(),
 		"data":        dataAPI(),
 		"demo":        demoAPI(),
+		"_bench":      benchAPI(), // wasm/api_bench.go: ./build.sh bench's kernels
 		"_test": map[string]any{
 			// panic forces a Go panic inside an export, to prove it becomes a
 			// rejection and the runtime survives.
