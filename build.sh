@@ -17,7 +17,14 @@ build() {
   mkdir -p site
   cp "$GOROOT_WASM/wasm_exec.js" site/wasm_exec.js
   GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o site/dpsample.wasm ./wasm
-  printf 'built site/dpsample.wasm (%s bytes)\n' "$(wc -c < site/dpsample.wasm)"
+  # Precompressed siblings, served by the dev server (and by static hosts that
+  # honour them) when the browser accepts the encoding.
+  gzip -9 -n -c site/dpsample.wasm > site/dpsample.wasm.gz
+  if command -v node >/dev/null 2>&1; then
+    node -e 'const z=require("zlib"),fs=require("fs");const b=fs.readFileSync(process.argv[1]);fs.writeFileSync(process.argv[1]+".br",z.brotliCompressSync(b,{params:{[z.constants.BROTLI_PARAM_QUALITY]:11,[z.constants.BROTLI_PARAM_SIZE_HINT]:b.length}}))' site/dpsample.wasm
+  fi
+  printf 'built site/dpsample.wasm (%s bytes; gzip %s, brotli %s)\n' "$(wc -c < site/dpsample.wasm)" \
+    "$(wc -c < site/dpsample.wasm.gz)" "$( [ -f site/dpsample.wasm.br ] && wc -c < site/dpsample.wasm.br || echo n/a)"
 }
 
 # ensure_tools installs what a fresh machine lacks: node (for GOOS=js tests)

@@ -146,6 +146,15 @@ class Runtime {
 }
 
 /**
+ * Resolves to the compiled dpsample WebAssembly.Module (fetched and compiled
+ * once per page; load() and the page's own UI share it).
+ * @param {string|URL} [wasmURL]
+ */
+export function wasmModule(wasmURL) {
+  return compile(new URL(wasmURL ?? "dpsample.wasm", here));
+}
+
+/**
  * Starts dpsample in a Web Worker and resolves to its API.
  * @param {{wasmURL?: string|URL, workerURL?: string|URL, hardCancelMs?: number}} [options]
  */

@@ -9,6 +9,9 @@ package devserver
 import (
 	"mime"
 	"net/http"
+	"os"
+	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -47,6 +50,55 @@ func Handler(root string) http.Handler {
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()")
 		h.Set("Cache-Control", "no-cache")
+		if served := servePrecompressed(w, r, root); served {
+			return
+		}
 		fs.ServeHTTP(w, r)
 	})
+}
+
+// servePrecompressed answers a request for a file that has a precompressed
+// sibling (name.br or name.gz, written by ./build.sh build) with that sibling
+// when the client accepts its encoding, as static hosts do. It reports
+// whether it answered.
+func servePrecompressed(w http.ResponseWriter, r *http.Request, root string) bool {
+	p := path.Clean(r.URL.Path)
+	if strings.HasSuffix(p, "/") || strings.HasSuffix(p, ".br") || strings.HasSuffix(p, ".gz") {
+		return false
+	}
+	accept := r.Header.Get("Accept-Encoding")
+	for _, enc := range []struct{ token, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
+		if !acceptsEncoding(accept, enc.token) {
+			continue
+		}
+		f, err := os.Open(filepath.Join(root, filepath.FromSlash(p)) + enc.ext)
+		if err != nil {
+			continue
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil || st.IsDir() {
+			return false
+		}
+		if ct := mime.TypeByExtension(path.Ext(p)); ct != "" {
+			w.Header().Set("Content-Type", ct)
+		}
+		w.Header().Set("Content-Encoding", enc.token)
+		w.Header().Add("Vary", "Accept-Encoding")
+		http.ServeContent(w, r, "", st.ModTime(), f)
+		return true
+	}
+	return false
+}
+
+// acceptsEncoding reports whether an Accept-Encoding header allows token
+// (ignoring q-values other than an explicit q=0).
+func acceptsEncoding(header, token string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), token) {
+			return !strings.Contains(strings.ReplaceAll(params, " ", ""), "q=0") || strings.Contains(params, "q=0.")
+		}
+	}
+	return false
 }

@@ -55,3 +55,31 @@ func TestCSPMatchesPages(t *testing.T) {
 		}
 	}
 }
+
+// TestPrecompressed: a .br or .gz sibling is served with Content-Encoding
+// when accepted, with the original's Content-Type; otherwise the plain file.
+func TestPrecompressed(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "site"), 0o755)
+	os.WriteFile(filepath.Join(dir, "site", "m.wasm"), []byte("plain"), 0o644)
+	os.WriteFile(filepath.Join(dir, "site", "m.wasm.br"), []byte("brotli"), 0o644)
+	os.WriteFile(filepath.Join(dir, "site", "m.wasm.gz"), []byte("gzip"), 0o644)
+	srv := httptest.NewServer(Handler(dir))
+	defer srv.Close()
+	for _, c := range []struct{ accept, enc, body string }{
+		{"gzip, deflate, br", "br", "brotli"}, {"gzip", "gzip", "gzip"}, {"", "", "plain"}, {"br;q=0, gzip", "gzip", "gzip"},
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+"/site/m.wasm", nil)
+		req.Header.Set("Accept-Encoding", c.accept)
+		res, err := http.DefaultTransport.RoundTrip(req) // no transparent decompression
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, 64)
+		n, _ := res.Body.Read(b)
+		res.Body.Close()
+		if res.Header.Get("Content-Encoding") != c.enc || string(b[:n]) != c.body || res.Header.Get("Content-Type") != "application/wasm" {
+			t.Errorf("Accept-Encoding %q: encoding %q body %q type %q", c.accept, res.Header.Get("Content-Encoding"), b[:n], res.Header.Get("Content-Type"))
+		}
+	}
+}

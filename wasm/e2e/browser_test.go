@@ -87,6 +87,10 @@ type page struct {
 	console []string
 	// requests holds every request URL the page made, in order.
 	requests []string
+	// transferred is the sum of the bytes received on the wire (after
+	// content encoding) over all finished requests.
+	transferred float64
+	encodings   map[string]string // URL → Content-Encoding of its response
 }
 
 // newPage opens a tab, starts recording, and navigates to path.
@@ -117,6 +121,17 @@ func newPage(t *testing.T, path string) *page {
 			p.console = append(p.console, "exception: "+msg)
 		case *network.EventRequestWillBeSent:
 			p.requests = append(p.requests, e.Request.URL)
+		case *network.EventLoadingFinished:
+			p.transferred += e.EncodedDataLength
+		case *network.EventResponseReceived:
+			if p.encodings == nil {
+				p.encodings = map[string]string{}
+			}
+			for k, v := range e.Response.Headers {
+				if strings.EqualFold(k, "content-encoding") {
+					p.encodings[e.Response.URL] = fmt.Sprint(v)
+				}
+			}
 		}
 	}); err != nil {
 		t.Fatal(err)

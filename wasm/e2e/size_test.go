@@ -1,0 +1,38 @@
+//go:build !js
+
+package e2e
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// TestPageTransfer loads the full page until it is interactive and sums the
+// bytes on the wire (Chromium's encodedDataLength, i.e. after compression),
+// with the dev server serving precompressed siblings as a static host would.
+// Budget (issue 7): 1.5 MB.
+func TestPageTransfer(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
+	// Measure a cold load: no HTTP cache (other tabs of this browser loaded the page).
+	if _, err := chromedp.Call(p.ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	p.transferred, p.requests = 0, nil
+	p.mu.Unlock()
+	p.do(chromedp.Reload())
+	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
+	time.Sleep(300 * time.Millisecond) // let the last LoadingFinished events arrive
+	p.mu.Lock()
+	total, n, enc := p.transferred, len(p.requests), p.encodings
+	p.mu.Unlock()
+	t.Logf("page transfer: %.0f bytes in %d requests; encodings %v", total, n, enc)
+	if total > 1.5e6 {
+		t.Errorf("the page transferred %.2f MB, over the 1.5 MB budget", total/1e6)
+	}
+	p.noConsoleErrors()
+}
