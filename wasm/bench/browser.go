@@ -1,0 +1,143 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os/exec"
+	"strings"
+	"time"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/dpsample/dpsample/wasm/devserver"
+)
+
+// browser is a headless Chromium (Debian's chromium, as in wasm/e2e) and
+// the dev server's handler serving the repository.
+type browser struct {
+	ctx     context.Context
+	cancel  []context.CancelFunc
+	srv     *httptest.Server
+	version string
+}
+
+func startBrowser(root string) (*browser, error) {
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		return nil, fmt.Errorf("chromium not found on PATH (Debian: apt-get install chromium): %w", err)
+	}
+	b := &browser{srv: httptest.NewServer(devserver.Handler(root))}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.Flag("headless", "new"),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1100, 900),
+	)
+	actx, c1 := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, c2 := chromedp.NewContext(actx)
+	b.ctx, b.cancel = bctx, []context.CancelFunc{c2, c1}
+	v, err := chromedp.Call(bctx, cdpbrowser.GetVersion, cdp.Empty{})
+	if err != nil {
+		b.close()
+		return nil, fmt.Errorf("cannot start chromium: %w", err)
+	}
+	b.version = v.Product
+	return b, nil
+}
+
+func (b *browser) close() {
+	if b == nil {
+		return
+	}
+	for _, c := range b.cancel {
+		c()
+	}
+	b.srv.Close()
+}
+
+// readyProbe records performance.now() (milliseconds since navigation start)
+// the moment the Go UI sets window.dpsampleUIReady.
+const readyProbe = `Object.defineProperty(window, "dpsampleUIReady", {
+  configurable: true,
+  get() { return this.__dpsampleUIReady; },
+  set(v) { if (v && this.__readyAt === undefined) this.__readyAt = performance.now(); this.__dpsampleUIReady = v; },
+});`
+
+// tab opens a new tab with the HTTP cache disabled and the ready probe
+// installed, and navigates to index.html.
+func (b *browser) tab() (context.Context, context.CancelFunc, error) {
+	tctx, cancel := chromedp.NewContext(b.ctx)
+	ctx, cancelT := context.WithTimeout(tctx, 10*time.Minute)
+	done := func() { cancelT(); cancel() }
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		done()
+		return nil, nil, err
+	}
+	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+		done()
+		return nil, nil, err
+	}
+	if _, err := chromedp.Call(ctx, page.Enable, page.EnableParams{}); err != nil {
+		done()
+		return nil, nil, err
+	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: readyProbe}); err != nil {
+		done()
+		return nil, nil, err
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(b.srv.URL+"/index.html")); err != nil {
+		done()
+		return nil, nil, err
+	}
+	if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void]("window.__readyAt !== undefined", chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
+		done()
+		return nil, nil, fmt.Errorf("waiting for window.dpsampleUIReady: %w", err)
+	}
+	return ctx, done, nil
+}
+
+// loadTimes opens index.html in n fresh tabs (cache disabled) and returns the
+// milliseconds from navigation start to window.dpsampleUIReady.
+func (b *browser) loadTimes(n int) ([]float64, error) {
+	var ms []float64
+	for range n {
+		ctx, done, err := b.tab()
+		if err != nil {
+			return nil, err
+		}
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[float64]("window.__readyAt"))
+		done()
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, v)
+	}
+	return ms, nil
+}
+
+// runBench runs the kernels in a fresh tab's main thread through
+// dpsample._bench (benchJS) once the page is ready.
+func (b *browser) runBench(js []job) (map[string][]float64, error) {
+	ctx, done, err := b.tab()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	// Let the page's start-up work (first renders, the worker) settle.
+	time.Sleep(2 * time.Second)
+	arg, _ := json.Marshal(js)
+	expr := "(" + strings.TrimSpace(benchJS) + ")(" + string(arg) + ")"
+	return chromedp.Run(ctx, chromedp.Evaluate[map[string][]float64](expr, chromedp.EvalAwaitPromise))
+}

@@ -1,0 +1,247 @@
+//go:build !js
+
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/dpsample/dpsample/core/benchkit"
+)
+
+// Speed is section 1: the same kernels timed in three places.
+type Speed struct {
+	Protocol string      `json:"protocol"`
+	Kernels  []SpeedRow  `json:"kernels"`
+	GoTest   []GoTestRow `json:"goTest,omitempty"`
+}
+
+// SpeedRow is one kernel: nanoseconds per unit of work in each place
+// (fastest timed call) and the wasm/native ratios.
+type SpeedRow struct {
+	benchkit.Info
+	NativeNs   float64   `json:"nativeNsPerUnit"`
+	NodeNs     float64   `json:"nodeNsPerUnit"`
+	ChromiumNs float64   `json:"chromiumNsPerUnit"`
+	NodeRatio  float64   `json:"nodeRatio"`
+	ChromRatio float64   `json:"chromiumRatio"`
+	NativeMs   []float64 `json:"nativeMs"`
+	NodeMs     []float64 `json:"nodeMs"`
+	ChromiumMs []float64 `json:"chromiumMs"`
+}
+
+// GoTestRow is one `go test -bench` line present in both runs.
+type GoTestRow struct {
+	Name     string  `json:"name"`
+	NativeNs float64 `json:"nativeNsPerOp"`
+	WasmNs   float64 `json:"wasmNodeNsPerOp"`
+	Ratio    float64 `json:"ratio"`
+}
+
+// job is one kernel's timing plan, shared by the three places.
+type job struct {
+	Name  string `json:"name"`
+	Iters int    `json:"iters"`
+	Warm  int    `json:"warm"`
+	Reps  int    `json:"reps"`
+}
+
+func jobs() []job {
+	var js []job
+	for _, k := range benchkit.Kernels() {
+		j := job{Name: k.Name, Iters: k.Iters, Warm: 2, Reps: 7}
+		if quick {
+			j.Iters, j.Warm, j.Reps = max(1, k.Iters/4), 1, 3
+		}
+		js = append(js, j)
+	}
+	return js
+}
+
+const protocol = "each kernel: %d warm-up calls (V8 tiers hot functions up from Liftoff between calls), then %d timed calls of a fixed iteration count; the fastest timed call is reported (the machine is shared: interference only adds time, so the minimum is the least disturbed estimate; every call is in docs/benchmarks.json). Every call is timed inside Go (time.Now) around the same benchkit kernel: natively in the runner, and in site/dpsample.wasm through dpsample._bench.run under node and on the page's main thread in headless Chromium."
+
+func speed(wasmPath string, br *browser) (Speed, error) {
+	js := jobs()
+	s := Speed{Protocol: fmt.Sprintf(protocol, js[0].Warm, js[0].Reps)}
+	native := map[string][]float64{}
+	for _, j := range js {
+		for i := 0; i < j.Warm+j.Reps; i++ {
+			d, err := benchkit.Time(j.Name, j.Iters)
+			if err != nil {
+				return s, err
+			}
+			if i >= j.Warm {
+				native[j.Name] = append(native[j.Name], float64(d.Nanoseconds())/1e6)
+			}
+		}
+	}
+	node, err := runNode(wasmPath, js)
+	if err != nil {
+		return s, fmt.Errorf("node: %w", err)
+	}
+	chrom, err := br.runBench(js)
+	if err != nil {
+		return s, fmt.Errorf("chromium: %w", err)
+	}
+	for i, k := range benchkit.Kernels() {
+		j := js[i]
+		per := float64(j.Iters) * k.PerIter / 1e6 // ms → ns per unit
+		row := SpeedRow{Info: k, NativeMs: native[k.Name], NodeMs: node[k.Name], ChromiumMs: chrom[k.Name]}
+		row.Iters = j.Iters
+		row.NativeNs = minimum(row.NativeMs) / per
+		row.NodeNs = minimum(row.NodeMs) / per
+		row.ChromiumNs = minimum(row.ChromiumMs) / per
+		row.NodeRatio = row.NodeNs / row.NativeNs
+		row.ChromRatio = row.ChromiumNs / row.NativeNs
+		s.Kernels = append(s.Kernels, row)
+	}
+	return s, nil
+}
+
+// benchJS runs a job list against globalThis.dpsample._bench and returns
+// {name: [ms of each timed call]}. It is shared by node and Chromium.
+const benchJS = `async (jobs) => {
+  const out = {};
+  for (const j of jobs) {
+    out[j.name] = [];
+    for (let i = 0; i < j.warm + j.reps; i++) {
+      const ms = await globalThis.dpsample._bench.run(j.name, j.iters);
+      if (i >= j.warm) out[j.name].push(ms);
+    }
+  }
+  return out;
+}`
+
+// nodeJS loads site/dpsample.wasm the way go_js_wasm_exec does, then runs
+// benchJS; argv: wasm_exec.js, dpsample.wasm, jobs (JSON).
+const nodeJS = `"use strict";
+globalThis.require = require;
+globalThis.fs = require("fs");
+globalThis.path = require("path");
+globalThis.TextEncoder = require("util").TextEncoder;
+globalThis.TextDecoder = require("util").TextDecoder;
+globalThis.performance ??= require("perf_hooks").performance;
+globalThis.crypto ??= require("crypto");
+require(process.argv[2]);
+const bench = ` + benchJS + `;
+(async () => {
+  const go = new Go();
+  const { instance } = await WebAssembly.instantiate(fs.readFileSync(process.argv[3]), go.importObject);
+  go.run(instance);
+  if (!globalThis.dpsample || !globalThis.dpsample._bench) throw new Error("dpsample._bench did not register");
+  const out = await bench(JSON.parse(process.argv[4]));
+  process.stdout.write(JSON.stringify(out) + "\n");
+  process.exit(0);
+})().catch((e) => { console.error(e); process.exit(1); });
+`
+
+func runNode(wasmPath string, js []job) (map[string][]float64, error) {
+	dir, err := os.MkdirTemp("", "dpsample-bench")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	script := filepath.Join(dir, "bench.cjs")
+	if err := os.WriteFile(script, []byte(nodeJS), 0o644); err != nil {
+		return nil, err
+	}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil, err
+	}
+	wasmExec := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
+	abs, err := filepath.Abs(wasmPath)
+	if err != nil {
+		return nil, err
+	}
+	arg, _ := json.Marshal(js)
+	cmd := exec.Command("node", script, wasmExec, abs, string(arg))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	var res map[string][]float64
+	return res, json.Unmarshal(out, &res)
+}
+
+func nodeVersion() string {
+	out, err := exec.Command("node", "--version").Output()
+	if err != nil {
+		return "unavailable"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// goTestRatios pairs the `go test -bench` lines of the native and the node
+// runs by name (the -N GOMAXPROCS suffix removed) and divides ns/op.
+func goTestRatios(nativePath, wasmPath string) ([]GoTestRow, error) {
+	nat, err := parseGoBench(nativePath)
+	if err != nil {
+		return nil, err
+	}
+	wasm, err := parseGoBench(wasmPath)
+	if err != nil {
+		return nil, err
+	}
+	var rows []GoTestRow
+	for _, b := range nat {
+		for _, w := range wasm {
+			if w.name == b.name && b.ns > 0 {
+				rows = append(rows, GoTestRow{Name: b.name, NativeNs: b.ns, WasmNs: w.ns, Ratio: w.ns / b.ns})
+			}
+		}
+	}
+	return rows, nil
+}
+
+type goBench struct {
+	name string
+	ns   float64
+}
+
+func parseGoBench(path string) ([]goBench, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []goBench
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if b, ok := parseGoBenchLine(sc.Text()); ok {
+			out = append(out, b)
+		}
+	}
+	return out, sc.Err()
+}
+
+// parseGoBenchLine reads "BenchmarkX/sub-8   123   4567 ns/op ...".
+func parseGoBenchLine(line string) (goBench, bool) {
+	f := strings.Fields(line)
+	if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+		return goBench{}, false
+	}
+	name := f[0]
+	if i := strings.LastIndexByte(name, '-'); i > 0 {
+		if _, err := strconv.Atoi(name[i+1:]); err == nil {
+			name = name[:i]
+		}
+	}
+	for i := 2; i+1 < len(f); i++ {
+		if f[i+1] == "ns/op" {
+			ns, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				return goBench{}, false
+			}
+			return goBench{name, ns}, true
+		}
+	}
+	return goBench{}, false
+}
