@@ -11,7 +11,9 @@
 //     ℓ1 sampler (package sampler/exact) and of its binary-data fast path
 //     (the lower bound's hot loop);
 //   - fingerprint/gen, fingerprint/trace: Gen and Trace of Algorithm 2
-//     (package fingerprint) at ξ = 0.01.
+//     (package fingerprint) at ξ = 0.01;
+//   - rng/chacha8-normal: standard normal draws from the ChaCha8 generator
+//     of package rng, the bulk of a sampler step.
 //
 // Kernels are built once (data, plans, codes; seeded, so every platform runs
 // the same work) and cached; Time runs one of them for a number of iterations

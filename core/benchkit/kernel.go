@@ -47,6 +47,7 @@ var kernels = func() []kernel {
 		kernel{Info: Info{Name: "exact/l1-binary", Group: "exact", Unit: "coordinate", PerIter: 1, Iters: 800_000}, build: binaryKernel},
 		kernel{Info: Info{Name: "fingerprint/gen", Group: "fingerprint", Unit: "code (n=8)", PerIter: 1, Iters: 5}, build: genKernel},
 		kernel{Info: Info{Name: "fingerprint/trace", Group: "fingerprint", Unit: "trace (n=16)", PerIter: 1, Iters: 5}, build: traceKernel},
+		kernel{Info: Info{Name: "rng/chacha8-normal", Group: "rng", Unit: "draw", PerIter: 1, Iters: 2_000_000}, build: normalKernel},
 	)
 	return ks
 }()
@@ -185,6 +186,23 @@ func binaryKernel() (func(int) error, error) {
 		}
 		if math.IsNaN(s) { // uses the draws, and would be a sampler bug
 			return fmt.Errorf("exact.L1Binary returned NaN")
+		}
+		return nil
+	}, nil
+}
+
+// normalKernel draws standard normals from the ChaCha8 generator every
+// private run uses (rng.New): the sampler's Gaussian proposals are most of
+// its work (NormFloat64 is ≈ 60% of a native sampler step's profile).
+func normalKernel() (func(int) error, error) {
+	r := rng.Seeded(6)
+	return func(iters int) error {
+		s := 0.0
+		for range iters {
+			s += r.NormFloat64()
+		}
+		if math.IsNaN(s) {
+			return fmt.Errorf("NormFloat64 returned NaN")
 		}
 		return nil
 	}, nil

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
@@ -75,62 +76,97 @@ const readyProbe = `Object.defineProperty(window, "dpsampleUIReady", {
   set(v) { if (v && this.__readyAt === undefined) this.__readyAt = performance.now(); this.__dpsampleUIReady = v; },
 });`
 
+// wire records the encoded bytes of every response of a page load.
+type wire struct {
+	mu       sync.Mutex
+	url      map[network.RequestID]string
+	encoding map[network.RequestID]string
+	total    float64 // all responses
+	wasm     float64 // responses whose URL ends in .wasm
+	wasmEnc  string  // their Content-Encoding
+}
+
+func (w *wire) listen(ev any) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch e := ev.(type) {
+	case *network.EventResponseReceived:
+		w.url[e.RequestID] = e.Response.URL
+		for k, v := range e.Response.Headers {
+			if strings.EqualFold(k, "content-encoding") {
+				w.encoding[e.RequestID] = fmt.Sprint(v)
+			}
+		}
+	case *network.EventLoadingFinished:
+		w.total += e.EncodedDataLength
+		if strings.HasSuffix(w.url[e.RequestID], ".wasm") {
+			w.wasm += e.EncodedDataLength
+			w.wasmEnc = w.encoding[e.RequestID]
+		}
+	}
+}
+
 // tab opens a new tab with the HTTP cache disabled and the ready probe
 // installed, and navigates to index.html.
-func (b *browser) tab() (context.Context, context.CancelFunc, error) {
+func (b *browser) tab() (context.Context, context.CancelFunc, *wire, error) {
 	tctx, cancel := chromedp.NewContext(b.ctx)
 	ctx, cancelT := context.WithTimeout(tctx, 10*time.Minute)
 	done := func() { cancelT(); cancel() }
+	w := &wire{url: map[network.RequestID]string{}, encoding: map[network.RequestID]string{}}
+	if err := chromedp.Listen(ctx, w.listen); err != nil {
+		done()
+		return nil, nil, nil, err
+	}
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 		done()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
 		done()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if _, err := chromedp.Call(ctx, page.Enable, page.EnableParams{}); err != nil {
 		done()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: readyProbe}); err != nil {
 		done()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(b.srv.URL+"/index.html")); err != nil {
 		done()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void]("window.__readyAt !== undefined", chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
 		done()
-		return nil, nil, fmt.Errorf("waiting for window.dpsampleUIReady: %w", err)
+		return nil, nil, nil, fmt.Errorf("waiting for window.dpsampleUIReady: %w", err)
 	}
-	return ctx, done, nil
+	return ctx, done, w, nil
 }
 
 // loadTimes opens index.html in n fresh tabs (cache disabled) and returns the
-// milliseconds from navigation start to window.dpsampleUIReady.
-func (b *browser) loadTimes(n int) ([]float64, error) {
-	var ms []float64
+// milliseconds from navigation start to window.dpsampleUIReady, and the
+// bytes on the wire of the last load at that moment.
+func (b *browser) loadTimes(n int) (ms []float64, last *wire, err error) {
 	for range n {
-		ctx, done, err := b.tab()
+		ctx, done, w, err := b.tab()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		v, err := chromedp.Run(ctx, chromedp.Evaluate[float64]("window.__readyAt"))
 		done()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		ms = append(ms, v)
+		ms, last = append(ms, v), w
 	}
-	return ms, nil
+	return ms, last, nil
 }
 
 // runBench runs the kernels in a fresh tab's main thread through
 // dpsample._bench (benchJS) once the page is ready.
 func (b *browser) runBench(js []job) (map[string][]float64, error) {
-	ctx, done, err := b.tab()
+	ctx, done, _, err := b.tab()
 	if err != nil {
 		return nil, err
 	}

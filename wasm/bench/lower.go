@@ -53,7 +53,7 @@ func lower() (LowerReport, error) {
 	var rep LowerReport
 	for _, n := range []int{4, 8, 16} {
 		for _, mode := range []fingerprint.Mode{fingerprint.Tardos, fingerprint.Symmetric} {
-			trials := map[int]int{4: 200, 8: 100, 16: 20}[n]
+			trials := map[int]int{4: 400, 8: 200, 16: 40}[n]
 			if mode == fingerprint.Symmetric {
 				trials *= 2
 			}
@@ -79,7 +79,7 @@ func lower() (LowerReport, error) {
 	}
 	rep.BoxN, rep.BoxMode = 8, fingerprint.Symmetric
 	for _, s := range []float64{0.03, 0.1, 0.3, 1, 3, 10, 30, 100} {
-		trials := 10
+		trials := 20
 		if quick {
 			trials = 3
 		}

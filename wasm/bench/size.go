@@ -18,6 +18,12 @@ type SizeLoad struct {
 	WasmBrotli int       `json:"wasmBrotliBytes"` // node's zlib, quality 11
 	LoadMs     []float64 `json:"loadMs"`          // navigation → window.dpsampleUIReady, cache disabled
 	LoadMedian float64   `json:"loadMedianMs"`
+	// Bytes on the wire of a cold load (last load, counted when the UI is
+	// ready): the .wasm response and every response, with the .wasm's
+	// Content-Encoding as the dev server negotiated it.
+	WireWasm     float64 `json:"wireWasmBytes"`
+	WireTotal    float64 `json:"wireTotalBytes"`
+	WireEncoding string  `json:"wireWasmEncoding"`
 }
 
 func sizeAndLoad(wasmPath string, br *browser) (SizeLoad, error) {
@@ -28,9 +34,9 @@ func sizeAndLoad(wasmPath string, br *browser) (SizeLoad, error) {
 	}
 	s.WasmRaw = len(raw)
 	var gz bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	w.Write(raw)
-	if err := w.Close(); err != nil {
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(raw)
+	if err := zw.Close(); err != nil {
 		return s, err
 	}
 	s.WasmGzip = gz.Len()
@@ -48,9 +54,13 @@ process.stdout.write(String(b.length));`, wasmPath).Output()
 	if quick {
 		n = 2
 	}
-	if s.LoadMs, err = br.loadTimes(n); err != nil {
+	var w *wire
+	if s.LoadMs, w, err = br.loadTimes(n); err != nil {
 		return s, err
 	}
+	w.mu.Lock()
+	s.WireWasm, s.WireTotal, s.WireEncoding = w.wasm, w.total, w.wasmEnc
+	w.mu.Unlock()
 	s.LoadMedian = median(s.LoadMs)
 	return s, nil
 }
