@@ -163,17 +163,27 @@ func (b *browser) loadTimes(n int) (ms []float64, last *wire, err error) {
 	return ms, last, nil
 }
 
-// runBench runs the kernels in a fresh tab's main thread through
-// dpsample._bench (benchJS) once the page is ready.
-func (b *browser) runBench(js []job) (map[string][]float64, error) {
+// chromPlace is a tab on index.html whose main thread runs job lists
+// through dpsample._bench (benchJS).
+type chromPlace struct {
+	ctx  context.Context
+	done context.CancelFunc
+}
+
+func (b *browser) benchPlace() (*chromPlace, error) {
 	ctx, done, _, err := b.tab()
 	if err != nil {
 		return nil, err
 	}
-	defer done()
 	// Let the page's start-up work (first renders, the worker) settle.
 	time.Sleep(2 * time.Second)
+	return &chromPlace{ctx, done}, nil
+}
+
+func (c *chromPlace) run(js []job) (map[string][]float64, error) {
 	arg, _ := json.Marshal(js)
 	expr := "(" + strings.TrimSpace(benchJS) + ")(" + string(arg) + ")"
-	return chromedp.Run(ctx, chromedp.Evaluate[map[string][]float64](expr, chromedp.EvalAwaitPromise))
+	return chromedp.Run(c.ctx, chromedp.Evaluate[map[string][]float64](expr, chromedp.EvalAwaitPromise))
 }
+
+func (c *chromPlace) close() { c.done() }

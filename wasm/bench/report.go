@@ -65,7 +65,7 @@ func readmeHeadline(r *Report) string {
 	if r.Quick {
 		note = " **(BENCH_QUICK=1 run: not for quoting.)**"
 	}
-	return fmt.Sprintf("Measured by `./build.sh bench` on %s (%d CPUs, %s, %s)%s; time per unit of work natively and the same Go kernel compiled to wasm, in node and in headless Chromium. Full report: [docs/BENCHMARKS.md](docs/BENCHMARKS.md).\n\n%s\n",
+	return fmt.Sprintf("Measured by `./build.sh bench` on %s (%d CPUs, node %s, %s)%s; time per unit of work natively and the same Go kernel compiled to wasm, in node and in headless Chromium. Full report: [docs/BENCHMARKS.md](docs/BENCHMARKS.md).\n\n%s\n",
 		r.Generated, r.Machine.CPUs, r.Machine.Node, r.Machine.Chromium, note, headlineTable(r))
 }
 

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,35 +65,61 @@ func jobs() []job {
 	return js
 }
 
-const protocol = "each kernel: %d warm-up calls (V8 tiers hot functions up from Liftoff between calls), then %d timed calls of a fixed iteration count; the fastest timed call is reported (the machine is shared: interference only adds time, so the minimum is the least disturbed estimate; every call is in docs/benchmarks.json). Every call is timed inside Go (time.Now) around the same benchkit kernel: natively in the runner, and in site/dpsample.wasm through dpsample._bench.run under node and on the page's main thread in headless Chromium."
+const protocol = "each kernel: %d warm-up calls in each place (V8 tiers hot functions up from Liftoff between calls), then %d rounds of one timed call natively, one under node and one in Chromium, interleaved so that the three see the same background load; each call runs a fixed iteration count and the fastest call per place is reported (the machine is shared: interference only adds time, so the minimum is the least disturbed estimate; every call is in docs/benchmarks.json). Every call is timed inside Go (time.Now) around the same benchkit kernel: natively in the runner, and in site/dpsample.wasm through dpsample._bench.run under node and on the page's main thread in headless Chromium."
+
+// place runs job lists somewhere and returns {name: [ms per timed call]}.
+type place func([]job) (map[string][]float64, error)
+
+func nativePlace(js []job) (map[string][]float64, error) {
+	out := map[string][]float64{}
+	for _, j := range js {
+		out[j.Name] = []float64{}
+		for i := 0; i < j.Warm+j.Reps; i++ {
+			d, err := benchkit.Time(j.Name, j.Iters)
+			if err != nil {
+				return nil, err
+			}
+			if i >= j.Warm {
+				out[j.Name] = append(out[j.Name], float64(d.Nanoseconds())/1e6)
+			}
+		}
+	}
+	return out, nil
+}
 
 func speed(wasmPath string, br *browser) (Speed, error) {
 	js := jobs()
 	s := Speed{Protocol: fmt.Sprintf(protocol, js[0].Warm, js[0].Reps)}
-	native := map[string][]float64{}
-	for _, j := range js {
-		for i := 0; i < j.Warm+j.Reps; i++ {
-			d, err := benchkit.Time(j.Name, j.Iters)
-			if err != nil {
-				return s, err
-			}
-			if i >= j.Warm {
-				native[j.Name] = append(native[j.Name], float64(d.Nanoseconds())/1e6)
-			}
-		}
-	}
-	node, err := runNode(wasmPath, js)
+	node, err := startNode(wasmPath)
 	if err != nil {
 		return s, fmt.Errorf("node: %w", err)
 	}
-	chrom, err := br.runBench(js)
+	defer node.close()
+	chrom, err := br.benchPlace()
 	if err != nil {
 		return s, fmt.Errorf("chromium: %w", err)
 	}
+	defer chrom.close()
+	places := []place{nativePlace, node.run, chrom.run}
 	for i, k := range benchkit.Kernels() {
 		j := js[i]
+		ms := make([][]float64, len(places))
+		for pi, pl := range places {
+			if _, err := pl([]job{{Name: j.Name, Iters: j.Iters, Warm: j.Warm}}); err != nil {
+				return s, fmt.Errorf("%s warm-up (place %d): %w", j.Name, pi, err)
+			}
+		}
+		for range j.Reps {
+			for pi, pl := range places {
+				out, err := pl([]job{{Name: j.Name, Iters: j.Iters, Reps: 1}})
+				if err != nil {
+					return s, fmt.Errorf("%s (place %d): %w", j.Name, pi, err)
+				}
+				ms[pi] = append(ms[pi], out[j.Name]...)
+			}
+		}
 		per := float64(j.Iters) * k.PerIter / 1e6 // ms → ns per unit
-		row := SpeedRow{Info: k, NativeMs: native[k.Name], NodeMs: node[k.Name], ChromiumMs: chrom[k.Name]}
+		row := SpeedRow{Info: k, NativeMs: ms[0], NodeMs: ms[1], ChromiumMs: ms[2]}
 		row.Iters = j.Iters
 		row.NativeNs = minimum(row.NativeMs) / per
 		row.NodeNs = minimum(row.NodeMs) / per
@@ -119,7 +146,8 @@ const benchJS = `async (jobs) => {
 }`
 
 // nodeJS loads site/dpsample.wasm the way go_js_wasm_exec does, then runs
-// benchJS; argv: wasm_exec.js, dpsample.wasm, jobs (JSON).
+// benchJS on every job list it reads from stdin (one JSON line each) and
+// answers with one JSON line; argv: wasm_exec.js, dpsample.wasm.
 const nodeJS = `"use strict";
 globalThis.require = require;
 globalThis.fs = require("fs");
@@ -135,40 +163,80 @@ const bench = ` + benchJS + `;
   const { instance } = await WebAssembly.instantiate(fs.readFileSync(process.argv[3]), go.importObject);
   go.run(instance);
   if (!globalThis.dpsample || !globalThis.dpsample._bench) throw new Error("dpsample._bench did not register");
-  const out = await bench(JSON.parse(process.argv[4]));
-  process.stdout.write(JSON.stringify(out) + "\n");
+  const rl = require("readline").createInterface({ input: process.stdin });
+  for await (const line of rl) {
+    const out = await bench(JSON.parse(line));
+    process.stdout.write(JSON.stringify(out) + "\n");
+  }
   process.exit(0);
 })().catch((e) => { console.error(e); process.exit(1); });
 `
 
-func runNode(wasmPath string, js []job) (map[string][]float64, error) {
+// nodeProc is a node process running nodeJS.
+type nodeProc struct {
+	dir string
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startNode(wasmPath string) (*nodeProc, error) {
 	dir, err := os.MkdirTemp("", "dpsample-bench")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
 	script := filepath.Join(dir, "bench.cjs")
 	if err := os.WriteFile(script, []byte(nodeJS), 0o644); err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
 	wasmExec := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
 	abs, err := filepath.Abs(wasmPath)
 	if err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
-	arg, _ := json.Marshal(js)
-	cmd := exec.Command("node", script, wasmExec, abs, string(arg))
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
+	n := &nodeProc{dir: dir, cmd: exec.Command("node", script, wasmExec, abs)}
+	n.cmd.Stderr = os.Stderr
+	if n.in, err = n.cmd.StdinPipe(); err != nil {
+		os.RemoveAll(dir)
 		return nil, err
+	}
+	stdout, err := n.cmd.StdoutPipe()
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	n.out = bufio.NewReader(stdout)
+	if err := n.cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return n, nil
+}
+
+func (n *nodeProc) run(js []job) (map[string][]float64, error) {
+	arg, _ := json.Marshal(js)
+	if _, err := n.in.Write(append(arg, '\n')); err != nil {
+		return nil, err
+	}
+	line, err := n.out.ReadBytes('\n')
+	if err != nil {
+		return nil, fmt.Errorf("reading node's answer: %w", err)
 	}
 	var res map[string][]float64
-	return res, json.Unmarshal(out, &res)
+	return res, json.Unmarshal(line, &res)
+}
+
+func (n *nodeProc) close() {
+	n.in.Close()
+	n.cmd.Wait()
+	os.RemoveAll(n.dir)
 }
 
 func nodeVersion() string {
