@@ -83,7 +83,7 @@ func main() {
 	}
 	step("cost vs theory", func() (err error) { r.Cost, err = cost(); return })
 	step("lower bound", func() (err error) { r.Lower, err = lower(); return })
-	step("utility vs baselines", func() (err error) { r.Utility, err = utility(); return })
+	step("utility vs baselines", func() (err error) { r.Utility, err = utility(*root); return })
 	r.Seconds = time.Since(start).Seconds()
 
 	docs := filepath.Join(*root, "docs")

@@ -54,6 +54,9 @@ func headlineTable(r *Report) string {
 	t := table([]string{"kernel", "native", "wasm/native (node)", "wasm/native (Chromium)"}, rows)
 	t += "\n" + table([]string{"site/dpsample.wasm", "raw", "gzip -9", "brotli q11", "load → interactive (Chromium, median)"},
 		[][]string{{"", kib(r.Size.WasmRaw), kib(r.Size.WasmGzip), kib(r.Size.WasmBrotli), sig(r.Size.LoadMedian) + " ms"}})
+	if u := utilityHeadline(r); u != "" {
+		t += "\n" + u
+	}
 	return t
 }
 
