@@ -122,7 +122,7 @@ type UtilityCell struct {
 	Runs             int                `json:"runs"`
 	Excess           []float64          `json:"excess"` // L(θ) − min_{‖θ‖≤C} L on the training data, per run
 	ExcessMean       float64            `json:"excessMean"`
-	ExcessStd        float64            `json:"excessStd"` // sample standard deviation over runs
+	ExcessStd        float64            `json:"excessStd"` // sample standard deviation over runs (0 if runs < 2)
 	Accuracy         []float64          `json:"accuracy,omitempty"`
 	AccuracyMean     float64            `json:"accuracyMean,omitempty"` // test accuracy (real data)
 	AccuracyStd      float64            `json:"accuracyStd,omitempty"`
@@ -870,17 +870,19 @@ func accuracy(x [][]float64, y, theta []float64) float64 {
 	return float64(ok) / float64(len(x))
 }
 
-// meanStd returns the mean and the sample standard deviation (NaN for < 2).
+// meanStd returns the mean and the sample standard deviation. Both are 0 for
+// no values and the standard deviation is 0 for one value (the report must be
+// plain JSON, which has no NaN; Runs tells the cases apart).
 func meanStd(v []float64) (mean, std float64) {
 	if len(v) == 0 {
-		return math.NaN(), math.NaN()
+		return 0, 0
 	}
 	for _, x := range v {
 		mean += x
 	}
 	mean /= float64(len(v))
 	if len(v) < 2 {
-		return mean, math.NaN()
+		return mean, 0
 	}
 	var ss float64
 	for _, x := range v {
@@ -933,6 +935,9 @@ func dimRatios(cells []UtilityCell) []DimRatio {
 		seL := l.ExcessStd / math.Sqrt(float64(l.Runs))
 		seH := h.ExcessStd / math.Sqrt(float64(h.Runs))
 		dr.RatioSE = math.Abs(dr.Ratio) * math.Hypot(seL/l.ExcessMean, seH/h.ExcessMean)
+		if math.IsNaN(dr.Ratio) || math.IsInf(dr.Ratio, 0) || math.IsNaN(dr.RatioSE) || math.IsInf(dr.RatioSE, 0) {
+			continue // a zero mean at d_min: no ratio (keeps the report plain JSON)
+		}
 		if k.method == MethodExponential {
 			dr.Target = DimFreeTarget
 			dr.Meets = dr.Ratio <= DimFreeTarget

@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"sort"
@@ -404,6 +405,9 @@ func TestUtilityQuick(t *testing.T) {
 	}
 	if calls == 0 {
 		t.Error("no progress reported")
+	}
+	if _, err := json.Marshal(rep); err != nil {
+		t.Errorf("report is not plain JSON: %v", err)
 	}
 	for _, c := range rep.Cells {
 		switch {
