@@ -416,6 +416,11 @@ func TestUtilityQuick(t *testing.T) {
 				t.Errorf("%s/%s: objective perturbation ran on a non-smooth loss", c.Workload, c.Loss)
 			}
 			continue
+		case c.Method == MethodExpDirect && (c.Workload != WorkloadSynthetic || c.D > o.Synthetic.DirectMaxD):
+			if c.Error == "" || c.Runs != 0 {
+				t.Errorf("%s d=%d: direct exponential ran beyond directMaxD", c.Workload, c.D)
+			}
+			continue
 		case c.Error != "" || c.Runs == 0:
 			t.Errorf("%+v: no runs (%s)", c, c.Error)
 			continue
