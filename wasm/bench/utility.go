@@ -142,7 +142,6 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 								row = append(row, "")
 							case c.Error != "":
 								row = append(row, "n/a")
-								any = true
 							default:
 								row = append(row, pm(c.ExcessMean, c.ExcessStd))
 								any = true
@@ -187,7 +186,6 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 						row, erow = append(row, ""), append(erow, "")
 					case c.Error != "":
 						row, erow = append(row, "n/a"), append(erow, "n/a")
-						any = true
 					default:
 						row = append(row, pm(c.AccuracyMean, c.AccuracyStd))
 						erow = append(erow, pm(c.ExcessMean, c.ExcessStd))
@@ -217,7 +215,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 	}
 	if len(errs) > 0 {
 		sort.Strings(errs)
-		p("Cells marked n/a (the method does not apply or failed):\n\n")
+		p("Cells marked n/a, and methods left out of a table where no cell applies (one example per reason):\n\n")
 		seen := map[string]bool{}
 		for _, e := range errs {
 			msg := e[strings.Index(e, ": ")+2:]
