@@ -97,6 +97,11 @@ func main() {
 	if err := os.WriteFile(filepath.Join(docs, "benchmarks.json"), append(js, '\n'), 0o644); err != nil {
 		fatal(err)
 	}
+	// Every plot is regenerated: drop the previous run's, so none goes stale.
+	old, _ := filepath.Glob(filepath.Join(docs, "bench", "*.svg"))
+	for _, f := range old {
+		os.Remove(f)
+	}
 	for name, svg := range plots(&r) {
 		if err := os.WriteFile(filepath.Join(docs, "bench", name), []byte(svg), 0o644); err != nil {
 			fatal(err)

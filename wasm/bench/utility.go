@@ -155,7 +155,9 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 				}
 			}
 		}
-		p("![excess risk against d](bench/utility-synthetic.svg)\n\n")
+		for _, ln := range s.Losses {
+			p("![excess risk against d, %s](bench/utility-synthetic-%s.svg)\n\n", ln, ln)
+		}
 		p("Dimension-free check: risk(d = %d) / risk(d = %d) at fixed rank (target ≤ %g for the exponential mechanism):\n\n", maxInt(s.Dims), minInt(s.Dims), baseline.DimFreeTarget)
 		var rows [][]string
 		for _, d := range u.Ratios {
@@ -284,41 +286,43 @@ func utilityPlots(r *Report) map[string]string {
 		if containsF(s.Epsilons, 1) {
 			e = 1
 		}
-		pl := plot.Plot{Title: fmt.Sprintf("synthetic rank-k GLMs, ε = %g, n = %d (solid k = %d, dashed k = %d)", e, s.N, s.Ranks[0], s.Ranks[len(s.Ranks)-1]),
-			XLabel: "d", YLabel: "excess empirical risk (mean over losses)", XLog: true, YLog: true}
-		for mi, m := range methods {
-			if m == baseline.MethodNonPrivate {
-				continue
-			}
-			for ri, k := range []int{s.Ranks[0], s.Ranks[len(s.Ranks)-1]} {
-				if ri == 1 && len(s.Ranks) == 1 {
-					break
+		for _, ln := range s.Losses {
+			pl := plot.Plot{Title: fmt.Sprintf("synthetic %s, ε = %g, n = %d (solid k = %d, dashed k = %d)", ln, e, s.N, s.Ranks[0], s.Ranks[len(s.Ranks)-1]),
+				XLabel: "d", YLabel: "excess empirical risk", XLog: true, YLog: true}
+			for _, m := range methods {
+				if m == baseline.MethodNonPrivate {
+					continue
 				}
-				var xs, ys []float64
-				for _, d := range s.Dims {
-					sum, n := 0.0, 0
-					for _, ln := range s.Losses {
+				for ri, k := range []int{s.Ranks[0], s.Ranks[len(s.Ranks)-1]} {
+					if ri == 1 && len(s.Ranks) == 1 {
+						break
+					}
+					var xs, ys []float64
+					for _, d := range s.Dims {
 						if c := findCell(u, baseline.WorkloadSynthetic, ln, k, d, e, m); c != nil && c.Error == "" && c.Runs > 0 {
-							sum += c.ExcessMean
-							n++
+							xs, ys = append(xs, float64(d)), append(ys, c.ExcessMean)
 						}
 					}
-					if n == len(s.Losses) {
-						xs, ys = append(xs, float64(d)), append(ys, sum/float64(n))
+					if len(xs) == 0 {
+						continue
 					}
+					name := ""
+					if ri == 0 {
+						name = m
+					}
+					kind := plot.Line
+					if len(xs) == 1 {
+						kind = plot.Points
+					}
+					pl.Series = append(pl.Series, plot.Series{Name: name, X: xs, Y: ys, Kind: kind, Dashed: ri == 1, Color: methodColor(m)})
 				}
-				name := ""
-				if ri == 0 {
-					name = m
-				}
-				pl.Series = append(pl.Series, plot.Series{Name: name, X: xs, Y: ys, Dashed: ri == 1, Color: plot.Palette[mi%len(plot.Palette)]})
 			}
+			out["utility-synthetic-"+ln+".svg"] = pl.SVG()
 		}
-		out["utility-synthetic.svg"] = pl.SVG()
 	}
 	if rl := u.Options.Real; rl != nil {
 		pl := plot.Plot{Title: "real data: test accuracy (solid " + rl.Datasets[0] + dashedName(rl.Datasets) + ")", XLabel: "ε", YLabel: "test accuracy", XLog: true}
-		for mi, m := range methods {
+		for _, m := range methods {
 			for di, ds := range rl.Datasets {
 				var xs, ys []float64
 				for _, e := range rl.Epsilons {
@@ -330,7 +334,10 @@ func utilityPlots(r *Report) map[string]string {
 				if di == 0 {
 					name = m
 				}
-				pl.Series = append(pl.Series, plot.Series{Name: name, X: xs, Y: ys, Dashed: di > 0, Color: plot.Palette[mi%len(plot.Palette)]})
+				if len(xs) == 0 {
+					continue
+				}
+				pl.Series = append(pl.Series, plot.Series{Name: name, X: xs, Y: ys, Dashed: di > 0, Color: methodColor(m)})
 			}
 		}
 		out["utility-real.svg"] = pl.SVG()
@@ -368,4 +375,22 @@ func minInt(xs []int) int {
 		m = min(m, x)
 	}
 	return m
+}
+
+// methodColor gives every method one colour in every plot (Okabe–Ito, as
+// core/plot's palette); the two samplings of Algorithm 1 share theirs.
+func methodColor(m string) string {
+	switch m {
+	case baseline.MethodExponential, baseline.MethodExpDirect:
+		return "#D55E00"
+	case baseline.MethodDPGD:
+		return "#0072B2"
+	case baseline.MethodDPGDProjected:
+		return "#56B4E9"
+	case baseline.MethodOutputPert:
+		return "#009E73"
+	case baseline.MethodObjectivePert:
+		return "#CC79A7"
+	}
+	return "#000000"
 }
