@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -45,6 +46,7 @@ type Machine struct {
 	Go           string `json:"go"`
 	Node         string `json:"node"`
 	Chromium     string `json:"chromium"`
+	Commit       string `json:"commit"` // git HEAD of the run ("+dirty" with uncommitted changes)
 }
 
 var quick = os.Getenv("BENCH_QUICK") != ""
@@ -56,7 +58,7 @@ func main() {
 	flag.Parse()
 	start := time.Now()
 	r := Report{Generated: time.Now().UTC().Format(time.RFC3339), Quick: quick}
-	r.Machine = Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), Go: runtime.Version(), Node: nodeVersion()}
+	r.Machine = Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), Go: runtime.Version(), Node: nodeVersion(), Commit: gitCommit(*root)}
 	step := func(name string, f func() error) {
 		t := time.Now()
 		fmt.Fprintf(os.Stderr, "bench: %s…\n", name)
@@ -145,4 +147,18 @@ func spliceReadme(readme, body string) (string, bool) {
 		return readme, false
 	}
 	return readme[:i+len(readmeBegin)] + "\n" + body + readme[j:], true
+}
+
+// gitCommit names the code a run measured: HEAD, with "+dirty" when tracked
+// files under core/, wasm/ or site/ differ from it.
+func gitCommit(root string) string {
+	out, err := exec.Command("git", "-C", root, "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		return "unknown"
+	}
+	c := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no", "--", "core", "wasm", "site").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+		c += "+dirty"
+	}
+	return c
 }
