@@ -17,77 +17,14 @@ import (
 func glmKind(k loss.Kind) bool { return k == loss.Logistic || k == loss.Hinge || k == loss.LAD }
 
 // ReferenceFit is min_{‖θ‖≤C} L(θ; D), the comparator of every excess risk
-// (LLL Assumption 1.2 puts θ* in that ball).
-type ReferenceFit struct {
-	Theta []float64 `json:"theta"`
-	Loss  float64   `json:"loss"` // L at Theta
-	Gap   float64   `json:"gap"`  // certified: Loss − min_{‖θ‖≤C} L ≤ Gap
-	Iters int       `json:"iterations"`
-}
+// (LLL Assumption 1.2 puts θ* in that ball): loss.BallMin.
+type ReferenceFit = loss.BallMin
 
-// Reference minimises L over ‖θ‖ ≤ C. Logistic loss (smooth, β = clip²/4)
-// uses projected gradient descent with step 1/β; hinge and LAD use the
-// projected subgradient method with steps C/√t along g/‖g‖ (best iterate).
-// The gap is certified by convexity through cutting planes: for any
-// subgradients g_t at x_t and weights w_t ≥ 0,
-//
-//	min_{‖y‖≤C} L(y) ≥ (Σ w_t (L(x_t) − ⟨g_t, x_t⟩) − C‖Σ w_t g_t‖)/Σ w_t,
-//
-// taken for each single cut and for the step-weighted average of the second
-// half of the run. Not private: used only to measure.
+// Reference minimises L over ‖θ‖ ≤ C with a certified gap
+// (loss.Set.MinimizeInBall, shared with the mechanism's reference fit). Not
+// private: used only to measure.
 func Reference(set *loss.Set, radius float64, iters int) ReferenceFit {
-	d := set.Dim()
-	x := make([]float64, d)
-	g := make([]float64, d)
-	gsum := make([]float64, d)
-	best := make([]float64, d)
-	fBest, lb := math.Inf(1), math.Inf(-1)
-	var aSum, wSum float64
-	smooth := set.Kind() == loss.Logistic
-	beta := set.Params().Clip * set.Params().Clip / 4
-	for t := 1; t <= iters; t++ {
-		if t == iters/2 {
-			lb = math.Max(lb, avgCut(aSum, wSum, gsum, radius))
-			aSum, wSum = 0, 0
-			clear(gsum)
-		}
-		f := set.Mean(x)
-		if f < fBest {
-			fBest = f
-			copy(best, x)
-		}
-		set.Subgradient(x, g)
-		gx, gn := dot(g, x), math.Sqrt(dot(g, g))
-		lb = math.Max(lb, f-gx-radius*gn)
-		w := 1 / math.Sqrt(float64(t))
-		aSum += w * (f - gx)
-		wSum += w
-		for j, v := range g {
-			gsum[j] += w * v
-		}
-		if gn == 0 {
-			lb = math.Max(lb, f)
-			break
-		}
-		step := radius * w / gn
-		if smooth {
-			step = 1 / beta
-		}
-		for j := range x {
-			x[j] -= step * g[j]
-		}
-		project(x, radius)
-	}
-	lb = math.Max(lb, avgCut(aSum, wSum, gsum, radius))
-	return ReferenceFit{Theta: best, Loss: fBest, Gap: math.Max(0, fBest-lb), Iters: iters}
-}
-
-// avgCut is min_{‖y‖≤C} of the weighted average of the cuts.
-func avgCut(aSum, wSum float64, gsum []float64, radius float64) float64 {
-	if wSum == 0 {
-		return math.Inf(-1)
-	}
-	return (aSum - radius*math.Sqrt(dot(gsum, gsum))) / wSum
+	return set.MinimizeInBall(radius, iters)
 }
 
 // RegularizedFit is an approximate minimiser of the μ-strongly convex

@@ -23,78 +23,13 @@ type Fit struct {
 // fitBudget bounds the work of the reference fit: iterations·n·d ≤ fitBudget.
 const fitBudget = 2e7
 
-// fit minimises L over the ball ‖θ‖ ≤ C (LLL Assumption 1.2 says θ* lies
-// there) by the projected subgradient method with steps C/√t along g/‖g‖,
-// keeping the best iterate. Its suboptimality is certified by convexity: for
-// any weights w_t ≥ 0 and every y in the ball,
-// L(y) ≥ Σ w_t (L(x_t) + ⟨g_t, y − x_t⟩)/Σ w_t ≥ (Σ w_t(L(x_t) − ⟨g_t,x_t⟩) − C‖Σ w_t g_t‖)/Σ w_t,
-// evaluated for the step weights over each half of the run and for each
-// single cut; Gap is the best
-// value minus the best such lower bound.
+// fit compares theta with the certified non-private minimiser of L over the
+// ball ‖θ‖ ≤ C (loss.Set.MinimizeInBall), with the work bounded by fitBudget.
 func fit(set *loss.Set, theta []float64, radius float64) Fit {
 	n, d := set.N(), set.Dim()
 	iters := int(math.Max(100, math.Min(2000, fitBudget/float64(n*d))))
-	x := make([]float64, d)
-	g := make([]float64, d)
-	gsum := make([]float64, d)
-	best := make([]float64, d)
-	fBest, lb := math.Inf(1), math.Inf(-1)
-	var aSum, wSum float64
-	for t := 1; t <= iters; t++ {
-		if t == iters/2 { // certify with the second half's cuts (its average subgradient is small near the optimum)
-			lb = math.Max(lb, avgCut(aSum, wSum, gsum, radius))
-			aSum, wSum = 0, 0
-			clear(gsum)
-		}
-		f := set.Mean(x)
-		if f < fBest {
-			fBest = f
-			copy(best, x)
-		}
-		set.Subgradient(x, g)
-		gx, gn := 0.0, 0.0
-		for j, v := range g {
-			gx += v * x[j]
-			gn += v * v
-		}
-		gn = math.Sqrt(gn)
-		lb = math.Max(lb, f-gx-radius*gn)
-		w := 1 / math.Sqrt(float64(t))
-		aSum += w * (f - gx)
-		wSum += w
-		for j, v := range g {
-			gsum[j] += w * v
-		}
-		if gn == 0 {
-			lb = math.Max(lb, f)
-			break
-		}
-		step := radius * w / gn
-		xn := 0.0
-		for j := range x {
-			x[j] -= step * g[j]
-			xn += x[j] * x[j]
-		}
-		if xn = math.Sqrt(xn); xn > radius {
-			for j := range x {
-				x[j] *= radius / xn
-			}
-		}
-	}
-	lb = math.Max(lb, avgCut(aSum, wSum, gsum, radius))
+	m := set.MinimizeInBall(radius, iters)
 	l := set.Mean(theta)
-	return Fit{Loss: l, NonPrivateLoss: fBest, Excess: l - fBest, Gap: math.Max(0, fBest-lb), Theta: best,
-		Iterations: iters, Clipped: set.Clipped()}
-}
-
-// avgCut is the lower bound min_{‖y‖≤C} of the weighted average of the cuts.
-func avgCut(aSum, wSum float64, gsum []float64, radius float64) float64 {
-	if wSum == 0 {
-		return math.Inf(-1)
-	}
-	gs := 0.0
-	for _, v := range gsum {
-		gs += v * v
-	}
-	return (aSum - radius*math.Sqrt(gs)) / wSum
+	return Fit{Loss: l, NonPrivateLoss: m.Loss, Excess: l - m.Loss, Gap: m.Gap, Theta: m.Theta,
+		Iterations: m.Iters, Clipped: set.Clipped()}
 }
