@@ -18,8 +18,6 @@ import (
 	"github.com/dpsample/dpsample/core/fingerprint"
 	"github.com/dpsample/dpsample/core/lowerbound"
 	"github.com/dpsample/dpsample/core/plot"
-	"github.com/dpsample/dpsample/core/rng"
-	"github.com/dpsample/dpsample/core/sampler/exact"
 )
 
 // The "trace" view walks through the lower-bound attack of Lemma G.2 and
@@ -94,66 +92,54 @@ func (m traceMech) options(su traceSetup) map[string]any {
 	return o
 }
 
-// traceReplica is the walk-through trial's code rebuilt on the main thread.
+// traceReplica is the walk-through trial's code rebuilt on the main thread
+// (lowerbound.Specimen replays the worker's seeded first trial exactly).
 type traceReplica struct {
 	su       traceSetup
+	sp       *lowerbound.Specimen
 	code     *fingerprint.Code
-	src      []int32 // published column → source column (the secret π⁻¹)
-	permOK   bool    // src agrees with the public column counts everywhere
+	permOK   bool // the key agrees with the public column counts everywhere
 	realUnan int
 }
 
-// splitStream is lowerbound's and fingerprint's derivation of an independent
-// ChaCha8 stream from four outputs of r.
-func splitStream(r *rand.Rand) *rand.Rand {
-	var key [32]byte
-	for i := range 4 {
-		u := r.Uint64()
-		for b := range 8 {
-			key[8*i+b] = byte(u >> (8 * b))
-		}
+// lbOptions are the Go options of the seeded walk-through run for m.
+func (m traceMech) lbOptions(su traceSetup) lowerbound.Options {
+	seed := su.seed
+	o := lowerbound.Options{N: su.n, Xi: su.xi, Mode: su.mode, Mechanism: lowerbound.Mechanism(m.name), Copies: su.copies, Seed: &seed}
+	switch m.name {
+	case "exponential", "gaussian":
+		o.Epsilon, o.Delta = m.eps(), m.delta
+	case "box-exponential":
+		s := m.s()
+		o.S = &s
 	}
-	return rand.New(rand.NewChaCha8(key))
+	return o
 }
 
 // newTraceReplica rebuilds the code of lowerbound.Run's first trial for the
-// seed, and its permutation.
+// seed, and checks its secret permutation against the public column counts.
 func newTraceReplica(su traceSetup) (*traceReplica, error) {
-	p := fingerprint.Params{N: su.n, Xi: su.xi, Mode: su.mode}
-	code, err := fingerprint.New(p, splitStream(rng.Seeded(su.seed)))
+	sp, err := lowerbound.NewSpecimen(traceMech{name: "median"}.lbOptions(su))
 	if err != nil {
 		return nil, err
 	}
-	// The same code generator again: its third stream is the permutation's.
-	cr := splitStream(rng.Seeded(su.seed))
-	splitStream(cr)
-	splitStream(cr)
-	perm := splitStream(cr)
-	D, d0 := code.Length, code.D0
-	src := make([]int32, D)
-	for k := range src {
-		src[k] = int32(k)
-	}
-	for k := D - 1; k > 0; k-- {
-		m := perm.IntN(k + 1)
-		src[k], src[m] = src[m], src[k]
-	}
+	code := sp.Code
 	ok := true
-	for k, s := range src {
-		o := code.Ones(k)
+	for k := range code.Length {
+		o, s := code.Ones(k), code.Source(k)
 		switch {
-		case int(s) >= 3*d0:
+		case s >= 3*code.D0:
 			ok = ok && o == su.n
-		case int(s) >= d0:
+		case s >= code.D0:
 			ok = ok && o == 0
 		}
 	}
-	return &traceReplica{su: su, code: code, src: src, permOK: ok, realUnan: code.RealUnanimous()}, nil
+	return &traceReplica{su: su, sp: sp, code: code, permOK: ok, realUnan: code.RealUnanimous()}, nil
 }
 
 // columnKind is what the secret key says about published column k.
 func (r *traceReplica) columnKind(k int) string {
-	s, d0 := int(r.src[k]), r.code.D0
+	s, d0 := r.code.Source(k), r.code.D0
 	switch {
 	case s < d0:
 		return "real"
@@ -163,88 +149,20 @@ func (r *traceReplica) columnKind(k int) string {
 	return "dummy 1"
 }
 
-// thetaLaw returns the per-column draw of the mechanism the worker ran (the
-// laws of core/lowerbound, with the parameters it reported).
-func thetaLaw(ex *lowerbound.Experiment) (func(r *rand.Rand, ones int) float64, error) {
-	rows, D := ex.Rows, ex.Code.Length
-	switch ex.Mechanism.Name {
-	case lowerbound.Median:
-		return func(_ *rand.Rand, ones int) float64 {
-			switch {
-			case 2*ones > rows:
-				return 1
-			case 2*ones < rows:
-				return 0
-			}
-			return 0.5
-		}, nil
-	case lowerbound.BoxExponential:
-		lambda := ex.Mechanism.Epsilon / (2 * float64(D))
-		return func(r *rand.Rand, ones int) float64 {
-			a := lambda * float64(rows-2*ones)
-			u := r.Float64()
-			aa := math.Abs(a)
-			if aa < 1e-12 {
-				return u
-			}
-			x := -math.Log1p(u*math.Expm1(-aa)) / aa
-			if a < 0 {
-				return 1 - x
-			}
-			return x
-		}, nil
-	case lowerbound.Gaussian:
-		sigma := ex.Mechanism.Sigma
-		return func(r *rand.Rand, ones int) float64 {
-			v := float64(ones)/float64(rows) + sigma*r.NormFloat64()
-			return math.Min(1, math.Max(0, v))
-		}, nil
-	case lowerbound.Exponential:
-		t := exact.NewBinary(rows, ex.Mechanism.A, ex.Mechanism.B)
-		if t == nil {
-			return nil, checks.Errorf("epsilon", "such that Algorithm 1's per-coordinate parameters are finite")
-		}
-		return t.Sample, nil
-	}
-	return nil, checks.Errorf("mechanism", "a known mechanism, got %q", ex.Mechanism.Name)
-}
-
-// window draws θ on the first `cols` published columns exactly as the worker
-// did in the seeded trial (the mechanism's stream is Run's second split).
-func (r *traceReplica) window(ex *lowerbound.Experiment, cols int) ([]float64, error) {
-	law, err := thetaLaw(ex)
-	if err != nil {
-		return nil, err
-	}
-	root := rng.Seeded(r.su.seed)
-	splitStream(root)
-	rm := splitStream(root)
-	out := make([]float64, min(cols, r.code.Length))
-	for k := range out {
-		out[k] = law(rm, r.code.Ones(k)*r.su.copies)
-	}
-	return out, nil
+// window returns θ on the first `cols` published columns exactly as the
+// worker drew it in the seeded trial of mechanism m.
+func (r *traceReplica) window(m traceMech, cols int) ([]float64, error) {
+	return r.sp.Theta(m.lbOptions(r.su), cols)
 }
 
 // verify recomputes the whole seeded pass and reports whether its excess is
 // the worker's, bit for bit (so the window shows the worker's θ).
-func (r *traceReplica) verify(ex *lowerbound.Experiment) bool {
-	law, err := thetaLaw(ex)
-	if err != nil || len(ex.ExcessOverD) == 0 {
+func (r *traceReplica) verify(ex *lowerbound.Experiment, m traceMech) bool {
+	if len(ex.ExcessOverD) == 0 {
 		return false
 	}
-	root := rng.Seeded(r.su.seed)
-	splitStream(root)
-	rm := splitStream(root)
-	rows, D := ex.Rows, r.code.Length
-	total := 0.0
-	for k := range D {
-		ones := r.code.Ones(k) * r.su.copies
-		theta := law(rm, ones)
-		m := float64(ones) / float64(rows)
-		total += m*math.Abs(theta-1) + (1-m)*math.Abs(theta) - math.Min(m, 1-m)
-	}
-	return total/float64(D) == ex.ExcessOverD[0]
+	got, err := r.sp.ExcessOverD(m.lbOptions(r.su))
+	return err == nil && got == ex.ExcessOverD[0]
 }
 
 // parseExperiment reads the worker's Experiment (an object with the JSON names).
@@ -890,7 +808,7 @@ func (v *traceView) runWalk() {
 		v.walkStatus.SetTextContent(fmt.Sprintf("One trial of %s on the code above (seeded so the page can show the key; "+
 			"a seeded run is marked not private — the data here are synthetic).", m.label()))
 		if v.root.GetAttribute("data-verify") == "1" {
-			v.output.SetAttribute("data-verified", strconv.FormatBool(rep.verify(ex)))
+			v.output.SetAttribute("data-verified", strconv.FormatBool(rep.verify(ex, m)))
 		}
 		v.root.SetAttribute("data-walk-n", strconv.Itoa(gen))
 		v.root.SetAttribute("data-walk", "done")
@@ -899,7 +817,7 @@ func (v *traceView) runWalk() {
 
 func (v *traceView) drawOutput(r *traceReplica, ex *lowerbound.Experiment, m traceMech) {
 	c := r.code
-	theta, err := r.window(ex, v.windowCols())
+	theta, err := r.window(m, v.windowCols())
 	if err != nil {
 		v.outputNote.SetTextContent(err.Error())
 		return

@@ -56,23 +56,12 @@ func New(p Params, r *rand.Rand) (*Code, error) {
 	}
 	p, _ = p.Normalize()
 	c := &Code{Params: p, Lengths: l}
-	bias, rows, perm := stream(r), stream(r), stream(r)
-	c.trace = stream(r)
+	bias, rows, perm := rng.Split(r), rng.Split(r), rng.Split(r)
+	c.trace = rng.Split(r)
 	c.genBiases(bias)
 	c.genRows(rows)
 	c.genPerm(perm)
 	return c, nil
-}
-
-func stream(r *rand.Rand) *rand.Rand {
-	var key [32]byte
-	for i := 0; i < 4; i++ {
-		u := r.Uint64()
-		for b := 0; b < 8; b++ {
-			key[8*i+b] = byte(u >> (8 * b))
-		}
-	}
-	return rand.New(rand.NewChaCha8(key))
 }
 
 // sampleBias draws p = sin²(t′ + (π/2 − 2t′)·u), i.e. r uniform on
@@ -140,6 +129,12 @@ func (c *Code) genPerm(r *rand.Rand) {
 		}
 	}
 }
+
+// Source returns the source column of published column k: 0 ≤ s < d₀ for a
+// real Tardos column, d₀ ≤ s < 3d₀ for an all-0 dummy and 3d₀ ≤ s < 5d₀ for an
+// all-1 dummy. It reveals the secret permutation π and exists for teaching
+// views that show the key on purpose; Trace does not need it exported.
+func (c *Code) Source(k int) int { return int(c.src[k]) }
 
 // Bit returns the published bit of user i at column k: X_{i,src(k)} for a
 // real column, 0 or 1 for a dummy.

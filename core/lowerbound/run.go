@@ -85,7 +85,7 @@ func Run(ctx context.Context, o Options, progress func(done, total int)) (Experi
 		return Experiment{}, err
 	}
 	root, private := rng.New(o.Seed)
-	rCode, rMech, rGhost := split(root), split(root), split(root)
+	rCode, rMech, rGhost := rng.Split(root), rng.Split(root), rng.Split(root)
 	D := l.Length
 	e := Experiment{Options: o, Code: l, Rows: o.rows(0), Private: private}
 	full, err := fullInfo(o, D)
@@ -228,17 +228,6 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
-}
-
-func split(r *rand.Rand) *rand.Rand {
-	var key [32]byte
-	for i := range 4 {
-		u := r.Uint64()
-		for b := range 8 {
-			key[8*i+b] = byte(u >> (8 * b))
-		}
-	}
-	return rand.New(rand.NewChaCha8(key))
 }
 
 func (e Experiment) finish(ghostRates []float64) Experiment {

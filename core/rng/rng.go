@@ -32,3 +32,15 @@ func Seeded(seed uint64) *rand.Rand {
 	r, _ := New(&seed)
 	return r
 }
+
+// Split derives an independent ChaCha8 generator keyed by four outputs of r.
+// A seeded r therefore reproduces every stream split from it; the fingerprint
+// code and the lower-bound runs use it to give each role (biases, codebook,
+// permutation, mechanism, ghosts) its own stream.
+func Split(r *rand.Rand) *rand.Rand {
+	var key [32]byte
+	for i := 0; i < 4; i++ {
+		binary.LittleEndian.PutUint64(key[8*i:], r.Uint64())
+	}
+	return rand.New(rand.NewChaCha8(key))
+}
