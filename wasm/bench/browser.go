@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/dpsample/dpsample/wasm/devserver"
+	"github.com/dpsample/dpsample/wasm/headless"
 )
 
 // browser is a headless Chromium (Debian's chromium, as in wasm/e2e) and
@@ -31,24 +31,11 @@ type browser struct {
 }
 
 func startBrowser(root string) (*browser, error) {
-	path, err := exec.LookPath("chromium")
+	bctx, cancel, err := headless.Start()
 	if err != nil {
-		return nil, fmt.Errorf("chromium not found on PATH (Debian: apt-get install chromium): %w", err)
+		return nil, err
 	}
-	b := &browser{srv: httptest.NewServer(devserver.Handler(root))}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.Flag("headless", "new"),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1100, 900),
-	)
-	actx, c1 := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, c2 := chromedp.NewContext(actx)
-	b.ctx, b.cancel = bctx, []context.CancelFunc{c2, c1}
+	b := &browser{srv: httptest.NewServer(devserver.Handler(root)), ctx: bctx, cancel: []context.CancelFunc{cancel}}
 	v, err := chromedp.Call(bctx, cdpbrowser.GetVersion, cdp.Empty{})
 	if err != nil {
 		b.close()

@@ -25,6 +25,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/dpsample/dpsample/wasm/devserver"
+	"github.com/dpsample/dpsample/wasm/headless"
 )
 
 var (
@@ -36,8 +37,7 @@ var (
 func TestMain(m *testing.M) {
 	_, file, _, _ := runtime.Caller(0)
 	root = filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
-	path, err := exec.LookPath("chromium")
-	if err != nil {
+	if _, err := exec.LookPath("chromium"); err != nil {
 		if os.Getenv("E2E_REQUIRE") != "" {
 			fmt.Fprintln(os.Stderr, "e2e: chromium not found on PATH and E2E_REQUIRE is set")
 			os.Exit(1)
@@ -54,26 +54,14 @@ func TestMain(m *testing.M) {
 	}
 	srv := httptest.NewServer(devserver.Handler(root))
 	baseURL = srv.URL
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.Flag("headless", "new"),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1100, 900),
-	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelB := chromedp.NewContext(actx)
-	if err := chromedp.Do(bctx); err != nil { // start the browser
-		fmt.Fprintln(os.Stderr, "e2e: cannot start chromium:", err)
+	bctx, closeBrowser, err := headless.Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.Exit(1)
 	}
 	browser = bctx
 	code := m.Run()
-	cancelB()
-	cancelA()
+	closeBrowser()
 	srv.Close()
 	os.Exit(code)
 }
