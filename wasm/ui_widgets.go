@@ -186,7 +186,7 @@ func fitWidth(fig dom.Element, p *plot.Plot) *plot.Plot {
 	if w <= 0 {
 		return p
 	}
-	w = math.Max(320, math.Min(720, w))
+	w = math.Max(260, math.Min(720, w)) // a 360 px phone leaves ≈ 300 px inside a section
 	if p.Width == 0 {
 		p.Width = 640
 	}
