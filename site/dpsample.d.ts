@@ -37,7 +37,10 @@ export interface Request {
 
 export interface Plan {
   n: number; d: number; G: number; eta: number; mu: number; gdp: number;
-  deltaCurve: number; deltaSampler: number; tv: number; steps: number; lambda: number; radiusBall: number;
+  deltaCurve: number; deltaSampler: number; tv: number; steps: number; lambda: number;
+  /** Lemma E.3's data-independent radius: the sample lies in B(0, radiusBall) with probability ≥ 1 − tv
+   *  (reported, not imposed as a truncation; see core/sampler's package doc). */
+  radiusBall: number;
   expectedLossEvals: number; sampler: string; neighbours: "replace-one";
   method: string; loss: string; rank: number; radius: number; clip: number; epsilon: number; delta: number;
   samples: number; gdpTotal: number; etaRule: string; grid: number;

@@ -7,13 +7,20 @@
 // proximal sampler of Lee–Liu–Lu Lemma E.2 (after Gopi–Lee–Liu 2022), with the
 // stated total-variation budget spent as follows (Plan documents each term):
 //
-//	TV(output, π) ≤ τ_B (ball, Lemma E.3) + τ_c (mixing) + T·τ_step (inexact RGO).
+//	TV(output, π) ≤ τ_c (mixing) + T·τ_step (inexact RGO).
 //
 // The alternating sampler (Lee–Shen–Tian 2021; Chen–Chewi–Salim–Wibisono 2022)
 // is Gibbs sampling on π(x, y) ∝ π(x)·exp(−‖x−y‖²/(2λ)):
 //
 //	y ← x + √λ·N(0, I)                       (exact)
-//	x ← RGO(y): ∝ exp(−f(x) − (α/2)‖x‖² − ‖x−y‖²/(2λ)) on the ball B(0, R)
+//	x ← RGO(y): ∝ exp(−f(x) − (α/2)‖x‖² − ‖x−y‖²/(2λ))
+//
+// Lemma E.3's data-independent radius R (π(‖x‖ > R) ≤ τ) is reported in the
+// plan but not imposed as a truncation: with proposals restricted to B(0, R)
+// the RGO's acceptance rate is ∝ q_y(B)², which has no lower bound uniform in
+// y, so its trial cap — and with it the TV budget — could not be proven.
+// Without the ball every bound holds for every y, because each loss is
+// G-Lipschitz on all of ℝ^d and the target is π on ℝ^d, as in Algorithm 1.
 //
 // The quadratic part of the RGO is the Gaussian q_y = N(y/(1+λα), λ/(1+λα)·I);
 // the data term is handled by the dimension-free two-sample rejection rule:

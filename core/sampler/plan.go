@@ -21,10 +21,6 @@ const Offset = 1.0
 // draw rejects with probability clip(f_J(X) − f_J(X′) + c, 0, K)/K.
 const FactoryRate = 2.0
 
-// BallMass is the lower bound on q_y(B(0,R)), the mass the proposal Gaussian
-// puts in the ball, assumed when sizing the trial budget (see Plan.TrialBudget).
-const BallMass = 0.25
-
 // MaxSteps is the largest T NewPlan accepts (about a day of native work).
 const MaxSteps = 1e12
 
@@ -43,25 +39,32 @@ type Params struct {
 // Plan is everything Run needs, all computed from Params alone (never from the
 // data). The TV budget τ is spent as
 //
-//	τ = TauB + TauC + Steps·TauStep,  TauB = TauC = τ/4,  Steps·TauStep ≤ τ/2,
+//	τ = TauC + Steps·TauStep,  TauC = τ/2,  Steps·TauStep ≤ τ/2,
 //
 // where
-//   - TauB: π(B(0,R)ᶜ) ≤ τ_B for R = RadiusBall (LLL Lemma E.3, see Radius);
 //   - TauC: the exact proximal sampler after T = Steps steps from x₀ = 0 is
-//     within TV τ_c of π_B (CCSW22 + Pinsker, see stepsFor);
+//     within TV τ_c of π (CCSW22 + Pinsker, see stepsFor);
 //   - TauStep: the per-step TV error of the inexact RGO: the clamp/clip bias
 //     (rgoBias(Tau1)), the trial cap and, in stochastic mode, the Poisson cap.
 type Plan struct {
 	Params
 
-	Steps       int     // T: the number of alternating steps; always run in full
-	Lambda      float64 // λ = 1/(4·G_f²·ln(1/τ₁)), G_f = ηG
-	Alpha       float64 // α = ημ
-	RadiusBall  float64 // R = G/μ + √(d/α) + √(2 ln(1/τ_B)/α)
+	Steps  int     // T: the number of alternating steps; always run in full
+	Lambda float64 // λ = 1/(4·G_f²·ln(1/τ₁)), G_f = ηG
+	Alpha  float64 // α = ημ
+	// RadiusBall is LLL Lemma E.3's data-independent radius at τ_B = τ:
+	// π(‖θ‖ > R) ≤ τ. It is reported (the released θ lies in B(0, R) with
+	// probability ≥ 1 − τ) but NOT enforced as a truncation: restricting the
+	// RGO's proposals to B(0, R) makes the acceptance rate depend on the
+	// proposal's mass in B, which has no lower bound uniform in y, so the
+	// trial budget — and hence the TV bound — could not be proven. Without
+	// the ball every bound below holds for every y, because each loss is
+	// G-Lipschitz on all of ℝ^d (features are clipped) and the target is
+	// Algorithm 1's π on ℝ^d itself.
+	RadiusBall  float64
 	W2          float64 // W₂²(δ₀, π) ≤ (G/μ + √(d/α))², the start distance
 	Tau1        float64 // clamp probability parameter: P(f(X′) − f(X) > c) ≤ τ₁ per pair
 	TauC        float64 // mixing share of TV
-	TauB        float64 // ball share of TV
 	TauStep     float64 // per-step TV error of the RGO (all causes)
 	TrialBudget int     // M: proposal pairs per RGO call before the call counts as failed
 	PoissonCap  int     // stochastic mode: Poisson draws are truncated at this value
@@ -188,7 +191,7 @@ func plan(p Params, mode string) (Plan, error) {
 	gf := p.Eta * p.G
 	d := float64(p.D)
 	tau := p.TV
-	pl := Plan{Params: p, Mode: mode, Alpha: alpha, TauB: tau / 4, TauC: tau / 4}
+	pl := Plan{Params: p, Mode: mode, Alpha: alpha, TauC: tau / 2}
 	pl.Params.Mode = mode
 	for _, v := range []float64{alpha, gf, gf * gf / alpha} {
 		if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
@@ -196,7 +199,7 @@ func plan(p Params, mode string) (Plan, error) {
 				checks.Fmt(p.G), checks.Fmt(p.Eta), checks.Fmt(p.Mu))
 		}
 	}
-	pl.RadiusBall = Radius(p.G, p.Mu, alpha, p.D, pl.TauB)
+	pl.RadiusBall = Radius(p.G, p.Mu, alpha, p.D, tau)
 	w := p.G/p.Mu + math.Sqrt(d/alpha)
 	pl.W2 = w * w
 	// α·W² = (G√(η/μ) + √d)², formed without the possibly huge G/μ.
@@ -204,8 +207,8 @@ func plan(p Params, mode string) (Plan, error) {
 	logNum := math.Log1p(aw * aw / (2 * pl.TauC * pl.TauC))
 
 	// Per step: half of τ_step to the clamp/clip bias, the rest to the caps.
-	// A trial accepts with probability ≥ q_y(B)²·(E W − E|a − W|) ≥
-	// BallMass²·(e⁻¹ − rgoBias/e − P(N > cap)) (rgo.go), so M trials all fail
+	// A trial accepts with probability ≥ E W − E|a − W| ≥
+	// e⁻¹ − rgoBias/e − P(N > cap) for every y (rgo.go), so M trials all fail
 	// with probability ≤ (1 − pmin)^M.
 	var pmin float64
 	lambdaFor := func(T float64) (lam, tau1, tstep float64, m, pc int) {
@@ -224,7 +227,6 @@ func plan(p Params, mode string) (Plan, error) {
 		if mode == ModeStochastic {
 			pmin -= poissonTail(FactoryRate, pc)
 		}
-		pmin *= BallMass * BallMass
 		m = int(math.Ceil(math.Log(capShare) / math.Log1p(-pmin)))
 		return
 	}

@@ -69,7 +69,7 @@ func TestPlanBudget(t *testing.T) {
 					if kl > 2*pl.TauC*pl.TauC*(1+1e-9) {
 						t.Errorf("%+v: KL bound %g > 2τ_c² = %g", p, kl, 2*pl.TauC*pl.TauC)
 					}
-					if tot := pl.TauB + pl.TauC + float64(pl.Steps)*pl.TauStep; tot > tv*(1+1e-9) {
+					if tot := pl.TauC + float64(pl.Steps)*pl.TauStep; tot > tv*(1+1e-9) {
 						t.Errorf("%+v: total TV %g > %g", p, tot, tv)
 					}
 					if pl.Mode != mode || pl.TrialBudget < 10 || pl.ChunkSteps < 1 || pl.ChunkSteps > pl.Steps {

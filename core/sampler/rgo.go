@@ -7,19 +7,21 @@ import (
 
 // Restricted Gaussian oracle (LLL Lemma E.2, after GLL22): sample
 //
-//	π_y(x) ∝ q_y(x)·1_B(x)·e^{−f(x)},  q_y = N(m, σ²I),  m = y/(1+λα),  σ² = λ/(1+λα),
+//	π_y(x) ∝ q_y(x)·e^{−f(x)},  q_y = N(m, σ²I),  m = y/(1+λα),  σ² = λ/(1+λα),
 //
-// using values of f only. One trial draws X, X′ ~ q_y independently, rejects
-// unless both lie in B = B(0, R), and then accepts X with probability a(X, X′):
+// using values of f only. One trial draws X, X′ ~ q_y independently and
+// accepts X with probability a(X, X′):
 //
 //	full:        a = min(1, W),  W = exp(f(X′) − f(X) − c)
 //	stochastic:  a = E_N Π_{k≤N} (1 − w̃_{J_k}/K),  N ~ Poisson(K) ∧ cap,
 //	             w̃_j = clip(f_j(X) − f_j(X′) + c, 0, K)   (= exp(−E_J w̃_J) without the cap)
 //
-// Exactness. With a replaced by W, P(accept, X ∈ dx) ∝ q_y(x)1_B(x)e^{−f(x)}·
-// E[1_B(X′)e^{f(X′)}] and the last factor does not depend on x: accepted X ~ π_y.
-// Requiring X′ ∈ B too keeps the bounds below uniform in y: conditioned on
-// both being in B, (X, X′) is exchangeable and (1/σ²)-strongly log-concave.
+// Exactness. With a replaced by W, P(accept, X ∈ dx) ∝ q_y(x)e^{−f(x)}·
+// E[e^{f(X′)}] and the last factor does not depend on x: accepted X ~ π_y.
+// No ball: the pair is a Gaussian vector for every y, so the bounds below are
+// uniform in y (f is G_f-Lipschitz on all of ℝ^d). Restricting the proposals
+// to a ball B(0, R) would make the acceptance rate ∝ q_y(B)², which has no
+// lower bound uniform in y, so the trial cap could not be budgeted.
 //
 // TV bound. For two rejection samplers with acceptance weights a and W,
 // TV ≤ E|a − W| / E W, and E W ≥ e^{−c} by Jensen (E[f(X′) − f(X)] = 0).
@@ -34,7 +36,7 @@ import (
 //     E|w̃_J − w_J| = E(Z_J − c)₊ + E(−Z_J − (K − c))₊ ≤ 2·v·τ₁ ≤ τ₁/L (K = 2c = 2,
 //     Mills' ratio). So TV ≤ e·τ₁/(2L − 1) + e·τ₁/L. Truncating N at the cap
 //     changes a by ≤ P(N > cap), adding e·P(N > cap).
-//   - the trial cap M adds P(M rejections) ≤ (1 − p)^M, p ≥ q_y(B)²·(e^{−1} − bias/e).
+//   - the trial cap M adds P(M rejections) ≤ (1 − p)^M, p ≥ e^{−1} − bias/e.
 //
 // Clips (w < 0 or w > K) and clamps (W > 1) are counted in Stats.Clips so that
 // the bound can be checked numerically.
@@ -48,8 +50,7 @@ type chain struct {
 	shrink   float64 // 1/(1+λα)
 	sigma    float64 // √(λ/(1+λα))
 	sqrtLam  float64
-	r2       float64 // R²
-	trials   int     // M
+	trials   int // M
 	full     bool
 	poisCDF  []float64 // P(N ≤ k), k < cap
 	x, m     []float64
@@ -69,19 +70,11 @@ func (c *chain) step() {
 	c.st.Steps++
 	for k := 0; k < c.trials; k++ {
 		c.st.Trials++
-		na, nb := 0.0, 0.0
 		xa, xb := c.xa, c.xb
 		xb = xb[:len(xa)]
 		for j, mj := range c.m[:len(xa)] {
-			a := mj + c.sigma*r.NormFloat64()
-			b := mj + c.sigma*r.NormFloat64()
-			xa[j], xb[j] = a, b
-			na += a * a
-			nb += b * b
-		}
-		if na > c.r2 || nb > c.r2 {
-			c.st.BallRejects++
-			continue
+			xa[j] = mj + c.sigma*r.NormFloat64()
+			xb[j] = mj + c.sigma*r.NormFloat64()
 		}
 		var ok bool
 		if c.full {

@@ -11,12 +11,11 @@ import (
 
 // Stats counts the work of one Run.
 type Stats struct {
-	Steps       int64 // alternating steps completed
-	Trials      int64 // proposal pairs drawn (RGO trials)
-	LossEvals   int64 // single-record loss evaluations (a Mean counts n)
-	Failures    int64 // RGO calls that used all TrialBudget trials (charged to TV)
-	Clips       int64 // clamps (full) or factory clips (stochastic), charged to TV
-	BallRejects int64 // trials with X or X′ outside the ball
+	Steps     int64 // alternating steps completed
+	Trials    int64 // proposal pairs drawn (RGO trials)
+	LossEvals int64 // single-record loss evaluations (a Mean counts n)
+	Failures  int64 // RGO calls that used all TrialBudget trials (charged to TV)
+	Clips     int64 // clamps (full) or factory clips (stochastic), charged to TV
 }
 
 // Run draws one sample from π_B within TV pl.TV (Plan documents the split),
@@ -49,7 +48,6 @@ func Run(ctx context.Context, pl Plan, pot Potential, r *rand.Rand, progress fun
 		shrink:  1 / (1 + pl.Lambda*pl.Alpha),
 		sigma:   math.Sqrt(pl.Lambda / (1 + pl.Lambda*pl.Alpha)),
 		sqrtLam: math.Sqrt(pl.Lambda),
-		r2:      pl.RadiusBall * pl.RadiusBall,
 		trials:  pl.TrialBudget,
 		full:    pl.Mode == ModeFull,
 		x:       buf[:d:d],

@@ -28,7 +28,6 @@ func chains(t *testing.T, pl Plan, pot Potential, m int, seed uint64) ([][]float
 		tot.LossEvals += st.LossEvals
 		tot.Failures += st.Failures
 		tot.Clips += st.Clips
-		tot.BallRejects += st.BallRejects
 	}
 	return out, tot
 }
