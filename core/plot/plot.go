@@ -1,6 +1,6 @@
 // Package plot draws the site's charts as standalone SVG: titled, with
 // labelled axes, ticks on linear or log₁₀ scales, a legend, and text sized to
-// stay readable at 360 px width. It is pure Go (no syscall/js), so every view
+// stay readable at 360 px width. It is pure Go with no browser bindings, so every view
 // of the site draws through the same code and tests check the markup natively.
 package plot
 
