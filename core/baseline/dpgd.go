@@ -34,22 +34,15 @@ func (p GD) Sigma(n int) (float64, error) {
 }
 
 func (p GD) validate(n int) error {
-	if err := checks.IntRange("n", n, 2, MaxN); err != nil {
-		return err
-	}
-	if err := checks.Epsilon("epsilon", p.Epsilon); err != nil {
-		return err
-	}
-	if err := checks.Delta("delta", p.Delta); err != nil {
-		return err
-	}
-	if err := checks.Positive("radius", p.Radius); err != nil {
-		return err
-	}
-	if err := checks.Positive("G", p.G); err != nil {
-		return err
-	}
-	return checks.IntRange("steps", p.Steps, 1, MaxSteps)
+	return checks.First(budget(n, p.Epsilon, p.Delta),
+		checks.Positive("radius", p.Radius),
+		checks.Positive("G", p.G),
+		checks.IntRange("steps", p.Steps, 1, MaxSteps))
+}
+
+// budget checks the size and the (ε, δ) every baseline is calibrated for.
+func budget(n int, eps, delta float64) error {
+	return checks.First(checks.IntRange("n", n, 2, MaxN), checks.Epsilon("epsilon", eps), checks.Delta("delta", delta))
 }
 
 // NoisyGD runs projected noisy gradient descent on the mean logistic loss

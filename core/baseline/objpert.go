@@ -50,19 +50,9 @@ type ObjPert struct {
 }
 
 func (p ObjPert) validate(n int) error {
-	if err := checks.IntRange("n", n, 2, MaxN); err != nil {
-		return err
-	}
-	if err := checks.Epsilon("epsilon", p.Epsilon); err != nil {
-		return err
-	}
-	if err := checks.Delta("delta", p.Delta); err != nil {
-		return err
-	}
-	if err := checks.Positive("lambda", p.Lambda); err != nil {
-		return err
-	}
-	return checks.Positive("clip", p.Clip)
+	return checks.First(budget(n, p.Epsilon, p.Delta),
+		checks.Positive("lambda", p.Lambda),
+		checks.Positive("clip", p.Clip))
 }
 
 // JacobianEpsilon returns ε_J = log(1 + β/(nλ)).

@@ -33,22 +33,10 @@ type OutputPert struct {
 }
 
 func (p OutputPert) validate(n int) error {
-	if err := checks.IntRange("n", n, 2, MaxN); err != nil {
-		return err
-	}
-	if err := checks.Epsilon("epsilon", p.Epsilon); err != nil {
-		return err
-	}
-	if err := checks.Delta("delta", p.Delta); err != nil {
-		return err
-	}
-	if err := checks.Positive("mu", p.Mu); err != nil {
-		return err
-	}
-	if err := checks.Positive("G", p.G); err != nil {
-		return err
-	}
-	return checks.InRange("tol", p.Tol, 1e-12, 1)
+	return checks.First(budget(n, p.Epsilon, p.Delta),
+		checks.Positive("mu", p.Mu),
+		checks.Positive("G", p.G),
+		checks.InRange("tol", p.Tol, 1e-12, 1))
 }
 
 // Sensitivity returns Δ = (1 + 2·Tol)·2G/(nμ).

@@ -148,3 +148,16 @@ func Vector(field string, y []float64, n int) error {
 	}
 	return nil
 }
+
+// First returns the first non-nil error, so that a validation reads as one
+// list of rules in the order their messages should be reported:
+//
+//	return checks.First(checks.Epsilon("epsilon", eps), checks.Delta("delta", delta))
+func First(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -49,3 +49,12 @@ func TestMatrix(t *testing.T) {
 		t.Errorf("valid: %d %d %v", n, d, err)
 	}
 }
+
+func TestFirst(t *testing.T) {
+	if err := First(nil, Epsilon("epsilon", 0), Delta("delta", 2)); err == nil || err.Error() != "epsilon must be a finite number > 0, got 0" {
+		t.Errorf("First: %v", err)
+	}
+	if err := First(nil, nil); err != nil {
+		t.Errorf("First of nils: %v", err)
+	}
+}
