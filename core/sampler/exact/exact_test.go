@@ -409,3 +409,53 @@ func TestLogConcaveEnvelope(t *testing.T) {
 		t.Errorf("envelope without rejection passed: KS %.4f", ks)
 	}
 }
+
+// TestL1RejectKS: the rejection path of L1Coord (n ≥ l1RejectMin) against the
+// closed-form mixture CDF, at α = 0.001 per case, over spread, tied, far and
+// sharply peaked columns and a = 0.
+func TestL1RejectKS(t *testing.T) {
+	const m = 20000
+	r := rng.Seeded(41)
+	col := func(n int, f func(i int) float64) []float64 {
+		z := make([]float64, n)
+		for i := range z {
+			z[i] = f(i)
+		}
+		slices.Sort(z)
+		return z
+	}
+	cases := []struct {
+		z    []float64
+		a, b float64
+	}{
+		{col(50, func(i int) float64 { return math.Sin(float64(i)) }), 0.1, 1},
+		{col(50, func(i int) float64 { return math.Sin(float64(i)) }), 4, 0.5},
+		{col(16, func(i int) float64 { return float64(i % 2) }), 2, 3},                    // ties
+		{col(100, func(i int) float64 { return 30 + float64(i)/10 }), 0.05, 0.01},         // far from 0
+		{col(20, func(i int) float64 { return float64(i) - 1e4*float64(i/19) }), 3, 1e-4}, // an outlier
+		{col(30, func(i int) float64 { return float64(i) }), 0, 2},                        // a = 0: Gaussian
+		{col(200, func(i int) float64 { return math.Cos(float64(i)) }), 500, 1},           // sharply peaked
+	}
+	for _, c := range cases {
+		xs := draws(m, func() float64 { return L1Coord(r, c.z, c.a, c.b) })
+		if d := ksStat(xs, func(x float64) float64 { return L1CDF(c.z, c.a, c.b, x) }); d > ksCrit(m) {
+			t.Errorf("n=%d a=%v b=%v: KS %.4f > %.4f", len(c.z), c.a, c.b, d, ksCrit(m))
+		}
+	}
+}
+
+// TestL1RejectBrokenFails: an envelope sampler that evaluates U with the
+// quadratic term halved (a wrong target) fails the same test.
+func TestL1RejectBrokenFails(t *testing.T) {
+	const m = 20000
+	r := rng.Seeded(42)
+	z := make([]float64, 40)
+	for i := range z {
+		z[i] = math.Sin(float64(i))
+	}
+	slices.Sort(z)
+	xs := draws(m, func() float64 { return l1Reject(r, z, 0.2, 0.5) })
+	if d := ksStat(xs, func(x float64) float64 { return L1CDF(z, 0.2, 1, x) }); d <= ksCrit(m) {
+		t.Errorf("broken sampler passed: KS %.4f ≤ %.4f", d, ksCrit(m))
+	}
+}

@@ -40,12 +40,17 @@ func l1Piece(sorted []float64, k int, sk, total, a, b, s float64) (m, lo, hi, lo
 
 // L1Coord returns one exact draw of t with density proportional to
 // exp(−a·Σ_i|t − z_i| − b·t²) for the points z = sorted (ascending), a ≥ 0,
-// b > 0. It makes two passes over the n+1 pieces of the mixture (one to
-// normalise in log space, one to select) and does not allocate. The caller
+// b > 0. For n < l1RejectMin points it makes two passes over the n+1 pieces
+// of the mixture (one to normalise in log space, one to select); for more it
+// samples by exact rejection from a three-piece envelope (l1Reject). It does
+// not allocate. The caller
 // validates its arguments; invalid ones give NaN.
 func L1Coord(r *rand.Rand, sorted []float64, a, b float64) float64 {
 	if !(a >= 0) || !(b > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) {
 		return math.NaN()
+	}
+	if len(sorted) >= l1RejectMin {
+		return l1Reject(r, sorted, a, b)
 	}
 	s := 1 / math.Sqrt(2*b)
 	total := 0.0
