@@ -540,9 +540,9 @@ feed:
 			cell := UtilityCell{Workload: wk.name, Loss: wk.kind.String(), Rank: wk.rank, D: wk.d, N: wk.full.N(),
 				Epsilon: c.eps, EffectiveEpsilon: sl.effEps, Method: m, Runs: len(sl.excess), Excess: sl.excess,
 				Accuracy: sl.acc, Params: sl.params, ReferenceLoss: wk.ref.Loss, ReferenceGap: wk.ref.Gap, Error: sl.err}
-			cell.ExcessMean, cell.ExcessStd = meanStd(sl.excess)
+			cell.ExcessMean, cell.ExcessStd = MeanStd(sl.excess)
 			if len(sl.acc) > 0 {
-				cell.AccuracyMean, cell.AccuracyStd = meanStd(sl.acc)
+				cell.AccuracyMean, cell.AccuracyStd = MeanStd(sl.acc)
 			}
 			for _, s := range sl.secs {
 				cell.Seconds += s
@@ -894,10 +894,10 @@ func accuracy(x [][]float64, y, theta []float64) float64 {
 	return float64(ok) / float64(len(x))
 }
 
-// meanStd returns the mean and the sample standard deviation. Both are 0 for
-// no values and the standard deviation is 0 for one value (the report must be
-// plain JSON, which has no NaN; Runs tells the cases apart).
-func meanStd(v []float64) (mean, std float64) {
+// MeanStd returns the mean and the sample standard deviation (n−1). Both are
+// 0 for no values and the standard deviation is 0 for one value (reports must
+// be plain JSON, which has no NaN; a run count tells the cases apart).
+func MeanStd(v []float64) (mean, std float64) {
 	if len(v) == 0 {
 		return 0, 0
 	}

@@ -22,25 +22,6 @@ func median(xs []float64) float64 {
 	return (s[m-1] + s[m]) / 2
 }
 
-// meanSD returns the mean and the sample standard deviation (n−1); the
-// deviation is 0 for fewer than two values.
-func meanSD(xs []float64) (mean, sd float64) {
-	if len(xs) == 0 {
-		return 0, 0
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	for _, x := range xs {
-		sd += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(sd / float64(len(xs)-1))
-}
-
 // minimum returns the smallest of xs, or 0 for none.
 func minimum(xs []float64) float64 {
 	if len(xs) == 0 {
