@@ -167,5 +167,3 @@ func newBinaryLaw(rows int, info MechanismInfo) (columnLaw, MechanismInfo, error
 	}
 	return binaryLaw{t}, info, nil
 }
-
-func sqrtf(x float64) float64 { return math.Sqrt(x) }

@@ -26,6 +26,10 @@ type Options struct {
 	Copies int     `json:"copies,omitempty"`
 	Pad    int     `json:"pad,omitempty"`
 	Seed   *uint64 `json:"seed,omitempty"` // reproducible, NOT private
+
+	// dropCopies is a test hook: how many of user Remove's copies the
+	// removal pass drops (0: all of them, the correct experiment).
+	dropCopies int
 }
 
 // Limits on the sizes an experiment accepts.
@@ -90,8 +94,19 @@ func (o Options) normalize() (Options, fingerprint.Lengths, error) {
 // rows is the number of rows the mechanism sees when `removed` users are left out.
 func (o Options) rows(removed int) int { return o.Copies*(o.N-removed) + o.Pad }
 
+// dropped is the number of user Remove's rows the removal pass leaves out.
+func (o Options) dropped() int {
+	if o.dropCopies > 0 {
+		return o.dropCopies
+	}
+	return o.Copies
+}
+
 // law builds the per-column law for a dataset of `rows` rows in dimension D.
-// For box-exponential, λ = ε/(2D) is fixed by the full dataset's s.
+// Every data-independent parameter is fixed by the full dataset (full): the
+// removal pass runs the same mechanism on one person fewer, which is what a
+// neighbour is (see Claim) — not a mechanism re-calibrated for the smaller
+// size. (For Algorithm 1, a = s/√(2D) and b = 1 do not depend on N anyway.)
 func (o Options) law(rows, D int, full MechanismInfo) (columnLaw, MechanismInfo, error) {
 	switch o.Mechanism {
 	case Median:
@@ -100,13 +115,7 @@ func (o Options) law(rows, D int, full MechanismInfo) (columnLaw, MechanismInfo,
 		lambda := full.Epsilon / (2 * float64(D))
 		return boxLaw{lambda: lambda, rows: rows}, full, nil
 	case Gaussian:
-		info := full
-		info.Sigma = sqrtf(float64(D)) / (float64(rows) * full.GDP)
-		return gaussLaw{sigma: info.Sigma, rows: rows}, info, nil
+		return gaussLaw{sigma: full.Sigma, rows: rows}, full, nil
 	}
-	info, err := Algorithm1(rows, D, o.Epsilon, o.Delta)
-	if err != nil {
-		return nil, info, err
-	}
-	return newBinaryLaw(rows, info)
+	return newBinaryLaw(rows, full)
 }

@@ -30,12 +30,31 @@ type Experiment struct {
 	RemovedAccused        []bool    `json:"removedAccused,omitempty"` // user Remove ∈ A without its rows
 	GhostAccused          int       `json:"ghostAccused"`
 	GhostScored           int       `json:"ghostScored"`
+	// Returned is the user Trace returned on the full dataset (−1 for ⊥);
+	// RemovedReturned the same on the dataset without user Remove.
+	Returned        []int `json:"returned"`
+	RemovedReturned []int `json:"removedReturned,omitempty"`
+	// InnocentRate is, per trial, the exact probability that an innocent
+	// (a ghost) is accused given the code and the full-data output
+	// (fingerprint.Code.InnocentRate); RemovedInnocentRate is the same for
+	// the output without user Remove, which is exactly the probability that
+	// user Remove is accused in that pass (their row is independent of it).
+	// Both are computed from the secret key: analysis, NOT private.
+	InnocentRate        []float64 `json:"innocentRate"`
+	RemovedInnocentRate []float64 `json:"removedInnocentRate,omitempty"`
 
 	Rates          Rates    `json:"rates"`
 	ImpliedEpsilon *Implied `json:"impliedEpsilon"`
-	Last           *Detail  `json:"last,omitempty"` // the last trial, for plots
-	Private        bool     `json:"private"`        // false when a seed was given
-	Trials         int      `json:"trials"`         // completed trials
+	// Claim is the privacy the mechanism promises to one person (all Copies
+	// of their rows); ImpliedEpsilon uses its δ.
+	Claim Claim `json:"claim"`
+	// Soundness states Definition G.1's per-person soundness for this run:
+	// measured rates with exact Clopper–Pearson bounds, the exact
+	// conditional rates, and the worst case over outputs.
+	Soundness Soundness `json:"soundness"`
+	Last      *Detail   `json:"last,omitempty"` // the last trial, for plots
+	Private   bool      `json:"private"`        // false when a seed was given
+	Trials    int       `json:"trials"`         // completed trials
 }
 
 // Rates summarise the per-trial outcomes; each rate comes with a 95%
@@ -51,6 +70,43 @@ type Rates struct {
 	// is that of the per-trial means, not of GhostScored Bernoulli draws.
 	Ghost   *float64 `json:"ghost"`
 	GhostSE *float64 `json:"ghostSE,omitempty"` // standard error from the per-trial ghost rates
+}
+
+// SoundnessLevel is the two-sided confidence level of every interval in
+// Rates, Soundness and Implied.
+const SoundnessLevel = 0.95
+
+// Soundness is what this run says about Definition G.1's soundness: an
+// innocent (a person whose rows the mechanism did not see) is accused with
+// probability ≤ ξ. The paper proves it for the code of Algorithm 2 only as
+// cited from [BUV18]; here it is measured and computed.
+type Soundness struct {
+	Xi    float64 `json:"xi"`
+	Level float64 `json:"level"` // two-sided confidence level of the intervals
+	// RemovedHits of Trials: user Remove accused (∈ A) without their rows,
+	// with the exact Clopper–Pearson interval RemovedCI. With 0 hits the
+	// upper end is 1 − (α/2)^{1/N} ≈ 3.7/N (the two-sided form of the rule
+	// of three).
+	RemovedHits int         `json:"removedHits"`
+	Trials      int         `json:"trials"`
+	RemovedCI   *[2]float64 `json:"removedCI,omitempty"`
+	// RemovedExact is the mean of RemovedInnocentRate: the probability,
+	// averaged over these trials' codes and outputs, that user Remove is
+	// accused without their rows (computed, not sampled).
+	RemovedExact *float64 `json:"removedExact,omitempty"`
+	// GhostExact is the mean of InnocentRate (the ghosts' exact rate).
+	GhostExact float64 `json:"ghostExact"`
+	// WorstCaseGaussian = Φ̄(threshold/√d₀) ≈ Φ̄(√k), k = ln(n/ξ): the normal
+	// approximation of the per-innocent rate for the all-ones output, the
+	// output with the largest innocent variance (tardos mode). Any output is
+	// allowed by Definition G.1, so per-person soundness ≤ ξ fails when
+	// this exceeds ξ (e.g. n = 4: 2.0e-3 at ξ = 1e-3).
+	WorstCaseGaussian float64 `json:"worstCaseGaussian"`
+	// WorstCaseExact is the mean over trials of the exact all-ones rate.
+	WorstCaseExact float64 `json:"worstCaseExact"`
+	// WorstCaseExceedsXi is max(WorstCaseGaussian, WorstCaseExact) > ξ: the
+	// page must then not say "at most ξ" for arbitrary outputs.
+	WorstCaseExceedsXi bool `json:"worstCaseExceedsXi"`
 }
 
 // Detail is the last trial's trace, for the score-bar plot.
@@ -101,7 +157,7 @@ func Run(ctx context.Context, o Options, progress func(done, total int)) (Experi
 	passes := 1
 	if o.Remove != nil {
 		passes = 2
-		if lawRem, _, err = o.law(o.rows(1), D, full); err != nil {
+		if lawRem, _, err = o.law(o.rows(0)-o.dropped(), D, full); err != nil {
 			return Experiment{}, err
 		}
 	}
@@ -115,19 +171,25 @@ func Run(ctx context.Context, o Options, progress func(done, total int)) (Experi
 		return ctx.Err()
 	}
 	var ghostRates []float64
+	var worst []float64
 	for range o.Trials {
 		if err := ctx.Err(); err != nil {
-			return e.finish(ghostRates), err
+			return e.finish(ghostRates, worst), err
 		}
 		code, err := fingerprint.New(fingerprint.Params{N: o.N, Xi: o.Xi, Mode: o.Mode}, rCode)
 		if err != nil {
-			return e.finish(ghostRates), err
+			return e.finish(ghostRates, worst), err
 		}
 		p, err := o.pass(code, lawFull, -1, rMech, step)
 		if err != nil {
-			return e.finish(ghostRates), err
+			return e.finish(ghostRates, worst), err
 		}
 		tr, _ := code.TraceWord(p.word)
+		e.Returned = append(e.Returned, returned(tr))
+		ir, _ := code.InnocentRate(p.word)
+		e.InnocentRate = append(e.InnocentRate, ir)
+		wc, _ := code.InnocentRate(code.AllOnes())
+		worst = append(worst, wc)
 		e.ExcessOverD = append(e.ExcessOverD, p.excess/float64(D))
 		if o.Mechanism == BoxExponential {
 			e.ExpectedExcessOverD = append(e.ExpectedExcessOverD, p.expected/float64(D))
@@ -155,16 +217,19 @@ func Run(ctx context.Context, o Options, progress func(done, total int)) (Experi
 			e.MemberAccused = append(e.MemberAccused, slices.Contains(tr.Accused, i))
 			q, err := o.pass(code, lawRem, i, rMech, step)
 			if err != nil {
-				return e.finish(ghostRates), err
+				return e.finish(ghostRates, worst), err
 			}
 			trq, _ := code.TraceWord(q.word)
 			e.RemovedAccused = append(e.RemovedAccused, slices.Contains(trq.Accused, i))
+			e.RemovedReturned = append(e.RemovedReturned, returned(trq))
+			rr, _ := code.InnocentRate(q.word)
+			e.RemovedInnocentRate = append(e.RemovedInnocentRate, rr)
 			det.RemovedScores = trq.Scores
 		}
 		e.Last = det
 		e.Trials++
 	}
-	return e.finish(ghostRates), nil
+	return e.finish(ghostRates, worst), nil
 }
 
 // fullInfo fixes the mechanism's data-independent parameters on the full dataset.
@@ -178,7 +243,11 @@ func fullInfo(o Options, D int) (MechanismInfo, error) {
 		return MechanismInfo{Name: BoxExponential, S: o.Epsilon * rows / (2 * float64(D)), Epsilon: o.Epsilon}, nil
 	case Gaussian:
 		s, err := privacy.Calibrate(o.Epsilon, o.Delta)
-		return MechanismInfo{Name: Gaussian, Epsilon: o.Epsilon, Delta: o.Delta, GDP: s}, err
+		// σ = √D/(N·s): the ℓ2 sensitivity of the column means is √D/N.
+		return MechanismInfo{Name: Gaussian, Epsilon: o.Epsilon, Delta: o.Delta, GDP: s,
+			Sigma: math.Sqrt(float64(D)) / (rows * s)}, err
+	case Exponential:
+		return Algorithm1(o.rows(0), D, o.Epsilon, o.Delta)
 	}
 	return MechanismInfo{Name: o.Mechanism}, nil
 }
@@ -194,18 +263,17 @@ func (o Options) pass(code *fingerprint.Code, law columnLaw, removed int, r *ran
 	D := code.Length
 	rows := o.rows(0)
 	if removed >= 0 {
-		rows = o.rows(1)
+		rows -= o.dropped()
 	}
 	box, isBox := law.(boxLaw)
 	res := passResult{word: fingerprint.NewWord(D)}
 	for k0 := 0; k0 < D; k0 += chunk {
 		k1 := min(k0+chunk, D)
 		for k := k0; k < k1; k++ {
-			ones := code.Ones(k)
+			ones := code.Ones(k) * o.Copies
 			if removed >= 0 && code.Bit(removed, k) {
-				ones--
+				ones -= o.dropped()
 			}
-			ones *= o.Copies
 			theta := law.sample(r, ones)
 			res.excess += excess(theta, ones, rows)
 			if theta >= 0.5 {
@@ -230,11 +298,42 @@ func abs(x float64) float64 {
 	return x
 }
 
-func (e Experiment) finish(ghostRates []float64) Experiment {
+// returned is the user Trace returned, or −1 for ⊥.
+func returned(tr fingerprint.Trace) int {
+	if tr.Returned == nil {
+		return -1
+	}
+	return *tr.Returned
+}
+
+func (e Experiment) finish(ghostRates, worst []float64) Experiment {
+	e.Claim = GroupClaim(e.Mechanism, e.Options.Copies)
+	e.Soundness = Soundness{Xi: e.Options.Xi, Level: SoundnessLevel, WorstCaseGaussian: e.Code.GaussianWorstCase()}
+	e.Soundness.WorstCaseExceedsXi = e.Soundness.WorstCaseGaussian > e.Options.Xi
 	n := e.Trials
 	if n == 0 {
 		return e
 	}
+	// A trial cancelled between its two passes has appended to the full-pass
+	// slices; keep one entry per completed trial.
+	e.ExcessOverD, e.ViolationsOverD, e.MaxScoreOverThreshold = e.ExcessOverD[:n], e.ViolationsOverD[:n], e.MaxScoreOverThreshold[:n]
+	e.Traced, e.Returned, e.InnocentRate, worst = e.Traced[:n], e.Returned[:n], e.InnocentRate[:n], worst[:n]
+	if e.ExpectedExcessOverD != nil {
+		e.ExpectedExcessOverD = e.ExpectedExcessOverD[:n]
+	}
+	if e.MemberAccused != nil {
+		e.MemberAccused = e.MemberAccused[:n]
+	}
+	if e.GhostScored > 0 && len(ghostRates) > n { // ghosts of the cancelled trial
+		last := ghostRates[len(ghostRates)-1]
+		ghostRates = ghostRates[:n]
+		g := e.Options.Ghosts
+		e.GhostScored -= g
+		e.GhostAccused -= int(math.Round(last * float64(g)))
+	}
+	e.Soundness.GhostExact = mean(e.InnocentRate)
+	e.Soundness.WorstCaseExact = mean(worst)
+	e.Soundness.WorstCaseExceedsXi = math.Max(e.Soundness.WorstCaseGaussian, e.Soundness.WorstCaseExact) > e.Options.Xi
 	t := count(e.Traced)
 	e.Rates.Traced = float64(t) / float64(n)
 	lo, hi := ClopperPearson(t, n, 0.05)
@@ -242,13 +341,17 @@ func (e Experiment) finish(ghostRates []float64) Experiment {
 	if e.Options.Remove != nil {
 		m, r := float64(count(e.MemberAccused))/float64(n), float64(count(e.RemovedAccused))/float64(n)
 		e.Rates.MemberAccused, e.Rates.RemovedAccused = &m, &r
-		lo, hi := ClopperPearson(count(e.RemovedAccused), n, 0.05)
+		x0 := count(e.RemovedAccused)
+		lo, hi := ClopperPearson(x0, n, 1-SoundnessLevel)
 		e.Rates.RemovedCI = &[2]float64{lo, hi}
-		delta := e.Options.Delta
-		if e.Options.Mechanism == Median || e.Options.Mechanism == BoxExponential {
-			delta = 0
+		e.Soundness.RemovedHits, e.Soundness.Trials, e.Soundness.RemovedCI = x0, n, e.Rates.RemovedCI
+		p0 := mean(e.RemovedInnocentRate)
+		e.Soundness.RemovedExact = &p0
+		e.ImpliedEpsilon = ImpliedEpsilon(count(e.MemberAccused), x0, n, e.Claim.Delta, 1-SoundnessLevel)
+		if p1 := m; p0 > 0 && p1 > e.Claim.Delta {
+			v := math.Log((p1 - e.Claim.Delta) / p0)
+			e.ImpliedEpsilon.Limit = &v
 		}
-		e.ImpliedEpsilon = ImpliedEpsilon(count(e.MemberAccused), count(e.RemovedAccused), n, delta, 0.05)
 	}
 	if e.GhostScored > 0 {
 		g := float64(e.GhostAccused) / float64(e.GhostScored)
@@ -263,6 +366,17 @@ func (e Experiment) finish(ghostRates []float64) Experiment {
 		}
 	}
 	return e
+}
+
+func mean(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
 }
 
 func count(b []bool) int {
