@@ -71,3 +71,28 @@ func BenchmarkInnocentRates(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWorstCase measures the all-ones output's innocent rate with ghosts
+// at the settings (n = 4, ξ = 1e-3 and 1e-4) and reports it with its
+// 95% Clopper–Pearson interval (valid given the codes, see inBand), the exact
+// mean and Φ̄(threshold/√d₀). Run with -benchtime=1x.
+func BenchmarkWorstCase(b *testing.B) {
+	for _, xi := range []float64{1e-3, 1e-4} {
+		b.Run(fmt.Sprintf("xi=%g", xi), func(b *testing.B) {
+			t := &testing.T{}
+			p := Params{N: 4, Xi: xi}
+			for b.Loop() {
+				st := run(t, p, 40, 10000, 72, allOnes, traceConfig{})
+				lo, hi := cpInterval(st.ghostAccused, st.ghostN, 0.05)
+				l, _ := Compute(p)
+				b.ReportMetric(float64(st.ghostAccused), "hits")
+				b.ReportMetric(float64(st.ghostN), "ghosts")
+				b.ReportMetric(float64(st.ghostAccused)/float64(st.ghostN), "rate")
+				b.ReportMetric(lo, "CI-lo")
+				b.ReportMetric(hi, "CI-hi")
+				b.ReportMetric(st.refRate, "exact")
+				b.ReportMetric(l.GaussianWorstCase(), "gauss")
+			}
+		})
+	}
+}
