@@ -366,7 +366,7 @@ func TestGroupPrivacy(t *testing.T) {
 		if !e.Traced[i] || e.Returned[i] < 0 || e.Returned[i] >= 4 || e.ExcessOverD[i] != 0 {
 			t.Errorf("trial %d, full data: traced %v, returned %d, excess %g", i, e.Traced[i], e.Returned[i], e.ExcessOverD[i])
 		}
-		if r := e.RemovedReturned[i]; r < -1 || r >= 4 || (r == 2) != e.RemovedAccused[i] && e.RemovedAccused[i] {
+		if r := e.RemovedReturned[i]; r < -1 || r >= 4 || (r == 2 && !e.RemovedAccused[i]) {
 			t.Errorf("trial %d, without user 2: returned %d, removed accused %v", i, r, e.RemovedAccused[i])
 		}
 	}
