@@ -77,6 +77,11 @@ func TestMedian(t *testing.T) {
 	if e.ImpliedEpsilon == nil || e.ImpliedEpsilon.Lower <= 1 || e.ImpliedEpsilon.Lower > *e.ImpliedEpsilon.Ceiling {
 		t.Errorf("median should imply a large ε, at most the ceiling: %+v", e.ImpliedEpsilon)
 	}
+	// The member is accused in every trial and δ = 0, so the estimate settles
+	// at ln(1/p₀) with p₀ the exact removed rate.
+	if lim := e.ImpliedEpsilon.Limit; lim == nil || math.Abs(*lim+math.Log(*s.RemovedExact)) > 1e-12 {
+		t.Errorf("limit %v, want ln(1/%g)", lim, *s.RemovedExact)
+	}
 	if e.Private {
 		t.Error("seeded run reported private")
 	}
