@@ -1,6 +1,7 @@
 package fingerprint
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/dpsample/dpsample/core/checks"
@@ -35,7 +36,8 @@ import (
 // state soundness as a number next to the measured accusation rates.
 func (c *Code) InnocentRate(w Word) (float64, error) {
 	if w.Len != c.Length {
-		return 0, &checks.Error{Field: "output", Rule: "a word of the code length", Got: checks.Fmt(float64(w.Len))}
+		return 0, &checks.Error{Field: "output", Rule: fmt.Sprintf("a word of length %d (the code length)", c.Length),
+			Got: fmt.Sprintf("length %d", w.Len)}
 	}
 	return c.innocentRate(c.unpermute(w, traceConfig{}), c.Threshold), nil
 }

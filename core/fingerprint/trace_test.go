@@ -472,6 +472,9 @@ func TestTraceBadInput(t *testing.T) {
 	if _, err := c.TraceWord(NewWord(3)); err == nil {
 		t.Error("short word accepted")
 	}
+	if _, err := c.InnocentRate(NewWord(3)); err == nil || !strings.HasPrefix(err.Error(), "output must be a word of length") {
+		t.Errorf("InnocentRate of a short word: %v", err)
+	}
 	if _, err := c.GhostScores(rng.Seeded(1), -1, NewWord(c.Length)); err == nil || !strings.HasPrefix(err.Error(), "ghosts") {
 		t.Errorf("negative ghosts: %v", err)
 	}
