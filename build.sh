@@ -78,7 +78,7 @@ case "${1:-}" in
   serve)
     build
     ADDR="${ADDR:-127.0.0.1:8080}"
-    exec go run ./wasm/devserver/serve -addr "$ADDR" -dir . ;;
+    exec go run ./wasm/tools/devserver/serve -addr "$ADDR" -dir . ;;
   test)
     ensure_tools
     static_checks
@@ -88,7 +88,7 @@ case "${1:-}" in
     log "all tests passed" ;;
   bench)
     # The benchmark report (issue 9): go test -bench natively and as wasm
-    # under node (raw outputs and ratios kept), then wasm/bench times the
+    # under node (raw outputs and ratios kept), then wasm/tools/bench times the
     # benchkit kernels natively, under node and in headless Chromium from the
     # same site/dpsample.wasm, and writes docs/BENCHMARKS.md,
     # docs/benchmarks.json, docs/bench/*.svg and README's headline table.
@@ -104,8 +104,8 @@ case "${1:-}" in
     go test -run '^$' -bench "$pattern" -benchmem -benchtime "$benchtime" "${pkgs[@]}" | tee docs/bench-native.txt
     log "go test -bench as wasm under node"
     GOOS=js GOARCH=wasm go test -exec="$WASM_EXEC" -run '^$' -bench "$pattern" -benchtime "$benchtime" "${pkgs[@]}" | tee docs/bench-wasm.txt
-    log "benchmark report (wasm/bench)"
-    go run ./wasm/bench -root . -gotest-native docs/bench-native.txt -gotest-wasm docs/bench-wasm.txt ;;
+    log "benchmark report (wasm/tools/bench)"
+    go run ./wasm/tools/bench -root . -gotest-native docs/bench-native.txt -gotest-wasm docs/bench-wasm.txt ;;
   *)
     echo "usage: $0 build|serve|test|bench" >&2
     exit 2 ;;

@@ -10,7 +10,7 @@ import (
 )
 
 // benchAPI is the hidden dpsample._bench namespace used by `./build.sh
-// bench` (wasm/bench): the same Go kernels (package benchkit) the runner
+// bench` (wasm/tools/bench): the same Go kernels (package benchkit) the runner
 // times natively, timed here inside the wasm module so that native, node and
 // Chromium numbers come from the same code.
 //

@@ -17,11 +17,11 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"github.com/dpsample/dpsample/wasm/devserver"
-	"github.com/dpsample/dpsample/wasm/headless"
+	"github.com/dpsample/dpsample/wasm/tools/devserver"
+	"github.com/dpsample/dpsample/wasm/tools/headless"
 )
 
-// browser is a headless Chromium (Debian's chromium, as in wasm/e2e) and
+// browser is a headless Chromium (Debian's chromium, as in wasm/tools/e2e) and
 // the dev server's handler serving the repository.
 type browser struct {
 	ctx     context.Context

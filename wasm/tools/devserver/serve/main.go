@@ -8,7 +8,7 @@ import (
 	"log"
 	"net/http"
 
-	"github.com/dpsample/dpsample/wasm/devserver"
+	"github.com/dpsample/dpsample/wasm/tools/devserver"
 )
 
 func main() {

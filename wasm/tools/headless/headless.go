@@ -1,7 +1,7 @@
 //go:build !js
 
 // Package headless starts Debian's chromium for dpsample's browser tests
-// (wasm/e2e) and benchmarks (wasm/bench), with one set of flags: headless,
+// (wasm/tools/e2e) and benchmarks (wasm/tools/bench), with one set of flags: headless,
 // no sandbox (CI runs as root), and none of the background networking that a
 // closed machine would refuse.
 package headless

@@ -7,7 +7,7 @@
 // the baselines' utility (core/baseline) and the site's size and load time,
 // and writes docs/BENCHMARKS.md, docs/benchmarks.json and docs/bench/*.svg.
 //
-//	go run ./wasm/bench [-root .] [-gotest-native f] [-gotest-wasm f]
+//	go run ./wasm/tools/bench [-root .] [-gotest-native f] [-gotest-wasm f]
 //
 // BENCH_QUICK=1 shrinks every section (for iterating on the runner; the
 // report then says so). site/dpsample.wasm must be built first

@@ -3,7 +3,7 @@
 // Package e2e drives the site in a real headless Chromium (Debian's chromium)
 // with chromedp: it serves the repository with the dev server's handler,
 // loads pages, interacts with them, checks the console and the network log,
-// and writes screenshots to wasm/e2e/screenshots/.
+// and writes screenshots to wasm/tools/e2e/screenshots/.
 package e2e
 
 import (
@@ -24,8 +24,8 @@ import (
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/dpsample/dpsample/wasm/devserver"
-	"github.com/dpsample/dpsample/wasm/headless"
+	"github.com/dpsample/dpsample/wasm/tools/devserver"
+	"github.com/dpsample/dpsample/wasm/tools/headless"
 )
 
 var (
@@ -36,7 +36,7 @@ var (
 
 func TestMain(m *testing.M) {
 	_, file, _, _ := runtime.Caller(0)
-	root = filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	root = filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
 	if _, err := exec.LookPath("chromium"); err != nil {
 		if os.Getenv("E2E_REQUIRE") != "" {
 			fmt.Fprintln(os.Stderr, "e2e: chromium not found on PATH and E2E_REQUIRE is set")
@@ -199,7 +199,7 @@ func (p *page) noConsoleErrors() {
 	}
 }
 
-// screenshot writes a full-page PNG to wasm/e2e/screenshots/name.png.
+// screenshot writes a full-page PNG to wasm/tools/e2e/screenshots/name.png.
 func (p *page) screenshot(name string) {
 	p.t.Helper()
 	png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))

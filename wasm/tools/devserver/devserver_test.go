@@ -40,7 +40,7 @@ func TestHeadersAndMIME(t *testing.T) {
 
 // TestCSPMatchesPages: the header and every page's meta tag carry the same policy.
 func TestCSPMatchesPages(t *testing.T) {
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..", "..")
 	pages, _ := filepath.Glob(filepath.Join(root, "*.html"))
 	if len(pages) == 0 {
 		t.Fatal("no pages found")

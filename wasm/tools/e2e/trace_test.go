@@ -15,7 +15,7 @@ import (
 	"github.com/dpsample/dpsample/core/fingerprint"
 )
 
-// shot writes a PNG of one element to wasm/e2e/screenshots/name.png.
+// shot writes a PNG of one element to wasm/tools/e2e/screenshots/name.png.
 func (p *page) shot(sel, name string) {
 	p.t.Helper()
 	png, err := chromedp.Run(p.ctx, chromedp.Screenshot(chromedp.CSS(sel)))
