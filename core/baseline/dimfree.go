@@ -25,15 +25,15 @@ const (
 // DimFreeOptions configure DimensionFree (JS: dpsample.demo.dimensionFree).
 // Everything here is public: the data are synthetic.
 type DimFreeOptions struct {
-	N        int     `json:"n"`        // records (default 100)
-	Rank     int     `json:"rank"`     // k (default 2)
-	Dims     []int   `json:"dims"`     // the ambient dimensions d ≥ k (default 2, 8, 32, 128, 512)
-	Epsilon  float64 `json:"epsilon"`  // default 1
-	Delta    float64 `json:"delta"`    // default 1e-5
-	Radius   float64 `json:"radius"`   // C (default 3)
-	Trials   int     `json:"trials"`   // runs per d and method (default 3)
-	Steps    int     `json:"steps"`    // T of NoisyGD (default 100)
-	DataSeed uint64  `json:"dataSeed"` // the synthetic data (default 1; the same for every d)
+	N        int     `json:"n"`                  // records (default 100)
+	Rank     int     `json:"rank"`               // k (default 2)
+	Dims     []int   `json:"dims"`               // the ambient dimensions d ≥ k (default 2, 8, 32, 128, 512)
+	Epsilon  float64 `json:"epsilon"`            // default 1
+	Delta    float64 `json:"delta"`              // default 1e-5
+	Radius   float64 `json:"radius"`             // C (default 3)
+	Trials   int     `json:"trials"`             // runs per d and method (default 3)
+	Steps    int     `json:"steps,omitempty"`    // T of NoisyGD (default 100)
+	DataSeed uint64  `json:"dataSeed,omitempty"` // the synthetic data (default 1; the same for every d)
 	Seed     *uint64 `json:"seed,omitempty"`
 }
 

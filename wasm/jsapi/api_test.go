@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package jsapi
 
 import (
 	"math"
@@ -8,16 +8,18 @@ import (
 	"syscall/js"
 	"testing"
 	"time"
+
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
-func init() { register() }
+func init() { Register() }
 
 // await blocks until the JS Promise p settles; it returns the value or the
 // rejection's message. It must run on a test goroutine (never inside a js.Func).
 func await(t *testing.T, p js.Value) (js.Value, string) {
 	t.Helper()
 	if p.Type() != js.TypeObject || p.Get("then").Type() != js.TypeFunction {
-		t.Fatalf("export returned %s, not a Promise", describe(p))
+		t.Fatalf("export returned %s, not a Promise", jsio.Describe(p))
 	}
 	type res struct {
 		v   js.Value
@@ -68,7 +70,7 @@ func TestPrivacyAPI(t *testing.T) {
 		t.Fatalf("epsilon(s*, 1e-5) = %v, %q", v, err)
 	}
 	if s := js.Global().Get("dpsample").Get("version"); s.Type() != js.TypeString {
-		t.Fatalf("version is %s", describe(s))
+		t.Fatalf("version is %s", jsio.Describe(s))
 	}
 }
 
@@ -105,40 +107,5 @@ func TestPrivacyBadInput(t *testing.T) {
 		if _, err := await(t, call("privacy.calibrate", 1, 1e-5)); err != "" {
 			t.Fatalf("valid call after %s(%v) failed: %s", c.fn, c.args, err)
 		}
-	}
-}
-
-// TestPanicIsRecovered: a Go panic inside an export becomes a rejection and
-// the runtime keeps serving calls.
-func TestPanicIsRecovered(t *testing.T) {
-	_, err := await(t, call("_test.panic"))
-	if !strings.Contains(err, "panic") {
-		t.Fatalf("forced panic gave %q", err)
-	}
-	if v, err := await(t, call("privacy.delta", 1, 1)); err != "" || math.Abs(v.Float()-0.1269367375066439) > 1e-12 {
-		t.Fatalf("call after panic: %v %q", v, err)
-	}
-}
-
-// TestToJS: results keep their JSON names, flatten embedded structs, turn
-// nil pointers into null and keep NaN (which JSON cannot carry).
-func TestToJS(t *testing.T) {
-	type inner struct {
-		A int `json:"a"`
-	}
-	type named string
-	var nilp *float64
-	v, _ := toJS(struct {
-		inner
-		X    float64   `json:"x"`
-		N    named     `json:"mode"`
-		P    *float64  `json:"p"`
-		E    []int     `json:"e,omitempty"`
-		S    []float64 `json:"s"`
-		Skip int       `json:"-"`
-	}{inner{7}, math.NaN(), "tardos", nilp, nil, []float64{1, 2}, 3})
-	if v.Get("a").Int() != 7 || !math.IsNaN(v.Get("x").Float()) || v.Get("mode").String() != "tardos" ||
-		!v.Get("p").IsNull() || !v.Get("e").IsUndefined() || v.Get("s").Length() != 2 || !v.Get("Skip").IsUndefined() {
-		t.Fatalf("toJS: %v", js.Global().Get("JSON").Call("stringify", v))
 	}
 }

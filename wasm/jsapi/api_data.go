@@ -1,44 +1,45 @@
 //go:build js && wasm
 
-package main
+package jsapi
 
 import (
 	"syscall/js"
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dataset"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
 func dataAPI() map[string]any {
 	return map[string]any{
-		"parseCSV": export(func(a []js.Value) (any, error) {
-			tv := arg(a, 0)
+		"parseCSV": jsio.Export(func(a []js.Value) (any, error) {
+			tv := jsio.Arg(a, 0)
 			if tv.Type() != js.TypeString {
-				return nil, &checks.Error{Field: "text", Rule: "a string of CSV", Got: describe(tv)}
+				return nil, &checks.Error{Field: "text", Rule: "a string of CSV", Got: jsio.Describe(tv)}
 			}
-			o, err := object(arg(a, 1), "opts", true, "target", "drop", "features")
+			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "target", "drop", "features")
 			if err != nil {
 				return nil, err
 			}
 			var opt dataset.Options
-			if o.has("target") {
-				t := o.get("target")
+			if o.Has("target") {
+				t := o.Get("target")
 				if t.Type() != js.TypeString {
-					return nil, &checks.Error{Field: "opts.target", Rule: "a column name", Got: describe(t)}
+					return nil, &checks.Error{Field: "opts.target", Rule: "a column name", Got: jsio.Describe(t)}
 				}
 				opt.Target = t.String()
 			}
-			if opt.Drop, err = o.str("drop", true, "", "missing"); err != nil {
+			if opt.Drop, err = o.Str("drop", true, "", "missing"); err != nil {
 				return nil, err
 			}
-			if o.has("features") {
-				f := o.get("features")
-				if !isArray(f) {
-					return nil, &checks.Error{Field: "opts.features", Rule: "an array of column names", Got: describe(f)}
+			if o.Has("features") {
+				f := o.Get("features")
+				if !jsio.IsArray(f) {
+					return nil, &checks.Error{Field: "opts.features", Rule: "an array of column names", Got: jsio.Describe(f)}
 				}
 				for i := 0; i < f.Length(); i++ {
 					if f.Index(i).Type() != js.TypeString {
-						return nil, &checks.Error{Field: "opts.features", Rule: "an array of column names", Got: describe(f.Index(i))}
+						return nil, &checks.Error{Field: "opts.features", Rule: "an array of column names", Got: jsio.Describe(f.Index(i))}
 					}
 					opt.Features = append(opt.Features, f.Index(i).String())
 				}
@@ -48,9 +49,9 @@ func dataAPI() map[string]any {
 				return nil, err
 			}
 			out := js.Global().Get("Object").New()
-			out.Set("x", jsMatrix(tab.X))
+			out.Set("x", jsio.Float64Rows(tab.X))
 			if tab.Y != nil {
-				out.Set("y", float64Array(tab.Y))
+				out.Set("y", jsio.Float64Array(tab.Y))
 			}
 			cols := js.Global().Get("Array").New()
 			for _, c := range tab.Columns {

@@ -1,6 +1,10 @@
 //go:build js && wasm
 
-package main
+// Package ui is the page's UI, built from Go with honnef.co/go/js/dom/v2:
+// forms, runs in the Web Worker (through globalThis.dpsampleRemote, see
+// remote.go) and plots from core/plot. It holds no mathematics and never
+// imports the JS API (wasm/jsapi); both share wasm/internal/jsio.
+package ui
 
 import (
 	"fmt"
@@ -11,7 +15,7 @@ import (
 )
 
 // The UI is built from Go with honnef.co/go/js/dom/v2. index.html holds one
-// empty <section data-view="…"> per view; startUI fills each that is present,
+// empty <section data-view="…"> per view; Start fills each that is present,
 // so the same binary serves the full page and pages embedding single views.
 
 var doc = func() dom.Document { return dom.GetWindow().Document() }
@@ -35,7 +39,9 @@ var views = []view{
 // loaded" includes them and nothing is fetched afterwards.
 var pendingLoads sync.WaitGroup
 
-func startUI() {
+// Start builds every view present in the document and announces when their
+// initial loads are done (globalThis.dpsampleUIReady, "dpsample:ui-ready").
+func Start() {
 	buildViews()
 	// Custom elements (site/elements.js) added after start-up call this.
 	js.Global().Set("dpsampleBuildViews", js.FuncOf(func(js.Value, []js.Value) any { buildViews(); return nil }))

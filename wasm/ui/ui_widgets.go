@@ -1,9 +1,8 @@
 //go:build js && wasm
 
-package main
+package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dpsample/dpsample/core/plot"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
 // Widgets shared by the estimate, dimension-free and bounds views.
@@ -138,41 +138,13 @@ func (r *runner) done(err error, okMsg string) {
 	case err == nil:
 		r.bar.SetValue(1)
 		r.status.SetTextContent(okMsg)
-	case IsAbort(err):
+	case jsio.IsAbort(err):
 		r.bar.SetValue(0)
 		r.status.SetTextContent("Cancelled.")
 	default:
 		r.bar.SetValue(0)
 		r.status.SetTextContent("")
 	}
-}
-
-// fromJS decodes a worker result (a plain object with the JSON names) into v.
-func fromJS(x js.Value, v any) error {
-	s := js.Global().Get("JSON").Call("stringify", x).String()
-	if err := json.Unmarshal([]byte(s), v); err != nil {
-		return fmt.Errorf("reading the worker's result: %w", err)
-	}
-	return nil
-}
-
-// remoteHas reports whether the worker API has the dotted name (after it loaded).
-func remoteHas(path string) bool {
-	rp := js.Global().Get("dpsampleRemote")
-	if !rp.Truthy() {
-		return false
-	}
-	obj, err := awaitPromise(rp)
-	if err != nil {
-		return false
-	}
-	for _, p := range splitDots(path) {
-		if obj.Type() != js.TypeObject && obj.Type() != js.TypeFunction {
-			return false
-		}
-		obj = obj.Get(p)
-	}
-	return obj.Type() == js.TypeFunction
 }
 
 // g3 formats a number with 3 significant digits.

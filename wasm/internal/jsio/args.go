@@ -1,6 +1,11 @@
 //go:build js && wasm
 
-package main
+// Package jsio is the plumbing the JS API (wasm/jsapi) and the page's UI
+// (wasm/ui) share: argument readers that name the field in every error
+// (args.go, object.go), typed arrays (typed.go), Go ↔ Promise with one
+// representation of cancellation, ErrAborted (promise.go, runctl.go), and the
+// one wire codec for requests and results (codec.go).
+package jsio
 
 import (
 	"fmt"
@@ -12,7 +17,7 @@ import (
 
 // describe renders a JS value for an error message: its type and, for
 // primitives, its value ("string \"1\"", "null", "object").
-func describe(v js.Value) string {
+func Describe(v js.Value) string {
 	switch v.Type() {
 	case js.TypeUndefined:
 		return "undefined"
@@ -38,7 +43,7 @@ func describe(v js.Value) string {
 }
 
 // arg returns args[i], or undefined when the caller passed fewer.
-func arg(args []js.Value, i int) js.Value {
+func Arg(args []js.Value, i int) js.Value {
 	if i < len(args) {
 		return args[i]
 	}
@@ -47,9 +52,9 @@ func arg(args []js.Value, i int) js.Value {
 
 // number reads a JS number that must be finite. Strings, booleans, null,
 // undefined, NaN and ±Inf are errors naming the field.
-func number(v js.Value, field string) (float64, error) {
+func Number(v js.Value, field string) (float64, error) {
 	if v.Type() != js.TypeNumber {
-		return 0, &checks.Error{Field: field, Rule: "a finite number", Got: describe(v)}
+		return 0, &checks.Error{Field: field, Rule: "a finite number", Got: Describe(v)}
 	}
 	f := v.Float()
 	if err := checks.Finite(field, f); err != nil {
@@ -60,14 +65,14 @@ func number(v js.Value, field string) (float64, error) {
 
 // numberRule reads a JS number and validates it with a core/checks rule, so
 // the message carries the rule ("epsilon must be a finite number > 0, got string \"1\"").
-func numberRule(v js.Value, field string, rule func(string, float64) error) (float64, error) {
+func NumberRule(v js.Value, field string, rule func(string, float64) error) (float64, error) {
 	if v.Type() != js.TypeNumber {
 		// Let the rule phrase itself on NaN, then replace the value part.
 		err := rule(field, math.NaN())
 		if ce, ok := err.(*checks.Error); ok {
-			return 0, &checks.Error{Field: field, Rule: ce.Rule, Got: describe(v)}
+			return 0, &checks.Error{Field: field, Rule: ce.Rule, Got: Describe(v)}
 		}
-		return 0, &checks.Error{Field: field, Rule: "a finite number", Got: describe(v)}
+		return 0, &checks.Error{Field: field, Rule: "a finite number", Got: Describe(v)}
 	}
 	f := v.Float()
 	return f, rule(field, f)

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package jsio
 
 import (
 	"context"
@@ -27,8 +27,8 @@ var yielder struct {
 	onmsg   js.Func
 }
 
-// yieldToJS parks the calling goroutine until the event loop has run once.
-func yieldToJS() {
+// Yield parks the calling goroutine until the event loop has run once.
+func Yield() {
 	if !yielder.ready {
 		mc := js.Global().Get("MessageChannel")
 		if !mc.Truthy() {
@@ -57,12 +57,12 @@ func yieldToJS() {
 	<-w
 }
 
-// errAborted is the rejection of a cancelled call; its JS Error has name "AbortError".
-var errAborted = errors.New("the run was cancelled (AbortSignal)")
+// ErrAborted is the rejection of a cancelled call; its JS Error has name "AbortError".
+var ErrAborted = errors.New("the run was cancelled (AbortSignal)")
 
-// runControl holds a call's progress callback and cancellation.
-type runControl struct {
-	ctx        context.Context
+// RunControl holds a call's progress callback and cancellation.
+type RunControl struct {
+	Ctx        context.Context
 	cancel     context.CancelFunc
 	onProgress js.Value
 	lastPost   time.Time
@@ -70,12 +70,12 @@ type runControl struct {
 	release    []js.Func
 }
 
-// newRunControl reads {onProgress?, signal?} (the names of the JS contract)
+// NewRunControl reads {onProgress?, signal?} (the names of the JS contract)
 // from opts, which may be undefined, a function (taken as onProgress), or an
 // object. field names the argument in errors.
-func newRunControl(opts js.Value, field string) (*runControl, error) {
-	rc := &runControl{}
-	rc.ctx, rc.cancel = context.WithCancel(context.Background())
+func NewRunControl(opts js.Value, field string) (*RunControl, error) {
+	rc := &RunControl{}
+	rc.Ctx, rc.cancel = context.WithCancel(context.Background())
 	switch {
 	case opts.Type() == js.TypeUndefined || opts.Type() == js.TypeNull:
 		return rc, nil
@@ -83,19 +83,19 @@ func newRunControl(opts js.Value, field string) (*runControl, error) {
 		rc.onProgress = opts
 		return rc, nil
 	}
-	o, err := object(opts, field, true, "onProgress", "signal")
+	o, err := ReadObject(opts, field, true, "onProgress", "signal")
 	if err != nil {
 		return nil, err
 	}
-	if p := o.get("onProgress"); p.Type() != js.TypeUndefined {
+	if p := o.Get("onProgress"); p.Type() != js.TypeUndefined {
 		if p.Type() != js.TypeFunction {
-			return nil, &checks.Error{Field: field + ".onProgress", Rule: "a function", Got: describe(p)}
+			return nil, &checks.Error{Field: field + ".onProgress", Rule: "a function", Got: Describe(p)}
 		}
 		rc.onProgress = p
 	}
-	if s := o.get("signal"); s.Type() != js.TypeUndefined {
+	if s := o.Get("signal"); s.Type() != js.TypeUndefined {
 		if s.Type() != js.TypeObject || s.Get("aborted").Type() != js.TypeBoolean {
-			return nil, &checks.Error{Field: field + ".signal", Rule: "an AbortSignal", Got: describe(s)}
+			return nil, &checks.Error{Field: field + ".signal", Rule: "an AbortSignal", Got: Describe(s)}
 		}
 		if s.Get("aborted").Bool() {
 			rc.cancel()
@@ -107,10 +107,10 @@ func newRunControl(opts js.Value, field string) (*runControl, error) {
 	return rc, nil
 }
 
-// progress is the callback handed to core: it posts progress, yields to the
+// Progress is the callback handed to core: it posts progress, yields to the
 // event loop every ~15 ms of work, and returns nothing — cancellation reaches
-// core through rc.ctx, which the abort listener cancels while we are yielded.
-func (rc *runControl) progress(done, total int) {
+// core through rc.Ctx, which the abort listener cancels while we are yielded.
+func (rc *RunControl) Progress(done, total int) {
 	now := time.Now()
 	if rc.onProgress.Type() == js.TypeFunction && (done >= total || now.Sub(rc.lastPost) >= 50*time.Millisecond) {
 		rc.lastPost = now
@@ -121,20 +121,20 @@ func (rc *runControl) progress(done, total int) {
 		rc.onProgress.Invoke(p)
 	}
 	if now.Sub(rc.lastYield) >= 15*time.Millisecond {
-		yieldToJS()
+		Yield()
 		rc.lastYield = time.Now()
 	}
 }
 
-// finish releases the listeners and maps a cancellation to errAborted.
-func (rc *runControl) finish(err error) error {
+// Finish releases the listeners and maps a cancellation to ErrAborted.
+func (rc *RunControl) Finish(err error) error {
 	for _, f := range rc.release {
 		f.Release()
 	}
-	cancelled := rc.ctx.Err() != nil
+	cancelled := rc.Ctx.Err() != nil
 	rc.cancel()
 	if err != nil && cancelled {
-		return errAborted
+		return ErrAborted
 	}
 	return err
 }

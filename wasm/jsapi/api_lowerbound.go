@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package jsapi
 
 import (
 	"syscall/js"
@@ -11,6 +11,7 @@ import (
 	"github.com/dpsample/dpsample/core/fingerprint"
 	"github.com/dpsample/dpsample/core/lowerbound"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
 // Codes live in the realm that generated them: the JS Code object carries a
@@ -34,7 +35,7 @@ func codeValue(id int, c *fingerprint.Code, private bool) js.Value {
 
 func lookupCode(v js.Value) (*fingerprint.Code, error) {
 	if v.Type() != js.TypeObject || v.Get("id").Type() != js.TypeNumber {
-		return nil, &checks.Error{Field: "code", Rule: "a Code returned by fingerprint.code", Got: describe(v)}
+		return nil, &checks.Error{Field: "code", Rule: "a Code returned by fingerprint.code", Got: jsio.Describe(v)}
 	}
 	c, ok := codes[v.Get("id").Int()]
 	if !ok {
@@ -45,24 +46,24 @@ func lookupCode(v js.Value) (*fingerprint.Code, error) {
 
 func fingerprintAPI() map[string]any {
 	return map[string]any{
-		"code": export(func(a []js.Value) (any, error) {
-			o, err := object(arg(a, 0), "opts", false, "n", "xi", "mode", "seed")
+		"code": jsio.Export(func(a []js.Value) (any, error) {
+			o, err := jsio.ReadObject(jsio.Arg(a, 0), "opts", false, "n", "xi", "mode", "seed")
 			if err != nil {
 				return nil, err
 			}
 			var p fingerprint.Params
-			if p.N, err = o.integer("n", 2, 1<<20, false, 0); err != nil {
+			if p.N, err = o.Int("n", 2, 1<<20, false, 0); err != nil {
 				return nil, err
 			}
-			if p.Xi, err = o.num("xi", checks.Probability); err != nil {
+			if p.Xi, err = o.Num("xi", checks.Probability); err != nil {
 				return nil, err
 			}
-			mode, err := o.str("mode", true, "tardos", "tardos", "symmetric")
+			mode, err := o.Str("mode", true, "tardos", "tardos", "symmetric")
 			if err != nil {
 				return nil, err
 			}
 			p.Mode = fingerprint.Mode(mode)
-			seed, err := o.seed()
+			seed, err := o.Seed()
 			if err != nil {
 				return nil, err
 			}
@@ -77,8 +78,8 @@ func fingerprintAPI() map[string]any {
 			delete(codes, id-maxCodes)
 			return codeValue(id, c, private), nil
 		}),
-		"rows": export(func(a []js.Value) (any, error) {
-			c, err := lookupCode(arg(a, 0))
+		"rows": jsio.Export(func(a []js.Value) (any, error) {
+			c, err := lookupCode(jsio.Arg(a, 0))
 			if err != nil {
 				return nil, err
 			}
@@ -91,12 +92,12 @@ func fingerprintAPI() map[string]any {
 			}
 			return out, nil
 		}),
-		"trace": export(func(a []js.Value) (any, error) {
-			c, err := lookupCode(arg(a, 0))
+		"trace": jsio.Export(func(a []js.Value) (any, error) {
+			c, err := lookupCode(jsio.Arg(a, 0))
 			if err != nil {
 				return nil, err
 			}
-			out, err := vector(arg(a, 1), "output", c.Length)
+			out, err := jsio.Vector(jsio.Arg(a, 1), "output", c.Length)
 			if err != nil {
 				return nil, err
 			}
@@ -104,68 +105,69 @@ func fingerprintAPI() map[string]any {
 			if err != nil {
 				return nil, err
 			}
-			return toJS(tr)
+			return jsio.Encode(tr), nil
 		}),
 	}
 }
 
-var lowerboundFields = []string{"n", "xi", "mechanism", "epsilon", "delta", "s", "remove", "ghosts", "trials", "mode", "seed", "copies", "pad"}
+// lowerboundFields are the fields of lowerbound.Options: its json tags.
+var lowerboundFields = jsio.Fields(lowerbound.Options{})
 
 func readLowerbound(v js.Value) (lowerbound.Options, error) {
 	var opt lowerbound.Options
-	o, err := object(v, "opts", false, lowerboundFields...)
+	o, err := jsio.ReadObject(v, "opts", false, lowerboundFields...)
 	if err != nil {
 		return opt, err
 	}
-	if opt.N, err = o.integer("n", 2, 4096, false, 0); err != nil {
+	if opt.N, err = o.Int("n", 2, 4096, false, 0); err != nil {
 		return opt, err
 	}
-	if opt.Xi, err = o.num("xi", checks.Probability); err != nil {
+	if opt.Xi, err = o.Num("xi", checks.Probability); err != nil {
 		return opt, err
 	}
-	mech, err := o.str("mechanism", false, "", "median", "exponential", "box-exponential", "gaussian")
+	mech, err := o.Str("mechanism", false, "", "median", "exponential", "box-exponential", "gaussian")
 	if err != nil {
 		return opt, err
 	}
 	opt.Mechanism = lowerbound.Mechanism(mech)
-	mode, err := o.str("mode", true, "tardos", "tardos", "symmetric")
+	mode, err := o.Str("mode", true, "tardos", "tardos", "symmetric")
 	if err != nil {
 		return opt, err
 	}
 	opt.Mode = fingerprint.Mode(mode)
-	if opt.Epsilon, err = o.optNum("epsilon", 0, checks.Epsilon); err != nil {
+	if opt.Epsilon, err = o.OptNum("epsilon", 0, checks.Epsilon); err != nil {
 		return opt, err
 	}
-	if opt.Delta, err = o.optNum("delta", 0, checks.Delta); err != nil {
+	if opt.Delta, err = o.OptNum("delta", 0, checks.Delta); err != nil {
 		return opt, err
 	}
-	if o.has("s") {
-		s, err := o.num("s", checks.NonNegative)
+	if o.Has("s") {
+		s, err := o.Num("s", checks.NonNegative)
 		if err != nil {
 			return opt, err
 		}
 		opt.S = &s
 	}
-	if o.has("remove") {
-		r, err := o.integer("remove", 0, opt.N-1, false, 0)
+	if o.Has("remove") {
+		r, err := o.Int("remove", 0, opt.N-1, false, 0)
 		if err != nil {
 			return opt, err
 		}
 		opt.Remove = &r
 	}
-	if opt.Ghosts, err = o.integer("ghosts", 0, 100000, true, 0); err != nil {
+	if opt.Ghosts, err = o.Int("ghosts", 0, 100000, true, 0); err != nil {
 		return opt, err
 	}
-	if opt.Trials, err = o.integer("trials", 1, 100000, true, 1); err != nil {
+	if opt.Trials, err = o.Int("trials", 1, 100000, true, 1); err != nil {
 		return opt, err
 	}
-	if opt.Copies, err = o.integer("copies", 1, 1000, true, 0); err != nil {
+	if opt.Copies, err = o.Int("copies", 1, 1000, true, 0); err != nil {
 		return opt, err
 	}
-	if opt.Pad, err = o.integer("pad", 0, 1<<20, true, 0); err != nil {
+	if opt.Pad, err = o.Int("pad", 0, 1<<20, true, 0); err != nil {
 		return opt, err
 	}
-	if opt.Seed, err = o.seed(); err != nil {
+	if opt.Seed, err = o.Seed(); err != nil {
 		return opt, err
 	}
 	return opt, nil
@@ -173,58 +175,58 @@ func readLowerbound(v js.Value) (lowerbound.Options, error) {
 
 func lowerboundAPI() map[string]any {
 	return map[string]any{
-		"run": export(func(a []js.Value) (any, error) {
-			opt, err := readLowerbound(arg(a, 0))
+		"run": jsio.Export(func(a []js.Value) (any, error) {
+			opt, err := readLowerbound(jsio.Arg(a, 0))
 			if err != nil {
 				return nil, err
 			}
-			rc, err := newRunControl(arg(a, 1), "onProgress")
+			rc, err := jsio.NewRunControl(jsio.Arg(a, 1), "onProgress")
 			if err != nil {
 				return nil, err
 			}
-			ex, err := lowerbound.Run(rc.ctx, opt, rc.progress)
-			if err = rc.finish(err); err != nil {
+			ex, err := lowerbound.Run(rc.Ctx, opt, rc.Progress)
+			if err = rc.Finish(err); err != nil {
 				return nil, err
 			}
-			return toJS(ex)
+			return jsio.Encode(ex), nil
 		}),
 	}
 }
 
 func boundsAPI() map[string]any {
 	return map[string]any{
-		"table": export(func(a []js.Value) (any, error) {
-			o, err := object(arg(a, 0), "opts", false, "n", "d", "rank", "epsilon", "delta", "G", "C")
+		"table": jsio.Export(func(a []js.Value) (any, error) {
+			o, err := jsio.ReadObject(jsio.Arg(a, 0), "opts", false, "n", "d", "rank", "epsilon", "delta", "G", "C")
 			if err != nil {
 				return nil, err
 			}
 			var in lowerbound.BoundsInput
-			if in.N, err = o.integer("n", 1, 1<<52, false, 0); err != nil {
+			if in.N, err = o.Int("n", 1, 1<<52, false, 0); err != nil {
 				return nil, err
 			}
-			if in.D, err = o.integer("d", 1, 1<<52, false, 0); err != nil {
+			if in.D, err = o.Int("d", 1, 1<<52, false, 0); err != nil {
 				return nil, err
 			}
-			if in.Rank, err = o.integer("rank", 1, in.D, true, in.D); err != nil {
+			if in.Rank, err = o.Int("rank", 1, in.D, true, in.D); err != nil {
 				return nil, err
 			}
-			if in.Epsilon, err = o.num("epsilon", checks.Epsilon); err != nil {
+			if in.Epsilon, err = o.Num("epsilon", checks.Epsilon); err != nil {
 				return nil, err
 			}
-			if in.Delta, err = o.num("delta", checks.Delta); err != nil {
+			if in.Delta, err = o.Num("delta", checks.Delta); err != nil {
 				return nil, err
 			}
-			if in.G, err = o.optNum("G", 1, checks.Positive); err != nil {
+			if in.G, err = o.OptNum("G", 1, checks.Positive); err != nil {
 				return nil, err
 			}
-			if in.C, err = o.optNum("C", 1, checks.Positive); err != nil {
+			if in.C, err = o.OptNum("C", 1, checks.Positive); err != nil {
 				return nil, err
 			}
 			rows, err := lowerbound.Table(in)
 			if err != nil {
 				return nil, err
 			}
-			return toJS(rows)
+			return jsio.Encode(rows), nil
 		}),
 	}
 }

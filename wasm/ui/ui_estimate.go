@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package ui
 
 import (
 	"encoding/csv"
@@ -19,6 +19,7 @@ import (
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/plot"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
 // builtin is a dataset shipped with the site (site/data, see SOURCES.md).
@@ -170,11 +171,11 @@ func loadBuiltins(root dom.Element) {
 		}
 		base := attr(root, "base", "site/data/")
 		url := js.Global().Get("URL").New(base+b.file, js.Global().Get("document").Get("baseURI"))
-		resp, err := awaitPromise(js.Global().Call("fetch", url.Call("toString")))
+		resp, err := jsio.Await(js.Global().Call("fetch", url.Call("toString")))
 		if err != nil {
 			continue
 		}
-		t, err := awaitPromise(resp.Call("text"))
+		t, err := jsio.Await(resp.Call("text"))
 		if err == nil && resp.Get("ok").Bool() {
 			b.text = t.String()
 		}
@@ -183,7 +184,7 @@ func loadBuiltins(root dom.Element) {
 
 func (v *estimateView) readFile(f js.Value) {
 	go func() {
-		t, err := awaitPromise(f.Call("text"))
+		t, err := jsio.Await(f.Call("text"))
 		if err != nil {
 			v.csvErr.SetTextContent("Could not read the file: " + err.Error())
 			return
@@ -456,29 +457,15 @@ func (v *estimateView) runEstimate() {
 		return
 	}
 	opts, release := v.run.start(fmt.Sprintf("Sampling from %d rows × %d columns in the worker…", len(in.req.X), len(in.req.X[0])))
-	req := js.Global().Get("Object").New()
-	req.Set("loss", in.req.Loss)
-	req.Set("x", jsMatrix(in.req.X))
-	if in.req.Y != nil {
-		req.Set("y", float64Array(in.req.Y))
-	}
-	req.Set("epsilon", in.req.Epsilon)
-	req.Set("delta", in.req.Delta)
-	req.Set("radius", in.req.Radius)
-	if in.req.Rank > 0 {
-		req.Set("rank", in.req.Rank)
-	}
-	req.Set("clip", in.req.Clip)
-	req.Set("samples", in.req.Samples)
-	res, err := callRemote("mechanism.sample", req, opts)
+	res, err := callRemote("mechanism.sample", jsio.EncodeTyped(in.req), opts)
 	release()
 	var out mechanism.Result
 	if err == nil {
-		err = fromJS(res, &out)
+		err = jsio.Decode(res, &out)
 	}
 	v.run.done(err, "Done.")
 	if err != nil {
-		if !IsAbort(err) {
+		if !jsio.IsAbort(err) {
 			v.formErr.SetTextContent(err.Error())
 		}
 		return

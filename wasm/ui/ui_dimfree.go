@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package ui
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/dpsample/dpsample/core/baseline"
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/plot"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
 type dimFreeView struct {
@@ -139,7 +140,7 @@ func (v *dimFreeView) start() {
 		v.draw()
 	}
 	v.run.done(runErr, "Done.")
-	if runErr != nil && !IsAbort(runErr) {
+	if runErr != nil && !jsio.IsAbort(runErr) {
 		v.formErr.SetTextContent(runErr.Error())
 	}
 }
@@ -149,31 +150,18 @@ func (v *dimFreeView) start() {
 func runDimFree(o baseline.DimFreeOptions, po js.Value) (baseline.DimFreeResult, error) {
 	var res baseline.DimFreeResult
 	if remoteHas("demo.dimensionFree") {
-		dims := js.Global().Get("Array").New(len(o.Dims))
-		for i, d := range o.Dims {
-			dims.SetIndex(i, d)
-		}
-		req := js.Global().Get("Object").New()
-		for k, val := range map[string]any{"n": o.N, "rank": o.Rank, "epsilon": o.Epsilon, "delta": o.Delta,
-			"radius": o.Radius, "trials": o.Trials, "dims": dims} {
-			req.Set(k, val)
-		}
-		out, err := callRemote("demo.dimensionFree", req, po)
+		out, err := callRemote("demo.dimensionFree", jsio.Encode(o), po)
 		if err == nil {
-			err = fromJS(out, &res)
+			err = jsio.Decode(out, &res)
 		}
 		return res, err
 	}
-	rc, err := newRunControl(po, "opts")
+	rc, err := jsio.NewRunControl(po, "opts")
 	if err != nil {
 		return res, err
 	}
-	res, err = baseline.DimensionFree(rc.ctx, o, rc.progress)
-	err = rc.finish(err)
-	if err == errAborted {
-		err = &jsErr{msg: err.Error(), name: "AbortError"}
-	}
-	return res, err
+	res, err = baseline.DimensionFree(rc.Ctx, o, rc.Progress)
+	return res, rc.Finish(err)
 }
 
 func (v *dimFreeView) draw() {

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package jsio
 
 import (
 	"fmt"
@@ -12,30 +12,30 @@ import (
 	"github.com/dpsample/dpsample/core/checks"
 )
 
-// jsObject reads the fields of a JS options object with validation: every
+// Object reads the fields of a JS options object with validation: every
 // read names the field ("req.epsilon"), unknown fields are rejected (a typo
 // such as "epsion" would otherwise be silently ignored), and nulls, NaN,
 // strings-for-numbers and non-integers are errors rather than vert's silent
 // drops and truncations.
-type jsObject struct {
+type Object struct {
 	v      js.Value
 	prefix string // "req." or "" for the message
 }
 
-var isArray = func(v js.Value) bool { return js.Global().Get("Array").Call("isArray", v).Bool() }
+var IsArray = func(v js.Value) bool { return js.Global().Get("Array").Call("isArray", v).Bool() }
 
 // object validates that v is a plain object whose keys are all in known.
 // An undefined v is allowed when optional (it reads as an empty object).
-func object(v js.Value, name string, optional bool, known ...string) (jsObject, error) {
+func ReadObject(v js.Value, name string, optional bool, known ...string) (Object, error) {
 	prefix := ""
 	if name != "" {
 		prefix = name + "."
 	}
 	if v.Type() == js.TypeUndefined && optional {
-		return jsObject{v: js.Global().Get("Object").New(), prefix: prefix}, nil
+		return Object{v: js.Global().Get("Object").New(), prefix: prefix}, nil
 	}
-	if v.Type() != js.TypeObject || isArray(v) || v.InstanceOf(js.Global().Get("ArrayBuffer")) {
-		return jsObject{}, &checks.Error{Field: name, Rule: "an object", Got: describe(v)}
+	if v.Type() != js.TypeObject || IsArray(v) || v.InstanceOf(js.Global().Get("ArrayBuffer")) {
+		return Object{}, &checks.Error{Field: name, Rule: "an object", Got: Describe(v)}
 	}
 	keys := js.Global().Get("Object").Call("keys", v)
 	for i := 0; i < keys.Length(); i++ {
@@ -50,39 +50,39 @@ func object(v js.Value, name string, optional bool, known ...string) (jsObject, 
 		if !ok {
 			sorted := append([]string(nil), known...)
 			sort.Strings(sorted)
-			return jsObject{}, &checks.Error{Field: prefix + k, Rule: "a known field (" + strings.Join(sorted, ", ") + ")", Got: "an unknown field"}
+			return Object{}, &checks.Error{Field: prefix + k, Rule: "a known field (" + strings.Join(sorted, ", ") + ")", Got: "an unknown field"}
 		}
 	}
-	return jsObject{v: v, prefix: prefix}, nil
+	return Object{v: v, prefix: prefix}, nil
 }
 
-func (o jsObject) get(f string) js.Value { return o.v.Get(f) }
+func (o Object) Get(f string) js.Value { return o.v.Get(f) }
 
 // has reports whether field f is present and not undefined.
-func (o jsObject) has(f string) bool { return o.v.Get(f).Type() != js.TypeUndefined }
+func (o Object) Has(f string) bool { return o.v.Get(f).Type() != js.TypeUndefined }
 
 // num reads a required number validated by rule.
-func (o jsObject) num(f string, rule func(string, float64) error) (float64, error) {
-	return numberRule(o.get(f), o.prefix+f, rule)
+func (o Object) Num(f string, rule func(string, float64) error) (float64, error) {
+	return NumberRule(o.Get(f), o.prefix+f, rule)
 }
 
 // optNum reads an optional number (def when absent).
-func (o jsObject) optNum(f string, def float64, rule func(string, float64) error) (float64, error) {
-	if !o.has(f) {
+func (o Object) OptNum(f string, def float64, rule func(string, float64) error) (float64, error) {
+	if !o.Has(f) {
 		return def, nil
 	}
-	return o.num(f, rule)
+	return o.Num(f, rule)
 }
 
 // integer reads an integer field in [lo, hi] (def when absent and optional).
-func (o jsObject) integer(f string, lo, hi int, optional bool, def int) (int, error) {
-	v := o.get(f)
+func (o Object) Int(f string, lo, hi int, optional bool, def int) (int, error) {
+	v := o.Get(f)
 	if v.Type() == js.TypeUndefined && optional {
 		return def, nil
 	}
 	field := o.prefix + f
 	if v.Type() != js.TypeNumber {
-		return 0, &checks.Error{Field: field, Rule: fmt.Sprintf("an integer in [%d, %d]", lo, hi), Got: describe(v)}
+		return 0, &checks.Error{Field: field, Rule: fmt.Sprintf("an integer in [%d, %d]", lo, hi), Got: Describe(v)}
 	}
 	x := v.Float()
 	if math.IsNaN(x) || math.IsInf(x, 0) || x != math.Trunc(x) || x < float64(lo) || x > float64(hi) {
@@ -92,11 +92,11 @@ func (o jsObject) integer(f string, lo, hi int, optional bool, def int) (int, er
 }
 
 // seed reads an optional non-negative integer seed (≤ 2^53 so JS holds it exactly).
-func (o jsObject) seed() (*uint64, error) {
-	if !o.has("seed") {
+func (o Object) Seed() (*uint64, error) {
+	if !o.Has("seed") {
 		return nil, nil
 	}
-	v, err := o.integer("seed", 0, 1<<53, false, 0)
+	v, err := o.Int("seed", 0, 1<<53, false, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -105,14 +105,14 @@ func (o jsObject) seed() (*uint64, error) {
 }
 
 // str reads a string field that must be one of allowed (def when absent and optional).
-func (o jsObject) str(f string, optional bool, def string, allowed ...string) (string, error) {
-	v := o.get(f)
+func (o Object) Str(f string, optional bool, def string, allowed ...string) (string, error) {
+	v := o.Get(f)
 	if v.Type() == js.TypeUndefined && optional {
 		return def, nil
 	}
 	rule := "one of " + quoteAll(allowed)
 	if v.Type() != js.TypeString {
-		return "", &checks.Error{Field: o.prefix + f, Rule: rule, Got: describe(v)}
+		return "", &checks.Error{Field: o.prefix + f, Rule: rule, Got: Describe(v)}
 	}
 	s := v.String()
 	for _, a := range allowed {
@@ -131,15 +131,15 @@ func quoteAll(ss []string) string {
 	return strings.Join(q, ", ")
 }
 
-// maxCells bounds the data a call may hand over (a 24 GiB machine, but a
+// MaxCells bounds the data a call may hand over (a 24 GiB machine, but a
 // browser tab has far less): 2·10⁷ numbers = 160 MB.
-const maxCells = 20_000_000
+const MaxCells = 20_000_000
 
 // vector reads a numeric array: a Float64Array (one bulk copy) or a plain
 // array checked element by element ("y[12] must be a finite number, got null").
-func vector(v js.Value, field string, wantLen int) ([]float64, error) {
+func Vector(v js.Value, field string, wantLen int) ([]float64, error) {
 	if v.Type() != js.TypeObject {
-		return nil, &checks.Error{Field: field, Rule: "an array of numbers or a Float64Array", Got: describe(v)}
+		return nil, &checks.Error{Field: field, Rule: "an array of numbers or a Float64Array", Got: Describe(v)}
 	}
 	n := 0
 	switch {
@@ -148,13 +148,13 @@ func vector(v js.Value, field string, wantLen int) ([]float64, error) {
 		if wantLen >= 0 && n != wantLen {
 			return nil, &checks.Error{Field: field, Rule: fmt.Sprintf("of length %d", wantLen), Got: fmt.Sprintf("length %d", n)}
 		}
-		if n > maxCells {
-			return nil, checks.Errorf(field, "at most %d numbers (got %d)", maxCells, n)
+		if n > MaxCells {
+			return nil, checks.Errorf(field, "at most %d numbers (got %d)", MaxCells, n)
 		}
 		out := make([]float64, n)
 		if n > 0 {
 			bytes := js.Global().Get("Uint8Array").New(v.Get("buffer"), v.Get("byteOffset"), n*8)
-			js.CopyBytesToGo(float64Bytes(out), bytes)
+			js.CopyBytesToGo(Float64Bytes(out), bytes)
 		}
 		for i, x := range out {
 			if err := checks.Finite(fmt.Sprintf("%s[%d]", field, i), x); err != nil {
@@ -162,17 +162,17 @@ func vector(v js.Value, field string, wantLen int) ([]float64, error) {
 			}
 		}
 		return out, nil
-	case isArray(v):
+	case IsArray(v):
 		n = v.Length()
 		if wantLen >= 0 && n != wantLen {
 			return nil, &checks.Error{Field: field, Rule: fmt.Sprintf("of length %d", wantLen), Got: fmt.Sprintf("length %d", n)}
 		}
-		if n > maxCells {
-			return nil, checks.Errorf(field, "at most %d numbers (got %d)", maxCells, n)
+		if n > MaxCells {
+			return nil, checks.Errorf(field, "at most %d numbers (got %d)", MaxCells, n)
 		}
 		out := make([]float64, n)
 		for i := range out {
-			x, err := number(v.Index(i), fmt.Sprintf("%s[%d]", field, i))
+			x, err := Number(v.Index(i), fmt.Sprintf("%s[%d]", field, i))
 			if err != nil {
 				return nil, err
 			}
@@ -180,13 +180,13 @@ func vector(v js.Value, field string, wantLen int) ([]float64, error) {
 		}
 		return out, nil
 	}
-	return nil, &checks.Error{Field: field, Rule: "an array of numbers or a Float64Array", Got: describe(v)}
+	return nil, &checks.Error{Field: field, Rule: "an array of numbers or a Float64Array", Got: Describe(v)}
 }
 
 // matrix reads n rows of equal length d ≥ 1 (arrays or Float64Arrays).
-func matrix(v js.Value, field string) ([][]float64, error) {
-	if v.Type() != js.TypeObject || !isArray(v) {
-		return nil, &checks.Error{Field: field, Rule: "an array of rows (arrays of numbers or Float64Arrays)", Got: describe(v)}
+func Matrix(v js.Value, field string) ([][]float64, error) {
+	if v.Type() != js.TypeObject || !IsArray(v) {
+		return nil, &checks.Error{Field: field, Rule: "an array of rows (arrays of numbers or Float64Arrays)", Got: Describe(v)}
 	}
 	n := v.Length()
 	if n == 0 {
@@ -195,7 +195,7 @@ func matrix(v js.Value, field string) ([][]float64, error) {
 	rows := make([][]float64, n)
 	d := -1
 	for i := 0; i < n; i++ {
-		r, err := vector(v.Index(i), fmt.Sprintf("%s[%d]", field, i), d)
+		r, err := Vector(v.Index(i), fmt.Sprintf("%s[%d]", field, i), d)
 		if err != nil {
 			return nil, err
 		}
@@ -204,8 +204,8 @@ func matrix(v js.Value, field string) ([][]float64, error) {
 			if d == 0 {
 				return nil, checks.Errorf(field+"[0]", "a non-empty row")
 			}
-			if n*d > maxCells {
-				return nil, checks.Errorf(field, "at most %d numbers (got %d rows × %d)", maxCells, n, d)
+			if n*d > MaxCells {
+				return nil, checks.Errorf(field, "at most %d numbers (got %d rows × %d)", MaxCells, n, d)
 			}
 		}
 		rows[i] = r

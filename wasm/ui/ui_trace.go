@@ -1,9 +1,8 @@
 //go:build js && wasm
 
-package main
+package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -18,6 +17,7 @@ import (
 	"github.com/dpsample/dpsample/core/fingerprint"
 	"github.com/dpsample/dpsample/core/lowerbound"
 	"github.com/dpsample/dpsample/core/plot"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
 // The "trace" view walks through the lower-bound attack of Lemma G.2 and
@@ -79,19 +79,6 @@ func (m traceMech) label() string {
 	return "median (non-private)"
 }
 
-// options builds the JS options of lowerbound.run; only set fields are sent
-// (the API rejects nulls and unknown names).
-func (m traceMech) options(su traceSetup) map[string]any {
-	o := map[string]any{"n": su.n, "xi": su.xi, "mode": string(su.mode), "mechanism": m.name, "copies": su.copies}
-	switch m.name {
-	case "exponential", "gaussian":
-		o["epsilon"], o["delta"] = m.eps(), m.delta
-	case "box-exponential":
-		o["s"] = m.s()
-	}
-	return o
-}
-
 // traceReplica is the walk-through trial's code rebuilt on the main thread
 // (lowerbound.Specimen replays the worker's seeded first trial exactly).
 type traceReplica struct {
@@ -102,7 +89,8 @@ type traceReplica struct {
 	realUnan int
 }
 
-// lbOptions are the Go options of the seeded walk-through run for m.
+// lbOptions are the options of lowerbound.run for m, seeded as the
+// walk-through trial (the sweep and the soundness run clear Seed).
 func (m traceMech) lbOptions(su traceSetup) lowerbound.Options {
 	seed := su.seed
 	o := lowerbound.Options{N: su.n, Xi: su.xi, Mode: su.mode, Mechanism: lowerbound.Mechanism(m.name), Copies: su.copies, Seed: &seed}
@@ -165,16 +153,6 @@ func (r *traceReplica) verify(ex *lowerbound.Experiment, m traceMech) bool {
 	return err == nil && got == ex.ExcessOverD[0]
 }
 
-// parseExperiment reads the worker's Experiment (an object with the JSON names).
-func parseExperiment(v js.Value) (*lowerbound.Experiment, error) {
-	s := js.Global().Get("JSON").Call("stringify", v).String()
-	var ex lowerbound.Experiment
-	if err := json.Unmarshal([]byte(s), &ex); err != nil {
-		return nil, fmt.Errorf("reading the worker's result: %w", err)
-	}
-	return &ex, nil
-}
-
 // remoteRun is one cancellable lowerbound.run in the worker.
 type remoteRun struct{ ctl js.Value }
 
@@ -186,7 +164,7 @@ func (r *remoteRun) abort() {
 
 // runLowerbound calls lowerbound.run in the worker; progress gets the
 // fraction done. It blocks: call it from a goroutine.
-func runLowerbound(opts map[string]any, run *remoteRun, progress func(float64)) (*lowerbound.Experiment, error) {
+func runLowerbound(opts lowerbound.Options, run *remoteRun, progress func(float64)) (*lowerbound.Experiment, error) {
 	run.ctl = js.Global().Get("AbortController").New()
 	onProg := js.FuncOf(func(_ js.Value, a []js.Value) any {
 		if progress != nil && len(a) > 0 && a[0].Type() == js.TypeObject {
@@ -198,11 +176,15 @@ func runLowerbound(opts map[string]any, run *remoteRun, progress func(float64)) 
 	po := js.Global().Get("Object").New()
 	po.Set("onProgress", onProg)
 	po.Set("signal", run.ctl.Get("signal"))
-	v, err := callRemote("lowerbound.run", js.ValueOf(opts), po)
+	v, err := callRemote("lowerbound.run", jsio.Encode(opts), po)
 	if err != nil {
 		return nil, err
 	}
-	return parseExperiment(v)
+	var ex lowerbound.Experiment
+	if err := jsio.Decode(v, &ex); err != nil {
+		return nil, err
+	}
+	return &ex, nil
 }
 
 // fmtNum prints a number compactly for prose: 3 significant digits.
@@ -776,8 +758,8 @@ func (v *traceView) runWalk() {
 	v.walkRun = run
 	su := v.su
 	rep := v.rep
-	opts := m.options(su)
-	opts["trials"], opts["ghosts"], opts["seed"] = 1, traceGhosts, float64(su.seed)
+	opts := m.lbOptions(su) // seeded: the replica replays this trial
+	opts.Trials, opts.Ghosts = 1, traceGhosts
 	v.root.SetAttribute("data-walk", "running")
 	v.walkStatus.SetTextContent("Running one trial in the worker…")
 	go func() {
@@ -790,7 +772,7 @@ func (v *traceView) runWalk() {
 			return // superseded
 		}
 		if err != nil {
-			if IsAbort(err) {
+			if jsio.IsAbort(err) {
 				return
 			}
 			v.walkStatus.SetTextContent("The trial failed: " + err.Error())
@@ -1117,13 +1099,13 @@ func (v *traceView) runSweep() {
 			v.root.SetAttribute("data-sweep", "done")
 		}()
 		for gi, g := range grid {
-			opts := g.options(su)
-			opts["trials"] = sweepTrials
+			opts := g.lbOptions(su)
+			opts.Seed, opts.Trials = nil, sweepTrials
 			ex, err := runLowerbound(opts, run, func(f float64) {
 				v.sweepProg.SetAttribute("value", strconv.FormatFloat((float64(gi)+f)/float64(len(grid)), 'f', 3, 64))
 			})
 			if err != nil {
-				if !IsAbort(err) {
+				if !jsio.IsAbort(err) {
 					v.corner.SetTextContent("The sweep failed: " + err.Error())
 				}
 				return
@@ -1268,14 +1250,14 @@ func (v *traceView) runSound() {
 		}()
 		for v.snd.trials < total {
 			n := min(soundChunk, total-v.snd.trials)
-			opts := m.options(su)
-			opts["trials"], opts["remove"], opts["ghosts"] = n, user, 10
+			opts := m.lbOptions(su)
+			opts.Seed, opts.Trials, opts.Remove, opts.Ghosts = nil, n, &user, 10
 			done := v.snd.trials
 			ex, err := runLowerbound(opts, run, func(f float64) {
 				v.soundProg.SetAttribute("value", strconv.FormatFloat((float64(done)+f*float64(n))/float64(total), 'f', 3, 64))
 			})
 			if err != nil {
-				if !IsAbort(err) {
+				if !jsio.IsAbort(err) {
 					v.soundRates.SetTextContent("The run failed: " + err.Error())
 				}
 				return
