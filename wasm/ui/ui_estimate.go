@@ -3,12 +3,10 @@
 package ui
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -22,36 +20,58 @@ import (
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
-// builtin is a dataset shipped with the site (site/data, see SOURCES.md).
+// builtin is a shipped dataset (core/dataset.Builtins) with the page's
+// defaults for it and its text, fetched once at start-up.
 type builtin struct {
-	key, label, file, target string
-	features, all            []string
-	loss                     string
-	ranges                   map[string]dataset.Range
-	text                     string // filled by the initial load
+	dataset.Builtin
+	features []string  // checked at first
+	loss     loss.Kind // chosen at first
+	text     string    // filled by the initial load
 }
 
-var builtins = []*builtin{
-	{key: "penguins", label: "Palmer penguins (344 birds)", file: "palmer-penguins.csv", target: "sex",
-		features: []string{"beak_length_mm", "flipper_length_mm"},
-		all:      []string{"beak_length_mm", "beak_depth_mm", "flipper_length_mm", "body_mass_g"},
-		loss:     "l1", ranges: dataset.PenguinRanges},
-	{key: "cancer", label: "Wisconsin breast cancer (569 tumours)", file: "breast-cancer-wisconsin.csv", target: "malignant",
-		features: []string{"mean_radius", "mean_texture", "mean_smoothness"}, loss: "logistic", ranges: dataset.BreastCancerRanges},
+// pageDefaults are the page's first choices for each built-in dataset.
+var pageDefaults = map[string]struct {
+	features []string
+	loss     loss.Kind
+}{
+	"penguins":      {[]string{"beak_length_mm", "flipper_length_mm"}, loss.L1},
+	"breast-cancer": {[]string{"mean_radius", "mean_texture", "mean_smoothness"}, loss.Logistic},
 }
 
-var lossOptions = [][2]string{
-	{"l1", "centre: coordinate median (ℓ1)"},
-	{"l2dist", "centre: geometric median (ℓ2)"},
-	{"logistic", "classification: logistic regression"},
-	{"hinge", "classification: SVM (hinge)"},
-	{"lad", "regression: least absolute deviation"},
-	{"quantile", "regression: median (quantile τ = ½)"},
-	{"huber", "regression: Huber"},
-}
+var builtins = func() []*builtin {
+	var out []*builtin
+	for _, b := range dataset.Builtins {
+		d := pageDefaults[b.Key]
+		out = append(out, &builtin{Builtin: b, features: d.features, loss: d.loss})
+	}
+	return out
+}()
 
-func supervised(l string) bool { return l != "l1" && l != "l2dist" }
-func classifier(l string) bool { return l == "logistic" || l == "hinge" }
+// lossOptions are the losses the form offers, with their labels.
+var lossOptions = func() [][2]string {
+	var out [][2]string
+	for _, o := range []struct {
+		k     loss.Kind
+		label string
+	}{
+		{loss.L1, "centre: coordinate median (ℓ1)"},
+		{loss.L2Dist, "centre: geometric median (ℓ2)"},
+		{loss.Logistic, "classification: logistic regression"},
+		{loss.Hinge, "classification: SVM (hinge)"},
+		{loss.LAD, "regression: least absolute deviation"},
+		{loss.Quantile, "regression: median (quantile τ = ½)"},
+		{loss.Huber, "regression: Huber"},
+	} {
+		out = append(out, [2]string{o.k.String(), o.label})
+	}
+	return out
+}()
+
+// lossKind is the loss chosen in the form (every option is a loss.Kind name).
+func (v *estimateView) lossKind() loss.Kind {
+	k, _ := loss.ParseKind(v.lossSel.sel.Value())
+	return k
+}
 
 type estimateView struct {
 	id                  string
@@ -83,9 +103,12 @@ func buildEstimateView(root dom.Element) {
 			"dpsample draws the estimate from Algorithm 1's distribution ∝ exp(−η·(L(θ) + μ‖θ‖²/2)), "+
 			"with η and μ set from ε, δ and the public bounds only. Your file is read by this page and never sent anywhere.", "class", "lede"))
 	ds := attr(root, "dataset", "penguins")
+	if ds == "cancer" { // the key before the datasets were registered in core/dataset
+		ds = "breast-cancer"
+	}
 	var dsOpts [][2]string
 	for _, b := range builtins {
-		dsOpts = append(dsOpts, [2]string{b.key, b.label})
+		dsOpts = append(dsOpts, [2]string{b.Key, b.Label})
 	}
 	dsOpts = append(dsOpts, [2]string{"csv", "your own CSV (paste or drop a file)"})
 	v.data = newSelectField(id+"-data", "Dataset", "built-in data are public; see site/data/SOURCES.md", dsOpts, ds)
@@ -170,7 +193,7 @@ func loadBuiltins(root dom.Element) {
 			continue
 		}
 		base := attr(root, "base", "site/data/")
-		url := js.Global().Get("URL").New(base+b.file, js.Global().Get("document").Get("baseURI"))
+		url := js.Global().Get("URL").New(base+b.File, js.Global().Get("document").Get("baseURI"))
 		resp, err := jsio.Await(js.Global().Call("fetch", url.Call("toString")))
 		if err != nil {
 			continue
@@ -196,7 +219,7 @@ func (v *estimateView) readFile(f js.Value) {
 
 func (v *estimateView) builtin() *builtin {
 	for _, b := range builtins {
-		if b.key == v.data.sel.Value() {
+		if b.Key == v.data.sel.Value() {
 			return b
 		}
 	}
@@ -211,7 +234,7 @@ func (v *estimateView) datasetChanged(user bool) {
 	} else {
 		v.csvBox.SetAttribute("hidden", "")
 		if user || v.lossSel.sel.Value() == "" || attr(v.root, "loss", "") == "" {
-			v.lossSel.sel.SetValue(b.loss)
+			v.lossSel.sel.SetValue(b.loss.String())
 		}
 	}
 	v.columnsChanged()
@@ -232,40 +255,37 @@ func (v *estimateView) columnsChanged() {
 	var cols []string
 	if strings.TrimSpace(txt) != "" {
 		var err error
-		if cols, err = csvColumns(txt); err != nil && b == nil {
+		if cols, err = dataset.Columns(txt); err != nil && b == nil {
 			v.csvErr.SetTextContent(err.Error())
 		}
 	}
-	l := v.lossSel.sel.Value()
+	l := v.lossKind()
 	var topts [][2]string
 	want := v.targetSel.sel.Value()
 	if b != nil && (want == "" || !contains(cols, want)) {
-		want = b.target
-		if l == "logistic" || l == "hinge" {
-			want = b.target
-		}
+		want = b.Target
 	}
 	for _, c := range cols {
 		topts = append(topts, [2]string{c, c})
 	}
-	if !supervised(l) {
+	if !l.Supervised() {
 		topts = [][2]string{{"", "— none (a centre needs no target)"}}
 		want = ""
 	} else if want == "" && len(cols) > 0 {
 		want = cols[len(cols)-1]
 	}
 	setOptions(v.targetSel.sel, topts, want)
-	v.targetSel.sel.SetDisabled(!supervised(l))
+	v.targetSel.sel.SetDisabled(!l.Supervised())
 	// Features: the built-in's numeric columns, or every column of a CSV.
 	v.featBox.SetInnerHTML("")
 	v.featBox.AppendChild(text("legend", "Features"))
 	choices, checked := cols, map[string]bool{}
 	if b != nil {
-		choices = b.all
+		choices = b.Features
 		if choices == nil {
 			choices = nil
 			for _, c := range cols {
-				if c != b.target {
+				if c != b.Target {
 					choices = append(choices, c)
 				}
 			}
@@ -279,7 +299,7 @@ func (v *estimateView) columnsChanged() {
 		}
 	}
 	for i, c := range choices {
-		if c == want && supervised(l) {
+		if c == want && l.Supervised() {
 			continue
 		}
 		cid := fmt.Sprintf("%s-f%d", v.id, i)
@@ -291,32 +311,6 @@ func (v *estimateView) columnsChanged() {
 		appendAll(lab, in, doc().CreateTextNode(" "+c))
 		v.featBox.AppendChild(lab)
 	}
-}
-
-// csvColumns names the columns of CSV text by dataset.Parse's header rule
-// (a first record with a non-number cell is a header; otherwise c1, c2, …),
-// without checking the rest of the file: the full parse at Run reports that.
-func csvColumns(txt string) ([]string, error) {
-	r := csv.NewReader(strings.NewReader(txt))
-	r.FieldsPerRecord = -1
-	rec, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("csv is not readable: %v", err)
-	}
-	header := false
-	for _, c := range rec {
-		if _, err := strconv.ParseFloat(strings.TrimSpace(c), 64); err != nil && strings.TrimSpace(c) != "" {
-			header = true
-		}
-	}
-	cols := make([]string, len(rec))
-	for j, c := range rec {
-		cols[j] = fmt.Sprintf("c%d", j+1)
-		if header {
-			cols[j] = strings.TrimSpace(c)
-		}
-	}
-	return cols, nil
 }
 
 func contains(s []string, x string) bool {
@@ -355,9 +349,9 @@ func (v *estimateView) build() (*estimateInput, error) {
 		}
 		return nil, checks.Errorf("csv", "is empty: paste a table or drop a file on the box")
 	}
-	l := v.lossSel.sel.Value()
+	l := v.lossKind()
 	opt := dataset.Options{Features: v.features()}
-	if supervised(l) {
+	if l.Supervised() {
 		opt.Target = v.targetSel.sel.Value()
 	}
 	if b != nil || v.dropMissing.Checked() {
@@ -381,12 +375,12 @@ func (v *estimateView) build() (*estimateInput, error) {
 	in := &estimateInput{table: t, columns: append([]string(nil), t.Columns...)}
 	in.source = "your CSV"
 	if b != nil {
-		in.source = b.label
-		if err := t.Scale(b.ranges); err != nil {
+		in.source = b.Label
+		if err := t.Scale(b.Ranges); err != nil {
 			return nil, err
 		}
 	}
-	if classifier(l) {
+	if l.Classification() {
 		for _, y := range t.Y {
 			if y != 1 && y != -1 {
 				return nil, checks.Errorf("target", "for %s must have two labels (mapped to ±1), got the value %s", l, checks.Fmt(y))
@@ -394,7 +388,7 @@ func (v *estimateView) build() (*estimateInput, error) {
 		}
 	}
 	x := t.X
-	if supervised(l) { // an intercept: a constant public feature
+	if l.Supervised() { // an intercept: a constant public feature
 		x = make([][]float64, len(t.X))
 		for i, r := range t.X {
 			x[i] = append(append(make([]float64, 0, len(r)+1), r...), 1)
@@ -426,7 +420,7 @@ func (v *estimateView) build() (*estimateInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	in.req = mechanism.Request{Loss: l, X: x, Y: t.Y, Epsilon: vals[0], Delta: vals[1], Radius: vals[2], Rank: rank,
+	in.req = mechanism.Request{Loss: l.String(), X: x, Y: t.Y, Epsilon: vals[0], Delta: vals[1], Radius: vals[2], Rank: rank,
 		Clip: math.Sqrt(float64(len(x[0]))), Samples: m}
 	if _, err := mechanism.NewPlan(in.req); err != nil { // validate here, cheaply, with inline errors
 		var ce *checks.Error
@@ -510,7 +504,7 @@ func (v *estimateView) render(in *estimateInput, r *mechanism.Result) {
 	// Plot.
 	v.redraw = func() {
 		var p *plot.Plot
-		if !supervised(in.req.Loss) && d == 2 {
+		if kind, _ := loss.ParseKind(in.req.Loss); kind.Location() && d == 2 {
 			p = v.cloudPlot(in, r)
 		} else {
 			p = coefPlot(in, r, mean, sd)

@@ -17,6 +17,7 @@ import (
 	"github.com/dpsample/dpsample/core/fingerprint"
 	"github.com/dpsample/dpsample/core/lowerbound"
 	"github.com/dpsample/dpsample/core/plot"
+	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
@@ -57,7 +58,7 @@ type traceSetup struct {
 
 // traceMech is the mechanism chosen in stage 3.
 type traceMech struct {
-	name   string  // lowerbound mechanism name
+	mech   lowerbound.Mechanism
 	logEps float64 // exponential, gaussian
 	logS   float64 // box-exponential
 	delta  float64
@@ -68,12 +69,12 @@ func (m traceMech) s() float64   { return math.Pow(10, m.logS) }
 
 // label is how the mechanism and its parameter are named on the page.
 func (m traceMech) label() string {
-	switch m.name {
-	case "exponential":
+	switch m.mech {
+	case lowerbound.Exponential:
 		return fmt.Sprintf("Algorithm 1, ε = %s", fmtNum(m.eps()))
-	case "box-exponential":
+	case lowerbound.BoxExponential:
 		return fmt.Sprintf("box exponential, s = %s", fmtNum(m.s()))
-	case "gaussian":
+	case lowerbound.Gaussian:
 		return fmt.Sprintf("Gaussian, ε = %s", fmtNum(m.eps()))
 	}
 	return "median (non-private)"
@@ -93,11 +94,11 @@ type traceReplica struct {
 // walk-through trial (the sweep and the soundness run clear Seed).
 func (m traceMech) lbOptions(su traceSetup) lowerbound.Options {
 	seed := su.seed
-	o := lowerbound.Options{N: su.n, Xi: su.xi, Mode: su.mode, Mechanism: lowerbound.Mechanism(m.name), Copies: su.copies, Seed: &seed}
-	switch m.name {
-	case "exponential", "gaussian":
+	o := lowerbound.Options{N: su.n, Xi: su.xi, Mode: su.mode, Mechanism: m.mech, Copies: su.copies, Seed: &seed}
+	switch m.mech {
+	case lowerbound.Exponential, lowerbound.Gaussian:
 		o.Epsilon, o.Delta = m.eps(), m.delta
-	case "box-exponential":
+	case lowerbound.BoxExponential:
 		s := m.s()
 		o.S = &s
 	}
@@ -107,7 +108,7 @@ func (m traceMech) lbOptions(su traceSetup) lowerbound.Options {
 // newTraceReplica rebuilds the code of lowerbound.Run's first trial for the
 // seed, and checks its secret permutation against the public column counts.
 func newTraceReplica(su traceSetup) (*traceReplica, error) {
-	sp, err := lowerbound.NewSpecimen(traceMech{name: "median"}.lbOptions(su))
+	sp, err := lowerbound.NewSpecimen(traceMech{mech: lowerbound.Median}.lbOptions(su))
 	if err != nil {
 		return nil, err
 	}
@@ -402,9 +403,9 @@ func (v *traceView) applyDefaults() {
 	if s := get("mode"); s == "tardos" || s == "symmetric" {
 		v.mode.SetValue(s)
 	}
-	switch s := get("mechanism"); s {
-	case "median", "exponential", "box-exponential", "gaussian":
-		v.mech.SetValue(s)
+	switch s := lowerbound.Mechanism(get("mechanism")); s {
+	case lowerbound.Median, lowerbound.Exponential, lowerbound.BoxExponential, lowerbound.Gaussian:
+		v.mech.SetValue(string(s))
 	}
 	logOf := func(name string, r *dom.HTMLInputElement) {
 		if x, err := strconv.ParseFloat(get(name), 64); err == nil && x > 0 {
@@ -670,10 +671,10 @@ func (v *traceView) buildMechanism() {
 	mw := el("div", "class", "field")
 	v.mech = el("select", "id", v.pre+"-mech").(*dom.HTMLSelectElement)
 	appendAll(v.mech,
-		text("option", "non-private median", "value", "median"),
-		text("option", "dpsample's Algorithm 1 (ε)", "value", "exponential"),
-		text("option", "box exponential mechanism (s)", "value", "box-exponential"),
-		text("option", "Gaussian baseline (ε)", "value", "gaussian"))
+		text("option", "non-private median", "value", string(lowerbound.Median)),
+		text("option", "dpsample's Algorithm 1 (ε)", "value", string(lowerbound.Exponential)),
+		text("option", "box exponential mechanism (s)", "value", string(lowerbound.BoxExponential)),
+		text("option", "Gaussian baseline (ε)", "value", string(lowerbound.Gaussian)))
 	appendAll(mw, text("label", "mechanism", "for", v.pre+"-mech"), v.mech)
 	v.epsWrap = el("div", "class", "field")
 	v.epsR = el("input", "type", "range", "id", v.pre+"-eps", "min", "-1", "max", "9", "step", "0.25",
@@ -713,7 +714,7 @@ func (v *traceView) buildMechanism() {
 
 // readMech reads stage 3's controls.
 func (v *traceView) readMech() (traceMech, bool) {
-	m := traceMech{name: v.mech.Value()}
+	m := traceMech{mech: lowerbound.Mechanism(v.mech.Value())}
 	m.logEps, _ = strconv.ParseFloat(v.epsR.Value(), 64)
 	m.logS, _ = strconv.ParseFloat(v.sR.Value(), 64)
 	d, err := v.deltaF.value("delta")
@@ -722,14 +723,14 @@ func (v *traceView) readMech() (traceMech, bool) {
 	}
 	v.deltaF.setError(err)
 	m.delta = d
-	return m, err == nil || (m.name != "exponential" && m.name != "gaussian")
+	return m, err == nil || (m.mech != lowerbound.Exponential && m.mech != lowerbound.Gaussian)
 }
 
 func (v *traceView) syncMechControls() {
 	m, _ := v.readMech()
-	show(v.epsWrap, m.name == "exponential" || m.name == "gaussian")
-	show(v.deltaWrap, m.name == "exponential" || m.name == "gaussian")
-	show(v.sWrap, m.name == "box-exponential")
+	show(v.epsWrap, m.mech == lowerbound.Exponential || m.mech == lowerbound.Gaussian)
+	show(v.deltaWrap, m.mech == lowerbound.Exponential || m.mech == lowerbound.Gaussian)
+	show(v.sWrap, m.mech == lowerbound.BoxExponential)
 	v.epsOut.SetTextContent("ε = " + fmtNum(m.eps()))
 	D := 0
 	if v.rep != nil {
@@ -869,7 +870,7 @@ func (v *traceView) drawOutput(r *traceReplica, ex *lowerbound.Experiment, m tra
 	default:
 		note = fmt.Sprintf("Between the regimes: excess/D = %s is above 1/150, so the lemma promises nothing — but Trace may still succeed (the lemma is only an implication).", fmtNum(exD))
 	}
-	if m.name == "exponential" && ex.Mechanism.A > 0 {
+	if m.mech == lowerbound.Exponential && ex.Mechanism.A > 0 {
 		note += fmt.Sprintf(" Per column Algorithm 1's target is exp(−a·Σᵢ|t − zᵢ| − b·t²) with "+
 			"a = η/N = %s and b = ημ/2 = %s (b/(aN) = %s). The ridge term μ/2‖θ‖² pulls θ towards 0 until the data term wins, "+
 			"a·N ≫ b: with the default η rule that needs s* ≳ √(2D)/N, i.e. ε of order D/N² or more, because this instance has "+
@@ -1059,10 +1060,10 @@ func sweepGrid(m traceMech) []traceMech {
 	var out []traceMech
 	for i := range 9 {
 		mm := m
-		switch m.name {
-		case "box-exponential":
+		switch m.mech {
+		case lowerbound.BoxExponential:
 			mm.logS = -2 + 5*float64(i)/8
-		case "exponential", "gaussian":
+		case lowerbound.Exponential, lowerbound.Gaussian:
 			mm.logEps = -1 + float64(i)
 		default:
 			if i > 0 {
@@ -1119,7 +1120,7 @@ func (v *traceView) runSweep() {
 				}
 			}
 			param := g.eps()
-			if g.name == "box-exponential" {
+			if g.mech == lowerbound.BoxExponential {
 				param = g.s()
 			}
 			v.sweep = append(v.sweep, sweepPoint{param, mean / float64(len(ex.ExcessOverD)), tr / float64(len(ex.ExcessOverD))})
@@ -1138,7 +1139,7 @@ func (v *traceView) drawSweep(m traceMech) {
 		parts = append(parts, fmt.Sprintf("%s → %d/%d", fmtNum(p.param), int(math.Round(p.traced*sweepTrials)), sweepTrials))
 	}
 	xl := "ε (log scale)"
-	if m.name == "box-exponential" {
+	if m.mech == lowerbound.BoxExponential {
 		xl = "s = εN/(2D) (log scale)"
 	}
 	p := &plot.Plot{
@@ -1199,18 +1200,24 @@ func (v *traceView) fillRemove() {
 	}
 }
 
-// claim is the privacy the mechanism promises for removing one person's k rows
-// (group privacy, Lemma 3.6: (kε, k·e^{(k−1)ε}·δ)).
+// claim is the privacy the mechanism promises for removing one person's k
+// rows: group privacy (privacy.Group; Lemma 3.6 copies each row k times).
 func claim(m traceMech, ex *lowerbound.Experiment, copies int) (eps, delta float64) {
-	k := float64(copies)
-	switch m.name {
-	case "median":
+	switch m.mech {
+	case lowerbound.Median:
 		return math.Inf(1), 0
-	case "box-exponential":
-		return k * ex.Mechanism.Epsilon, 0
+	case lowerbound.BoxExponential:
+		eps, delta, err := privacy.Group(copies, ex.Mechanism.Epsilon, 0)
+		if err != nil {
+			return math.Inf(1), 0 // no claim
+		}
+		return eps, delta
 	}
-	e := m.eps()
-	return k * e, math.Min(1, k*math.Exp((k-1)*e)*m.delta)
+	eps, delta, err := privacy.Group(copies, m.eps(), m.delta)
+	if err != nil {
+		return math.Inf(1), 0
+	}
+	return eps, delta
 }
 
 func (v *traceView) runSound() {
