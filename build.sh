@@ -57,7 +57,7 @@ static_checks() {
   if grep -rl --include='*.go' '"syscall/js"' core >/dev/null 2>&1; then
     echo "core/ must not import syscall/js:"; grep -rl --include='*.go' '"syscall/js"' core; exit 1
   fi
-  # layout_checks (enabled once core/baseline no longer does disk I/O)
+  layout_checks
   log "go vet (native and js/wasm, with and without the hooks)"
   go vet ./...
   GOOS=js GOARCH=wasm go vet ./core/... ./wasm/...

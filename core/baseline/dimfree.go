@@ -19,7 +19,7 @@ const (
 	MaxDims   = 32
 	MaxTrials = 200
 	MaxSteps  = 100_000
-	maxCells  = 4_000_000 // n·d of one embedded dataset
+	MaxCells  = 4_000_000 // n·d of one embedded dataset
 )
 
 // DimFreeOptions configure DimensionFree (JS: dpsample.demo.dimensionFree).
@@ -104,8 +104,8 @@ func (o DimFreeOptions) validate() error {
 		if err := checks.IntRange("dims", d, o.Rank, MaxD); err != nil {
 			return err
 		}
-		if o.N*d > maxCells {
-			return checks.Errorf("dims", "n·d must be at most %d, got %d·%d", maxCells, o.N, d)
+		if o.N*d > MaxCells {
+			return checks.Errorf("dims", "n·d must be at most %d, got %d·%d", MaxCells, o.N, d)
 		}
 	}
 	if err := checks.IntRange("trials", o.Trials, 1, MaxTrials); err != nil {
@@ -185,7 +185,7 @@ func DimensionFree(ctx context.Context, o DimFreeOptions, progress func(done, to
 			pt.Exponential = append(pt.Exponential, set.Mean(theta)-res.NonPrivateLoss)
 			unit++
 			report(0)
-			b, err := NoisyGD(ctx, x, data.Y, gd, r)
+			b, err := NoisyGD(ctx, set, gd, true, d, r)
 			if err != nil {
 				return res, err
 			}

@@ -6,7 +6,6 @@ import (
 	"context"
 	"math"
 
-	"github.com/dpsample/dpsample/core/baseline"
 	"github.com/dpsample/dpsample/core/fingerprint"
 	"github.com/dpsample/dpsample/core/lowerbound"
 )
@@ -91,15 +90,15 @@ func lower() (LowerReport, error) {
 		if err != nil {
 			return rep, err
 		}
-		m, sd := baseline.MeanStd(e.ExcessOverD)
-		em, _ := baseline.MeanStd(e.ExpectedExcessOverD)
+		m, sd := meanStd(e.ExcessOverD)
+		em, _ := meanStd(e.ExpectedExcessOverD)
 		row := BoxRow{S: s, Trials: e.Trials, Measured: m, SE: sd / math.Sqrt(float64(e.Trials)), Expected: em}
 		// Per-trial differences remove the code's variation from the test.
 		diff := make([]float64, len(e.ExcessOverD))
 		for i := range diff {
 			diff[i] = e.ExcessOverD[i] - e.ExpectedExcessOverD[i]
 		}
-		dm, dsd := baseline.MeanStd(diff)
+		dm, dsd := meanStd(diff)
 		if dsd > 0 {
 			row.Z = dm / (dsd / math.Sqrt(float64(len(diff))))
 		}

@@ -13,29 +13,28 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpsample/dpsample/core/baseline"
 	"github.com/dpsample/dpsample/core/plot"
 )
 
-// Utility is section 3: core/baseline.UtilityBench (issue 9 part B) with
-// its full preset (baseline.FullUtilityOptions; QuickUtilityOptions under
+// Utility is section 3: UtilityBench (study.go; issue 9 part B) with
+// its full preset (FullUtilityOptions; QuickUtilityOptions under
 // BENCH_QUICK=1).
 type Utility struct {
-	Status string                  `json:"status"` // "measured"
-	Preset string                  `json:"preset"`
-	Report *baseline.UtilityReport `json:"report"`
+	Status string         `json:"status"` // "measured"
+	Preset string         `json:"preset"`
+	Report *UtilityReport `json:"report"`
 }
 
 func utility(root string) (Utility, error) {
-	o, preset := baseline.FullUtilityOptions(), "baseline.FullUtilityOptions"
+	o, preset := FullUtilityOptions(), "FullUtilityOptions"
 	if quick {
-		o, preset = baseline.QuickUtilityOptions(), "baseline.QuickUtilityOptions"
+		o, preset = QuickUtilityOptions(), "QuickUtilityOptions"
 	}
 	if o.Real != nil {
 		o.Real.DataDir = filepath.Join(root, "site", "data")
 	}
 	last := time.Now()
-	rep, err := baseline.UtilityBench(context.Background(), o, func(done, total int) {
+	rep, err := UtilityBench(context.Background(), o, func(done, total int) {
 		if time.Since(last) > 10*time.Second || done == total {
 			last = time.Now()
 			fmt.Fprintf(os.Stderr, "bench: utility %d/%d runs\n", done, total)
@@ -72,7 +71,7 @@ func utilityHeadline(r *Report) string {
 		e = 1
 	}
 	dHi := maxInt(s.Dims)
-	methods := []string{baseline.MethodExponential, baseline.MethodDPGD, baseline.MethodDPGDProjected, baseline.MethodOutputPert}
+	methods := []string{MethodExponential, MethodDPGD, MethodDPGDProjected, MethodOutputPert}
 	head := []string{"synthetic, ε = " + sig(e) + ", d = " + strconv.Itoa(dHi)}
 	head = append(head, methods...)
 	head = append(head, "exponential: risk(d="+strconv.Itoa(dHi)+")/risk(d="+strconv.Itoa(minInt(s.Dims))+")")
@@ -81,7 +80,7 @@ func utilityHeadline(r *Report) string {
 		for _, k := range s.Ranks {
 			row := []string{fmt.Sprintf("%s, rank %d", ln, k)}
 			for _, m := range methods {
-				if c := findCell(u, baseline.WorkloadSynthetic, ln, k, dHi, e, m); c != nil && c.Error == "" {
+				if c := findCell(u, WorkloadSynthetic, ln, k, dHi, e, m); c != nil && c.Error == "" {
 					row = append(row, pm(c.ExcessMean, c.ExcessStd))
 				} else {
 					row = append(row, "n/a")
@@ -89,7 +88,7 @@ func utilityHeadline(r *Report) string {
 			}
 			ratio := ""
 			for _, d := range u.Ratios {
-				if d.Loss == ln && d.Rank == k && d.Epsilon == e && d.Method == baseline.MethodExponential {
+				if d.Loss == ln && d.Rank == k && d.Epsilon == e && d.Method == MethodExponential {
 					ratio = pm(d.Ratio, d.RatioSE)
 				}
 			}
@@ -107,7 +106,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 		return
 	}
 	o := u.Options
-	p("From `baseline.UtilityBench(ctx, %s())` (issue 9 part B, core/baseline), %.0f s. ", r.Utility.Preset, u.Seconds)
+	p("From `UtilityBench(ctx, %s())` (issue 9 part B, wasm/tools/bench/study.go over the baselines of core/baseline), %.0f s. ", r.Utility.Preset, u.Seconds)
 	p("All methods at the same (ε, δ = %g) under replace-one neighbours, accounted with the exact Gaussian-DP curve where the method allows it; every hyper-parameter is fixed a priori from public quantities:\n\n", u.Hyper.Delta)
 	for _, l := range [][2]string{{"accountant", u.Hyper.Accountant}, {"exponential mechanism (Algorithm 1)", u.Hyper.ExponentialRule},
 		{"DP-GD", fmt.Sprintf("T = %d; %s", u.Hyper.GDSteps, u.Hyper.GDRule)}, {"output perturbation", u.Hyper.OutputMuRule},
@@ -120,7 +119,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 	p("\n")
 	methods := o.Methods
 	if len(methods) == 0 {
-		methods = baseline.AllMethods()
+		methods = AllMethods()
 	}
 	if s := o.Synthetic; s != nil {
 		p("### Synthetic rank-k GLMs (n = %d, C = %g, %d seeds): excess empirical risk, mean ± std\n\n", s.N, s.Radius, s.Seeds)
@@ -136,7 +135,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 						row := []string{m}
 						any := false
 						for _, d := range s.Dims {
-							c := findCell(u, baseline.WorkloadSynthetic, ln, k, d, e, m)
+							c := findCell(u, WorkloadSynthetic, ln, k, d, e, m)
 							switch {
 							case c == nil:
 								row = append(row, "")
@@ -158,7 +157,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 		for _, ln := range s.Losses {
 			p("![excess risk against d, %s](bench/utility-synthetic-%s.svg)\n\n", ln, ln)
 		}
-		p("Dimension-free check: risk(d = %d) / risk(d = %d) at fixed rank (target ≤ %g for the exponential mechanism):\n\n", maxInt(s.Dims), minInt(s.Dims), baseline.DimFreeTarget)
+		p("Dimension-free check: risk(d = %d) / risk(d = %d) at fixed rank (target ≤ %g for the exponential mechanism):\n\n", maxInt(s.Dims), minInt(s.Dims), DimFreeTarget)
 		var rows [][]string
 		for _, d := range u.Ratios {
 			meets := ""
@@ -192,7 +191,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 						row = append(row, pm(c.AccuracyMean, c.AccuracyStd))
 						erow = append(erow, pm(c.ExcessMean, c.ExcessStd))
 						any = true
-						if c.Method == baseline.MethodExponential && c.EffectiveEpsilon > 0 && c.EffectiveEpsilon < c.Epsilon {
+						if c.Method == MethodExponential && c.EffectiveEpsilon > 0 && c.EffectiveEpsilon < c.Epsilon {
 							note += fmt.Sprintf(" ε = %s ran at ε′ = %s;", sig(c.Epsilon), sig(c.EffectiveEpsilon))
 						}
 					}
@@ -230,7 +229,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 	}
 }
 
-func findCell(u *baseline.UtilityReport, workload, ln string, k, d int, e float64, m string) *baseline.UtilityCell {
+func findCell(u *UtilityReport, workload, ln string, k, d int, e float64, m string) *UtilityCell {
 	for i := range u.Cells {
 		c := &u.Cells[i]
 		if c.Workload == workload && c.Epsilon == e && c.Method == m && (ln == "" || c.Loss == ln) && (k == 0 || c.Rank == k) && (d == 0 || c.D == d) {
@@ -258,7 +257,7 @@ func utilityShortfalls(r *Report) []string {
 	capped := map[string][]string{}
 	var names []string
 	for _, c := range u.Cells {
-		if c.Method == baseline.MethodExponential && c.EffectiveEpsilon > 0 && c.EffectiveEpsilon < c.Epsilon {
+		if c.Method == MethodExponential && c.EffectiveEpsilon > 0 && c.EffectiveEpsilon < c.Epsilon {
 			if _, ok := capped[c.Workload]; !ok {
 				names = append(names, c.Workload)
 			}
@@ -279,7 +278,7 @@ func utilityPlots(r *Report) map[string]string {
 	out := map[string]string{}
 	methods := u.Options.Methods
 	if len(methods) == 0 {
-		methods = baseline.AllMethods()
+		methods = AllMethods()
 	}
 	if s := u.Options.Synthetic; s != nil && len(s.Epsilons) > 0 {
 		e := s.Epsilons[len(s.Epsilons)/2]
@@ -290,7 +289,7 @@ func utilityPlots(r *Report) map[string]string {
 			pl := plot.Plot{Title: fmt.Sprintf("synthetic %s, ε = %g, n = %d (solid k = %d, dashed k = %d)", ln, e, s.N, s.Ranks[0], s.Ranks[len(s.Ranks)-1]),
 				XLabel: "d", YLabel: "excess empirical risk", XLog: true, YLog: true}
 			for _, m := range methods {
-				if m == baseline.MethodNonPrivate {
+				if m == MethodNonPrivate {
 					continue
 				}
 				for ri, k := range []int{s.Ranks[0], s.Ranks[len(s.Ranks)-1]} {
@@ -299,7 +298,7 @@ func utilityPlots(r *Report) map[string]string {
 					}
 					var xs, ys []float64
 					for _, d := range s.Dims {
-						if c := findCell(u, baseline.WorkloadSynthetic, ln, k, d, e, m); c != nil && c.Error == "" && c.Runs > 0 {
+						if c := findCell(u, WorkloadSynthetic, ln, k, d, e, m); c != nil && c.Error == "" && c.Runs > 0 {
 							xs, ys = append(xs, float64(d)), append(ys, c.ExcessMean)
 						}
 					}
@@ -381,15 +380,15 @@ func minInt(xs []int) int {
 // core/plot's palette); the two samplings of Algorithm 1 share theirs.
 func methodColor(m string) string {
 	switch m {
-	case baseline.MethodExponential, baseline.MethodExpDirect:
+	case MethodExponential, MethodExpDirect:
 		return "#D55E00"
-	case baseline.MethodDPGD:
+	case MethodDPGD:
 		return "#0072B2"
-	case baseline.MethodDPGDProjected:
+	case MethodDPGDProjected:
 		return "#56B4E9"
-	case baseline.MethodOutputPert:
+	case MethodOutputPert:
 		return "#009E73"
-	case baseline.MethodObjectivePert:
+	case MethodObjectivePert:
 		return "#CC79A7"
 	}
 	return "#000000"

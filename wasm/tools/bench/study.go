@@ -1,4 +1,6 @@
-package baseline
+//go:build !js
+
+package main
 
 import (
 	"context"
@@ -11,11 +13,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dpsample/dpsample/core/baseline"
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
-	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
 )
 
@@ -29,10 +31,8 @@ const (
 	MethodOutputPert     = "output-perturbation"    // regularised ERM + Gaussian noise
 	MethodObjectivePert  = "objective-perturbation" // KST12, logistic only
 	WorkloadSynthetic    = "synthetic"
-	DatasetBreastCancer  = "breast-cancer"
+	DatasetBreastCancer  = "breast-cancer" // dataset.Builtins keys
 	DatasetPenguins      = "penguins"
-	breastCancerFile     = "breast-cancer-wisconsin.csv"
-	penguinsFile         = "palmer-penguins.csv"
 	maxUtilityJobs       = 1_000_000
 	defaultExpStepBudget = 400_000
 )
@@ -43,7 +43,7 @@ func AllMethods() []string {
 }
 
 // SyntheticOptions describe the synthetic GLM workloads: rank-k latent data
-// (NewRankK labels for logistic and hinge, NewRankKRegression targets for lad)
+// (baseline.NewRankK labels for logistic and hinge, baseline.NewRankKRegression targets for lad)
 // embedded in each d by a random orthonormal basis. The latent data are the
 // same for every d (one draw per loss and rank), the basis is redrawn per d.
 type SyntheticOptions struct {
@@ -272,7 +272,7 @@ func (o UtilityOptions) validate() error {
 	if err := checks.Positive("clip", o.Clip); err != nil {
 		return err
 	}
-	if err := checks.IntRange("gdSteps", o.GDSteps, 1, MaxSteps); err != nil {
+	if err := checks.IntRange("gdSteps", o.GDSteps, 1, baseline.MaxSteps); err != nil {
 		return err
 	}
 	if err := checks.InRange("outputTol", o.OutputTol, 1e-9, 0.5); err != nil {
@@ -283,35 +283,35 @@ func (o UtilityOptions) validate() error {
 	}
 	jobs := 0
 	if s := o.Synthetic; s != nil {
-		if err := checks.IntRange("synthetic.n", s.N, 2, MaxN); err != nil {
+		if err := checks.IntRange("synthetic.n", s.N, 2, baseline.MaxN); err != nil {
 			return err
 		}
 		if len(s.Ranks) == 0 || len(s.Dims) == 0 || len(s.Losses) == 0 {
 			return checks.Errorf("synthetic.ranks", "ranks, dims and losses must be non-empty")
 		}
 		for _, k := range s.Ranks {
-			if err := checks.IntRange("synthetic.ranks", k, 1, MaxRank); err != nil {
+			if err := checks.IntRange("synthetic.ranks", k, 1, baseline.MaxRank); err != nil {
 				return err
 			}
 			for _, d := range s.Dims {
-				if err := checks.IntRange("synthetic.dims", d, k, MaxD); err != nil {
+				if err := checks.IntRange("synthetic.dims", d, k, baseline.MaxD); err != nil {
 					return err
 				}
-				if s.N*d > maxCells {
-					return checks.Errorf("synthetic.dims", "n·d must be at most %d, got %d·%d", maxCells, s.N, d)
+				if s.N*d > baseline.MaxCells {
+					return checks.Errorf("synthetic.dims", "n·d must be at most %d, got %d·%d", baseline.MaxCells, s.N, d)
 				}
 			}
 		}
 		for _, l := range s.Losses {
 			k, err := loss.ParseKind(l)
-			if err != nil || !glmKind(k) {
+			if err != nil || !baseline.IsGLM(k) {
 				return checks.Errorf("synthetic.losses", `each loss must be "logistic", "hinge" or "lad", got %q`, l)
 			}
 		}
 		if err := validEps("synthetic.epsilons", s.Epsilons); err != nil {
 			return err
 		}
-		if err := checks.IntRange("synthetic.seeds", s.Seeds, 1, MaxTrials); err != nil {
+		if err := checks.IntRange("synthetic.seeds", s.Seeds, 1, baseline.MaxTrials); err != nil {
 			return err
 		}
 		if err := checks.Positive("synthetic.radius", s.Radius); err != nil {
@@ -320,7 +320,7 @@ func (o UtilityOptions) validate() error {
 		if err := checks.Positive("synthetic.noise", s.Noise); err != nil {
 			return err
 		}
-		if err := checks.IntRange("synthetic.directMaxD", s.DirectMaxD, 0, MaxD); err != nil {
+		if err := checks.IntRange("synthetic.directMaxD", s.DirectMaxD, 0, baseline.MaxD); err != nil {
 			return err
 		}
 		jobs += len(s.Ranks) * len(s.Dims) * len(s.Losses) * len(s.Epsilons) * s.Seeds
@@ -330,14 +330,14 @@ func (o UtilityOptions) validate() error {
 			return checks.Errorf("real.datasets", "at least one dataset is needed")
 		}
 		for _, d := range r.Datasets {
-			if d != DatasetBreastCancer && d != DatasetPenguins {
+			if _, ok := dataset.LookupBuiltin(d); !ok {
 				return checks.Errorf("real.datasets", "unknown dataset %q (one of %q, %q)", d, DatasetBreastCancer, DatasetPenguins)
 			}
 		}
 		if err := validEps("real.epsilons", r.Epsilons); err != nil {
 			return err
 		}
-		if err := checks.IntRange("real.seeds", r.Seeds, 1, MaxTrials); err != nil {
+		if err := checks.IntRange("real.seeds", r.Seeds, 1, baseline.MaxTrials); err != nil {
 			return err
 		}
 		if err := checks.Positive("real.radius", r.Radius); err != nil {
@@ -369,7 +369,7 @@ type workload struct {
 	xTest   [][]float64
 	yTest   []float64
 	radius  float64
-	ref     ReferenceFit
+	ref     baseline.ReferenceFit
 }
 
 // cellKey identifies a cell before methods.
@@ -378,7 +378,7 @@ type cellKey struct {
 	eps float64
 }
 
-type job struct {
+type studyJob struct {
 	cell int // index into keys
 	seed int
 }
@@ -386,7 +386,7 @@ type job struct {
 // UtilityBench compares Algorithm 1 with DP-GD (unprojected and projected),
 // output perturbation and objective perturbation at the same (ε, δ), all
 // accounted with package privacy's exact GDP curve under replace-one
-// neighbours (objective perturbation: its own pointwise bound, see ObjPert),
+// neighbours (objective perturbation: its own pointwise bound, see baseline.ObjPert),
 // hyper-parameters fixed a priori (Hyper). For each workload × ε × method it
 // reports the excess empirical risk L(θ) − min_{‖θ‖≤C} L (mean ± std over
 // seeds), the test accuracy for real data, the wall time, and for synthetic
@@ -456,11 +456,11 @@ func UtilityBench(ctx context.Context, o UtilityOptions, progress func(done, tot
 		err               string
 	}
 	slots := make([][]slot, len(keys))
-	var jobs []job
+	var jobs []studyJob
 	for i, c := range keys {
 		slots[i] = make([]slot, len(o.Methods))
 		for s := 0; s < seedsOf(c); s++ {
-			jobs = append(jobs, job{i, s})
+			jobs = append(jobs, studyJob{i, s})
 		}
 	}
 	jobSeeds := make([]uint64, len(jobs))
@@ -540,9 +540,9 @@ feed:
 			cell := UtilityCell{Workload: wk.name, Loss: wk.kind.String(), Rank: wk.rank, D: wk.d, N: wk.full.N(),
 				Epsilon: c.eps, EffectiveEpsilon: sl.effEps, Method: m, Runs: len(sl.excess), Excess: sl.excess,
 				Accuracy: sl.acc, Params: sl.params, ReferenceLoss: wk.ref.Loss, ReferenceGap: wk.ref.Gap, Error: sl.err}
-			cell.ExcessMean, cell.ExcessStd = MeanStd(sl.excess)
+			cell.ExcessMean, cell.ExcessStd = meanStd(sl.excess)
 			if len(sl.acc) > 0 {
-				cell.AccuracyMean, cell.AccuracyStd = MeanStd(sl.acc)
+				cell.AccuracyMean, cell.AccuracyStd = meanStd(sl.acc)
 			}
 			for _, s := range sl.secs {
 				cell.Seconds += s
@@ -636,9 +636,9 @@ func runMethod(ctx context.Context, o UtilityOptions, w *workload, m string, eps
 		return res.Theta, map[string]float64{"eta": res.Plan.Eta, "mu": res.Plan.Mu, "steps": float64(res.Plan.Steps),
 			"gdp": res.Plan.GDP, "deltaSpent": res.Privacy.Delta}, eps, "", nil
 	case MethodDPGD, MethodDPGDProjected:
-		p := GD{Epsilon: eps, Delta: o.Delta, Radius: w.radius, G: g, Steps: o.GDSteps}
+		p := baseline.GD{Epsilon: eps, Delta: o.Delta, Radius: w.radius, G: g, Steps: o.GDSteps}
 		proj := m == MethodDPGDProjected
-		theta, err := NoisyGDSet(ctx, w.full, p, proj, w.rank, r)
+		theta, err := baseline.NoisyGD(ctx, w.full, p, proj, w.rank, r)
 		if err != nil {
 			return nil, nil, 0, "", err
 		}
@@ -648,18 +648,18 @@ func runMethod(ctx context.Context, o UtilityOptions, w *workload, m string, eps
 			dim = float64(w.d)
 		}
 		return theta, map[string]float64{"sigma": sigma, "steps": float64(o.GDSteps),
-			"step": GDStep(w.radius, o.GDSteps, g, sigma, dim)}, eps, "", nil
+			"step": baseline.GDStep(w.radius, o.GDSteps, g, sigma, dim)}, eps, "", nil
 	case MethodOutputPert:
-		mu, err := OutputMu(n, w.rank, g, w.radius, eps, o.Delta)
+		mu, err := baseline.OutputMu(n, w.rank, g, w.radius, eps, o.Delta)
 		if err != nil {
 			return nil, nil, 0, "", err
 		}
-		p := OutputPert{Epsilon: eps, Delta: o.Delta, Mu: mu, G: g, Tol: o.OutputTol}
+		p := baseline.OutputPert{Epsilon: eps, Delta: o.Delta, Mu: mu, G: g, Tol: o.OutputTol}
 		sigma, err := p.Sigma(n)
 		if err != nil {
 			return nil, nil, 0, "", err
 		}
-		fit, err := Regularized(w.latent, mu, o.OutputTol*2*g/(float64(n)*mu), maxSDCAEpochs(w.latent))
+		fit, err := baseline.Regularized(w.latent, mu, o.OutputTol*2*g/(float64(n)*mu), baseline.MaxSDCAEpochs(w.latent))
 		if err != nil {
 			return nil, nil, 0, "", err
 		}
@@ -672,12 +672,12 @@ func runMethod(ctx context.Context, o UtilityOptions, w *workload, m string, eps
 		if w.kind != loss.Logistic {
 			return nil, nil, eps, "objective perturbation needs a smooth loss; " + w.kind.String() + " is not", nil
 		}
-		mu, err := OutputMu(n, w.rank, g, w.radius, eps, o.Delta)
+		mu, err := baseline.OutputMu(n, w.rank, g, w.radius, eps, o.Delta)
 		if err != nil {
 			return nil, nil, 0, "", err
 		}
-		lambda := ObjectiveLambda(n, mu, o.Clip, eps)
-		p := ObjPert{Epsilon: eps, Delta: o.Delta, Lambda: lambda, Clip: o.Clip}
+		lambda := baseline.ObjectiveLambda(n, mu, o.Clip, eps)
+		p := baseline.ObjPert{Epsilon: eps, Delta: o.Delta, Lambda: lambda, Clip: o.Clip}
 		sigma, err := p.Sigma(n)
 		if err != nil {
 			return nil, nil, 0, "", err
@@ -686,7 +686,7 @@ func runMethod(ctx context.Context, o UtilityOptions, w *workload, m string, eps
 		for j := range b {
 			b[j] = sigma * r.NormFloat64()
 		}
-		alpha, gn := PerturbedLogistic(w.latent, lambda, b)
+		alpha, gn := baseline.PerturbedLogistic(w.latent, lambda, b)
 		// Orthogonal part of argmin L + λ/2‖θ‖² + ⟨b, θ⟩/n is −P⊥b/(nλ): exact Gaussian.
 		theta := w.lift(alpha, sigma/(float64(n)*lambda), r)
 		return theta, map[string]float64{"lambda": lambda, "sigma": sigma, "epsJacobian": p.JacobianEpsilon(n),
@@ -703,7 +703,7 @@ func (w *workload) lift(alpha []float64, scale float64, r *rand.Rand) []float64 
 	}
 	var theta []float64
 	if scale > 0 {
-		theta = Orthogonal(w.basis, scale, r)
+		theta = baseline.Orthogonal(w.basis, scale, r)
 	} else {
 		theta = make([]float64, w.d)
 	}
@@ -713,28 +713,6 @@ func (w *workload) lift(alpha []float64, scale float64, r *rand.Rand) []float64 
 		}
 	}
 	return theta
-}
-
-// OutputMu is output perturbation's a-priori regulariser
-//
-//	μ = 2G·k^{1/4}/(C·√(n·s*)),  s* = privacy.Calibrate(ε, δ),
-//
-// the minimiser of the heuristic excess μC²/2 + G·√k·σ with σ = 2G/(nμs*)
-// (regularisation bias at ‖θ*‖ = C plus the noise the loss sees in the k
-// directions of the data). Public inputs only.
-func OutputMu(n, rank int, g, radius, eps, delta float64) (float64, error) {
-	s, err := privacy.Calibrate(eps, delta)
-	if err != nil {
-		return 0, err
-	}
-	return 2 * g * math.Pow(float64(rank), 0.25) / (radius * math.Sqrt(float64(n)*s)), nil
-}
-
-// ObjectiveLambda is objective perturbation's a-priori λ: the output
-// perturbation μ, raised if needed so that the Jacobian term uses at most
-// half of ε, λ ≥ β/(n(e^{ε/2} − 1)), β = clip²/4.
-func ObjectiveLambda(n int, mu, clip, eps float64) float64 {
-	return math.Max(mu, clip*clip/4/(float64(n)*math.Expm1(eps/2)))
 }
 
 // cappedEpsilon returns the largest ε′ ≤ ε (to 0.1%) whose mechanism plan for
@@ -791,12 +769,12 @@ func targets(s *loss.Set) []float64 {
 // syntheticWorkloads builds the workloads of one loss and rank, one per d.
 func syntheticWorkloads(s *SyntheticOptions, kind loss.Kind, k int, clip float64) ([]workload, error) {
 	r := rng.Seeded(s.DataSeed ^ uint64(k)*0x2545F4914F6CDD1D ^ uint64(kind)*0x9E3779B97F4A7C15)
-	var data RankK
+	var data baseline.RankK
 	var err error
 	if kind == loss.LAD {
-		data, err = NewRankKRegression(s.N, k, s.Noise, r)
+		data, err = baseline.NewRankKRegression(s.N, k, s.Noise, r)
 	} else {
-		data, err = NewRankK(s.N, k, r)
+		data, err = baseline.NewRankK(s.N, k, r)
 	}
 	if err != nil {
 		return nil, err
@@ -805,10 +783,10 @@ func syntheticWorkloads(s *SyntheticOptions, kind loss.Kind, k int, clip float64
 	if err != nil {
 		return nil, err
 	}
-	ref := Reference(latent, s.Radius, referenceIters(s.N, k))
+	ref := baseline.Reference(latent, s.Radius, referenceIters(s.N, k))
 	var out []workload
 	for _, d := range s.Dims {
-		u, err := Basis(d, k, rng.Seeded(s.DataSeed^uint64(d)*0x9E3779B97F4A7C15^uint64(k)))
+		u, err := baseline.Basis(d, k, rng.Seeded(s.DataSeed^uint64(d)*0x9E3779B97F4A7C15^uint64(k)))
 		if err != nil {
 			return nil, err
 		}
@@ -830,27 +808,19 @@ func referenceIters(n, d int) int {
 
 // realWorkload loads, scales and splits one real dataset.
 func realWorkload(o *RealOptions, name string, clip float64) (workload, error) {
-	var file string
-	var opt dataset.Options
-	var ranges map[string]dataset.Range
-	switch name {
-	case DatasetBreastCancer:
-		file, opt, ranges = breastCancerFile, dataset.Options{Target: "malignant"}, dataset.BreastCancerRanges
-	case DatasetPenguins:
-		file = penguinsFile
-		opt = dataset.Options{Target: "sex", Drop: "missing",
-			Features: []string{"beak_length_mm", "beak_depth_mm", "flipper_length_mm", "body_mass_g"}}
-		ranges = dataset.PenguinRanges
+	b, ok := dataset.LookupBuiltin(name)
+	if !ok {
+		return workload{}, checks.Errorf("real.datasets", "one of the built-in datasets (dataset.Builtins), got %q", name)
 	}
-	text, err := os.ReadFile(filepath.Join(o.DataDir, file))
+	text, err := os.ReadFile(filepath.Join(o.DataDir, b.File))
 	if err != nil {
-		return workload{}, checks.Errorf("real.dataDir", "cannot read %s: %v", file, err)
+		return workload{}, checks.Errorf("real.dataDir", "cannot read %s: %v", b.File, err)
 	}
-	t, err := dataset.Parse(string(text), opt)
+	t, err := dataset.Parse(string(text), b.Options())
 	if err != nil {
 		return workload{}, err
 	}
-	if err := t.Scale(ranges); err != nil {
+	if err := t.Scale(b.Ranges); err != nil {
 		return workload{}, err
 	}
 	// Fixed 80/20 split: a permutation from the public split seed.
@@ -875,7 +845,7 @@ func realWorkload(o *RealOptions, name string, clip float64) (workload, error) {
 		return workload{}, err
 	}
 	w.latent = w.full
-	w.ref = Reference(w.full, o.Radius, referenceIters(nTrain, w.d))
+	w.ref = baseline.Reference(w.full, o.Radius, referenceIters(nTrain, w.d))
 	return w, nil
 }
 
@@ -892,27 +862,6 @@ func accuracy(x [][]float64, y, theta []float64) float64 {
 		}
 	}
 	return float64(ok) / float64(len(x))
-}
-
-// MeanStd returns the mean and the sample standard deviation (n−1). Both are
-// 0 for no values and the standard deviation is 0 for one value (reports must
-// be plain JSON, which has no NaN; a run count tells the cases apart).
-func MeanStd(v []float64) (mean, std float64) {
-	if len(v) == 0 {
-		return 0, 0
-	}
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	if len(v) < 2 {
-		return mean, 0
-	}
-	var ss float64
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(v)-1))
 }
 
 // dimRatios forms risk(d_max)/risk(d_min) for every synthetic loss, rank, ε

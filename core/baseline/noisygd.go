@@ -9,8 +9,9 @@ import (
 	"github.com/dpsample/dpsample/core/loss"
 )
 
-// NoisyGDSet is full-batch noisy (sub)gradient descent on the mean loss of any
-// convex G-Lipschitz loss.Set, with or without projection:
+// NoisyGD is DP-GD: full-batch noisy (sub)gradient descent on the mean loss
+// of any convex G-Lipschitz loss.Set (every record's subgradient at every
+// step, no sampling of batches), with or without projection:
 //
 //	θ_{t+1} = Π(θ_t − h·(g_t + N(0, σ²I))),  g_t ∈ ∂L(θ_t),  θ_0 = 0,
 //
@@ -20,7 +21,8 @@ import (
 //
 //   - projected (Π onto ‖θ‖ ≤ C, Bassily–Smith–Thakurta 2014): step
 //     h = C/(√T·√(G² + dσ²)), the minimiser of the projected SGD bound
-//     2C√(G² + dσ²)/√T (as NoisyGD);
+//     2C√(G² + dσ²)/√T, which grows like √d once dσ² > G² (BST14,
+//     Theorem 2.4, up to constants) — the baseline of DimensionFree;
 //   - unprojected (Π = identity, the GLM setting of Song–Steinke–Thakkar–
 //     Thakurta, AISTATS 2021): step h = C/(√T·√(G² + kσ²)) with k the public
 //     rank. For a GLM every subgradient lies in the row span of the data, so
@@ -28,7 +30,7 @@ import (
 //     directions count; that is why the rank, not d, sets the step.
 //
 // Both step rules use public quantities only (C, T, G, σ, d or k).
-func NoisyGDSet(ctx context.Context, set *loss.Set, p GD, projected bool, rank int, r *rand.Rand) ([]float64, error) {
+func NoisyGD(ctx context.Context, set *loss.Set, p GD, projected bool, rank int, r *rand.Rand) ([]float64, error) {
 	n, d := set.N(), set.Dim()
 	p.G = set.G()
 	sigma, err := p.Sigma(n)
