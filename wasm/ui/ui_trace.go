@@ -22,7 +22,7 @@ import (
 )
 
 // The "trace" view walks through the lower-bound attack of Lemma G.2 and
-// Theorem 3.7 (fingerprinting.md §8): a fingerprinting code becomes the
+// Theorem 3.7 of the paper: a fingerprinting code becomes the
 // dataset, a mechanism answers the ℓ1 ERM problem, the adversary rounds the
 // answer at ½ and Trace names a member — or fails, when the answer is
 // private and therefore inaccurate.
