@@ -125,6 +125,9 @@ case "${1:-}" in
     # docs/benchmarks.json, docs/bench/*.svg and README's headline table.
     # BENCH_QUICK=1 shortens everything (for iterating; not for quoting).
     ensure_tools
+    build # the shipped module, kept aside for the size section
+    shipped="$(mktemp -d)/dpsample.wasm"
+    cp site/dpsample.wasm "$shipped"
     WASM_TAGS=$HOOKS build
     pkgs=(./core/sampler/exact ./core/sampler ./core/fingerprint)
     pattern='^Benchmark(Sampler|L1Binary|L1Separable|Gen|Trace)$'
@@ -136,7 +139,7 @@ case "${1:-}" in
     log "go test -bench as wasm under node"
     GOOS=js GOARCH=wasm go test -exec="$WASM_EXEC" -run '^$' -bench "$pattern" -benchtime "$benchtime" "${pkgs[@]}" | tee docs/bench-wasm.txt
     log "benchmark report (wasm/tools/bench)"
-    go run ./wasm/tools/bench -root . -gotest-native docs/bench-native.txt -gotest-wasm docs/bench-wasm.txt ;;
+    go run ./wasm/tools/bench -root . -gotest-native docs/bench-native.txt -gotest-wasm docs/bench-wasm.txt -shipped-wasm "$shipped" ;;
   *)
     echo "usage: $0 build|serve|test|bench" >&2
     exit 2 ;;

@@ -4,14 +4,17 @@
 // benchkit kernels natively, as WebAssembly under node and in headless
 // Chromium (the same site/dpsample.wasm, through dpsample._bench), measures
 // the sampler's cost against its formulas, the lower-bound attack's rates,
-// the baselines' utility (core/baseline) and the site's size and load time,
-// and writes docs/BENCHMARKS.md, docs/benchmarks.json and docs/bench/*.svg.
+// the baselines' utility (study.go over core/baseline) and the site's size
+// and load time, and writes docs/BENCHMARKS.md, docs/benchmarks.json and
+// docs/bench/*.svg.
 //
-//	go run ./wasm/tools/bench [-root .] [-gotest-native f] [-gotest-wasm f]
+//	go run ./wasm/tools/bench [-root .] [-gotest-native f] [-gotest-wasm f] [-shipped-wasm f]
 //
 // BENCH_QUICK=1 shrinks every section (for iterating on the runner; the
-// report then says so). site/dpsample.wasm must be built first
-// (./build.sh bench does it).
+// report then says so). site/dpsample.wasm must be built first with the
+// build tag dpsample_hooks (for dpsample._bench), and -shipped-wasm names the
+// module built without it, whose size section 5 reports (./build.sh bench
+// does both).
 package main
 
 import (
@@ -55,6 +58,7 @@ func main() {
 	root := flag.String("root", ".", "repository root")
 	gtNative := flag.String("gotest-native", "", "output of `go test -bench` natively (optional)")
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
+	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	flag.Parse()
 	start := time.Now()
 	r := Report{Generated: time.Now().UTC().Format(time.RFC3339), Quick: quick}
@@ -78,7 +82,11 @@ func main() {
 		return err
 	})
 	defer br.close()
-	step("size and load time", func() (err error) { r.Size, err = sizeAndLoad(wasmPath, br); return })
+	sizePath := wasmPath
+	if *shipped != "" {
+		sizePath = *shipped
+	}
+	step("size and load time", func() (err error) { r.Size, err = sizeAndLoad(sizePath, br); return })
 	step("speed: native, node, Chromium", func() (err error) { r.Speed, err = speed(wasmPath, br); return })
 	if *gtNative != "" && *gtWasm != "" {
 		step("go test -bench ratios", func() (err error) { r.Speed.GoTest, err = goTestRatios(*gtNative, *gtWasm); return })

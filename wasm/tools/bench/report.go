@@ -161,7 +161,7 @@ func markdown(r *Report) string {
 
 	// 5. Size and load
 	p("## 5. Size and load\n\n")
-	p("`site/dpsample.wasm` as built by `./build.sh build` (`-trimpath -ldflags=\"-s -w\"`); gzip by Go's compress/gzip at level 9, brotli by node's zlib at quality 11. Load: a fresh headless-Chromium tab with the HTTP cache disabled, served by the dev server on localhost, from navigation start to the Go UI setting `window.dpsampleUIReady` (recorded by a probe installed before the page's scripts), %d loads.\n\n", len(r.Size.LoadMs))
+	p("`site/dpsample.wasm` as built by `./build.sh build` (`-trimpath -ldflags=\"-s -w\"`, without the `dpsample_hooks` tag, so without `_bench`/`_test` and core/benchkit); gzip by Go's compress/gzip at level 9, brotli by node's zlib at quality 11. Load: a fresh headless-Chromium tab with the HTTP cache disabled, served by the dev server on localhost (the module with the hooks, which the benchmark needs), from navigation start to the Go UI setting `window.dpsampleUIReady` (recorded by a probe installed before the page's scripts), %d loads.\n\n", len(r.Size.LoadMs))
 	var loads []string
 	for _, v := range r.Size.LoadMs {
 		loads = append(loads, sig(v))

@@ -26,6 +26,9 @@ type SizeLoad struct {
 	WireEncoding string  `json:"wireWasmEncoding"`
 }
 
+// sizeAndLoad measures the module at wasmPath (the shipped build, without the
+// dpsample_hooks tag) and times page loads of site/ as served (which, under
+// ./build.sh bench, carries the hooks: the load times include their bytes).
 func sizeAndLoad(wasmPath string, br *browser) (SizeLoad, error) {
 	var s SizeLoad
 	raw, err := os.ReadFile(wasmPath)
