@@ -5,8 +5,6 @@ package jsapi
 import (
 	"syscall/js"
 
-	"github.com/norunners/vert"
-
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/fingerprint"
 	"github.com/dpsample/dpsample/core/lowerbound"
@@ -24,7 +22,7 @@ var nextCode = 1
 const maxCodes = 16
 
 func codeValue(id int, c *fingerprint.Code, private bool) js.Value {
-	v := vert.ValueOf(c.Lengths).JSValue()
+	v := jsio.Encode(c.Lengths)
 	v.Set("n", c.N)
 	v.Set("xi", c.Xi)
 	v.Set("mode", string(c.Mode))

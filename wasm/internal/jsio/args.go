@@ -15,7 +15,7 @@ import (
 	"github.com/dpsample/dpsample/core/checks"
 )
 
-// describe renders a JS value for an error message: its type and, for
+// Describe renders a JS value for an error message: its type and, for
 // primitives, its value ("string \"1\"", "null", "object").
 func Describe(v js.Value) string {
 	switch v.Type() {
@@ -42,7 +42,7 @@ func Describe(v js.Value) string {
 	return v.Type().String()
 }
 
-// arg returns args[i], or undefined when the caller passed fewer.
+// Arg returns args[i], or undefined when the caller passed fewer.
 func Arg(args []js.Value, i int) js.Value {
 	if i < len(args) {
 		return args[i]
@@ -50,7 +50,7 @@ func Arg(args []js.Value, i int) js.Value {
 	return js.Undefined()
 }
 
-// number reads a JS number that must be finite. Strings, booleans, null,
+// Number reads a JS number that must be finite. Strings, booleans, null,
 // undefined, NaN and ±Inf are errors naming the field.
 func Number(v js.Value, field string) (float64, error) {
 	if v.Type() != js.TypeNumber {
@@ -63,7 +63,7 @@ func Number(v js.Value, field string) (float64, error) {
 	return f, nil
 }
 
-// numberRule reads a JS number and validates it with a core/checks rule, so
+// NumberRule reads a JS number and validates it with a core/checks rule, so
 // the message carries the rule ("epsilon must be a finite number > 0, got string \"1\"").
 func NumberRule(v js.Value, field string, rule func(string, float64) error) (float64, error) {
 	if v.Type() != js.TypeNumber {

@@ -90,15 +90,7 @@ func same(a, b reflect.Value, path string) error {
 		return fmt.Errorf("%s: kind %s vs %s", path, a.Kind(), b.Kind())
 	}
 	switch a.Kind() {
-	case reflect.Pointer:
-		if a.IsNil() || b.IsNil() {
-			if a.IsNil() != b.IsNil() {
-				return fmt.Errorf("%s: nil %v vs %v", path, a.IsNil(), b.IsNil())
-			}
-			return nil
-		}
-		return same(a.Elem(), b.Elem(), path)
-	case reflect.Interface:
+	case reflect.Pointer, reflect.Interface:
 		if a.IsNil() || b.IsNil() {
 			if a.IsNil() != b.IsNil() {
 				return fmt.Errorf("%s: nil %v vs %v", path, a.IsNil(), b.IsNil())

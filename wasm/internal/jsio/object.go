@@ -22,9 +22,10 @@ type Object struct {
 	prefix string // "req." or "" for the message
 }
 
-var IsArray = func(v js.Value) bool { return js.Global().Get("Array").Call("isArray", v).Bool() }
+// IsArray reports whether v is a JS Array (Array.isArray).
+func IsArray(v js.Value) bool { return js.Global().Get("Array").Call("isArray", v).Bool() }
 
-// object validates that v is a plain object whose keys are all in known.
+// ReadObject validates that v is a plain object whose keys are all in known.
 // An undefined v is allowed when optional (it reads as an empty object).
 func ReadObject(v js.Value, name string, optional bool, known ...string) (Object, error) {
 	prefix := ""
@@ -58,15 +59,15 @@ func ReadObject(v js.Value, name string, optional bool, known ...string) (Object
 
 func (o Object) Get(f string) js.Value { return o.v.Get(f) }
 
-// has reports whether field f is present and not undefined.
+// Has reports whether field f is present and not undefined.
 func (o Object) Has(f string) bool { return o.v.Get(f).Type() != js.TypeUndefined }
 
-// num reads a required number validated by rule.
+// Num reads a required number validated by rule.
 func (o Object) Num(f string, rule func(string, float64) error) (float64, error) {
 	return NumberRule(o.Get(f), o.prefix+f, rule)
 }
 
-// optNum reads an optional number (def when absent).
+// OptNum reads an optional number (def when absent).
 func (o Object) OptNum(f string, def float64, rule func(string, float64) error) (float64, error) {
 	if !o.Has(f) {
 		return def, nil
@@ -74,7 +75,7 @@ func (o Object) OptNum(f string, def float64, rule func(string, float64) error) 
 	return o.Num(f, rule)
 }
 
-// integer reads an integer field in [lo, hi] (def when absent and optional).
+// Int reads an integer field in [lo, hi] (def when absent and optional).
 func (o Object) Int(f string, lo, hi int, optional bool, def int) (int, error) {
 	v := o.Get(f)
 	if v.Type() == js.TypeUndefined && optional {
@@ -91,7 +92,7 @@ func (o Object) Int(f string, lo, hi int, optional bool, def int) (int, error) {
 	return int(x), nil
 }
 
-// seed reads an optional non-negative integer seed (≤ 2^53 so JS holds it exactly).
+// Seed reads an optional non-negative integer seed (≤ 2^53 so JS holds it exactly).
 func (o Object) Seed() (*uint64, error) {
 	if !o.Has("seed") {
 		return nil, nil
@@ -104,7 +105,7 @@ func (o Object) Seed() (*uint64, error) {
 	return &s, nil
 }
 
-// str reads a string field that must be one of allowed (def when absent and optional).
+// Str reads a string field that must be one of allowed (def when absent and optional).
 func (o Object) Str(f string, optional bool, def string, allowed ...string) (string, error) {
 	v := o.Get(f)
 	if v.Type() == js.TypeUndefined && optional {
@@ -135,21 +136,17 @@ func quoteAll(ss []string) string {
 // browser tab has far less): 2·10⁷ numbers = 160 MB.
 const MaxCells = 20_000_000
 
-// vector reads a numeric array: a Float64Array (one bulk copy) or a plain
+// Vector reads a numeric array: a Float64Array (one bulk copy) or a plain
 // array checked element by element ("y[12] must be a finite number, got null").
 func Vector(v js.Value, field string, wantLen int) ([]float64, error) {
 	if v.Type() != js.TypeObject {
 		return nil, &checks.Error{Field: field, Rule: "an array of numbers or a Float64Array", Got: Describe(v)}
 	}
-	n := 0
 	switch {
 	case v.InstanceOf(js.Global().Get("Float64Array")):
-		n = v.Length()
-		if wantLen >= 0 && n != wantLen {
-			return nil, &checks.Error{Field: field, Rule: fmt.Sprintf("of length %d", wantLen), Got: fmt.Sprintf("length %d", n)}
-		}
-		if n > MaxCells {
-			return nil, checks.Errorf(field, "at most %d numbers (got %d)", MaxCells, n)
+		n := v.Length()
+		if err := checkLength(field, n, wantLen); err != nil {
+			return nil, err
 		}
 		out := make([]float64, n)
 		if n > 0 {
@@ -163,12 +160,9 @@ func Vector(v js.Value, field string, wantLen int) ([]float64, error) {
 		}
 		return out, nil
 	case IsArray(v):
-		n = v.Length()
-		if wantLen >= 0 && n != wantLen {
-			return nil, &checks.Error{Field: field, Rule: fmt.Sprintf("of length %d", wantLen), Got: fmt.Sprintf("length %d", n)}
-		}
-		if n > MaxCells {
-			return nil, checks.Errorf(field, "at most %d numbers (got %d)", MaxCells, n)
+		n := v.Length()
+		if err := checkLength(field, n, wantLen); err != nil {
+			return nil, err
 		}
 		out := make([]float64, n)
 		for i := range out {
@@ -183,7 +177,18 @@ func Vector(v js.Value, field string, wantLen int) ([]float64, error) {
 	return nil, &checks.Error{Field: field, Rule: "an array of numbers or a Float64Array", Got: Describe(v)}
 }
 
-// matrix reads n rows of equal length d ≥ 1 (arrays or Float64Arrays).
+// checkLength requires n == wantLen (unless wantLen < 0) and n ≤ MaxCells.
+func checkLength(field string, n, wantLen int) error {
+	if wantLen >= 0 && n != wantLen {
+		return &checks.Error{Field: field, Rule: fmt.Sprintf("of length %d", wantLen), Got: fmt.Sprintf("length %d", n)}
+	}
+	if n > MaxCells {
+		return checks.Errorf(field, "at most %d numbers (got %d)", MaxCells, n)
+	}
+	return nil
+}
+
+// Matrix reads n rows of equal length d ≥ 1 (arrays or Float64Arrays).
 func Matrix(v js.Value, field string) ([][]float64, error) {
 	if v.Type() != js.TypeObject || !IsArray(v) {
 		return nil, &checks.Error{Field: field, Rule: "an array of rows (arrays of numbers or Float64Arrays)", Got: Describe(v)}
