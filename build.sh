@@ -4,19 +4,23 @@
 #   ./build.sh serve   build, then serve the repository root on http://127.0.0.1:8080/ (ADDR overrides)
 #   ./build.sh test    everything: static checks, native tests, wasm tests under node, browser tests in Chromium
 #   ./build.sh bench   benchmarks
+# test and bench build the module with the tag dpsample_hooks (the hidden
+# dpsample._test and dpsample._bench namespaces and the benchmark kernels);
+# build and serve ship it without them.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 GOROOT_WASM="$(go env GOROOT)/lib/wasm"
 WASM_EXEC="$GOROOT_WASM/go_js_wasm_exec"
 STATICCHECK_VERSION=v0.8.2
+HOOKS=dpsample_hooks
 
 log() { printf '\n==> %s\n' "$*"; }
 
 build() {
   mkdir -p site
   cp "$GOROOT_WASM/wasm_exec.js" site/wasm_exec.js
-  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o site/dpsample.wasm ./wasm
+  GOOS=js GOARCH=wasm go build -trimpath -tags "${WASM_TAGS:-}" -ldflags="-s -w" -o site/dpsample.wasm ./wasm
   # Precompressed siblings, served by the dev server (and by static hosts that
   # honour them) when the browser accepts the encoding.
   gzip -9 -n -c site/dpsample.wasm > site/dpsample.wasm.gz
@@ -53,14 +57,41 @@ static_checks() {
   if grep -rl --include='*.go' '"syscall/js"' core >/dev/null 2>&1; then
     echo "core/ must not import syscall/js:"; grep -rl --include='*.go' '"syscall/js"' core; exit 1
   fi
-  log "go vet (native and js/wasm)"
+  layout_checks
+  log "go vet (native and js/wasm, with and without the hooks)"
   go vet ./...
-  GOOS=js GOARCH=wasm go vet ./core/... ./wasm/
+  GOOS=js GOARCH=wasm go vet ./core/... ./wasm/...
+  GOOS=js GOARCH=wasm go vet -tags "$HOOKS" ./wasm/...
   log "staticcheck $STATICCHECK_VERSION"
   GOBIN="$(go env GOPATH)/bin" go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
   local sc; sc="$(go env GOPATH)/bin/staticcheck"
   "$sc" ./...
-  GOOS=js GOARCH=wasm "$sc" ./wasm/
+  GOOS=js GOARCH=wasm "$sc" ./wasm/...
+  GOOS=js GOARCH=wasm "$sc" -tags "$HOOKS" ./wasm/...
+}
+
+# layout_checks fails when a package boundary of README's layout is crossed:
+# wasm/jsapi and wasm/ui import each other, core/ imports os or syscall/js
+# (for either GOOS), or the shipped module links the benchmark kernels.
+layout_checks() {
+  log "layout (go list)"
+  local mod deps fail=0
+  mod="$(go list -m)"
+  deps="$(GOOS=js GOARCH=wasm go list -deps ./wasm/jsapi)"
+  if grep -qx "$mod/wasm/ui" <<<"$deps"; then echo "wasm/jsapi imports wasm/ui"; fail=1; fi
+  deps="$(GOOS=js GOARCH=wasm go list -deps ./wasm/ui)"
+  if grep -qx "$mod/wasm/jsapi" <<<"$deps"; then echo "wasm/ui imports wasm/jsapi"; fail=1; fi
+  local goos bad
+  for goos in "$(go env GOOS)" js; do
+    bad="$(GOOS=$goos GOARCH=$( [ $goos = js ] && echo wasm || go env GOARCH ) go list -f '{{.ImportPath}}{{range .Imports}} {{.}}{{end}}' ./core/... |
+      awk '{for (i = 2; i <= NF; i++) if ($i == "os" || $i == "syscall/js") print $1 " imports " $i}')"
+    if [ -n "$bad" ]; then echo "core/ must stay pure (GOOS=$goos):"; echo "$bad"; fail=1; fi
+  done
+  deps="$(GOOS=js GOARCH=wasm go list -deps ./wasm)"
+  if grep -qx "$mod/core/benchkit" <<<"$deps"; then echo "the shipped module links core/benchkit (build it without -tags $HOOKS)"; fail=1; fi
+  deps="$(GOOS=js GOARCH=wasm go list -tags "$HOOKS" -deps ./wasm)"
+  if ! grep -qx "$mod/core/benchkit" <<<"$deps"; then echo "-tags $HOOKS no longer links core/benchkit: the check above tests nothing"; fail=1; fi
+  return $fail
 }
 
 test_native() {
@@ -70,7 +101,7 @@ test_native() {
 
 test_wasm() {
   log "js/wasm tests under node"
-  GOOS=js GOARCH=wasm go test -count=1 -exec="$WASM_EXEC" ./core/... ./wasm/
+  GOOS=js GOARCH=wasm go test -count=1 -tags "$HOOKS" -exec="$WASM_EXEC" ./core/... ./wasm/...
 }
 
 case "${1:-}" in
@@ -78,23 +109,26 @@ case "${1:-}" in
   serve)
     build
     ADDR="${ADDR:-127.0.0.1:8080}"
-    exec go run ./wasm/devserver/serve -addr "$ADDR" -dir . ;;
+    exec go run ./wasm/tools/devserver/serve -addr "$ADDR" -dir . ;;
   test)
     ensure_tools
     static_checks
-    build
+    WASM_TAGS=$HOOKS build
     test_wasm
     test_native
     log "all tests passed" ;;
   bench)
     # The benchmark report (issue 9): go test -bench natively and as wasm
-    # under node (raw outputs and ratios kept), then wasm/bench times the
+    # under node (raw outputs and ratios kept), then wasm/tools/bench times the
     # benchkit kernels natively, under node and in headless Chromium from the
     # same site/dpsample.wasm, and writes docs/BENCHMARKS.md,
     # docs/benchmarks.json, docs/bench/*.svg and README's headline table.
     # BENCH_QUICK=1 shortens everything (for iterating; not for quoting).
     ensure_tools
-    build
+    build # the shipped module, kept aside for the size section
+    shipped="$(mktemp -d)/dpsample.wasm"
+    cp site/dpsample.wasm "$shipped"
+    WASM_TAGS=$HOOKS build
     pkgs=(./core/sampler/exact ./core/sampler ./core/fingerprint)
     pattern='^Benchmark(Sampler|L1Binary|L1Separable|Gen|Trace)$'
     benchtime="${BENCHTIME:-300ms}"
@@ -104,8 +138,8 @@ case "${1:-}" in
     go test -run '^$' -bench "$pattern" -benchmem -benchtime "$benchtime" "${pkgs[@]}" | tee docs/bench-native.txt
     log "go test -bench as wasm under node"
     GOOS=js GOARCH=wasm go test -exec="$WASM_EXEC" -run '^$' -bench "$pattern" -benchtime "$benchtime" "${pkgs[@]}" | tee docs/bench-wasm.txt
-    log "benchmark report (wasm/bench)"
-    go run ./wasm/bench -root . -gotest-native docs/bench-native.txt -gotest-wasm docs/bench-wasm.txt ;;
+    log "benchmark report (wasm/tools/bench)"
+    go run ./wasm/tools/bench -root . -gotest-native docs/bench-native.txt -gotest-wasm docs/bench-wasm.txt -shipped-wasm "$shipped" ;;
   *)
     echo "usage: $0 build|serve|test|bench" >&2
     exit 2 ;;

@@ -6,7 +6,7 @@ import { load, wasmModule } from "./dpsample.js";
 const status = document.getElementById("status");
 const say = (text, state) => { if (status) { status.textContent = text; if (state) status.dataset.state = state; } };
 
-// The UI awaits this Promise (wasm/remote.go) before its first remote call.
+// The UI awaits this Promise (wasm/ui/remote.go) before its first remote call.
 globalThis.dpsampleRemote = load();
 globalThis.dpsampleRemote.catch((e) => console.error("dpsample worker:", e));
 

@@ -124,12 +124,12 @@ func TestNoisyGDConverges(t *testing.T) {
 	r := rng.Seeded(3)
 	data, _ := NewRankK(200, 2, r)
 	set, _ := loss.New(loss.Logistic, data.Z, data.Y, loss.Params{Clip: 1})
-	long, err := NoisyGD(context.Background(), data.Z, data.Y, GD{Epsilon: 1e9, Delta: 1e-5, Radius: 2, G: 1, Steps: 20000}, r)
+	long, err := NoisyGD(context.Background(), set, GD{Epsilon: 1e9, Delta: 1e-5, Radius: 2, G: 1, Steps: 20000}, true, 2, r)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const T = 100
-	th, err := NoisyGD(context.Background(), data.Z, data.Y, GD{Epsilon: 1e9, Delta: 1e-5, Radius: 2, G: 1, Steps: T}, r)
+	th, err := NoisyGD(context.Background(), set, GD{Epsilon: 1e9, Delta: 1e-5, Radius: 2, G: 1, Steps: T}, true, 2, r)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,21 +19,21 @@ const (
 	MaxDims   = 32
 	MaxTrials = 200
 	MaxSteps  = 100_000
-	maxCells  = 4_000_000 // n·d of one embedded dataset
+	MaxCells  = 4_000_000 // n·d of one embedded dataset
 )
 
 // DimFreeOptions configure DimensionFree (JS: dpsample.demo.dimensionFree).
 // Everything here is public: the data are synthetic.
 type DimFreeOptions struct {
-	N        int     `json:"n"`        // records (default 100)
-	Rank     int     `json:"rank"`     // k (default 2)
-	Dims     []int   `json:"dims"`     // the ambient dimensions d ≥ k (default 2, 8, 32, 128, 512)
-	Epsilon  float64 `json:"epsilon"`  // default 1
-	Delta    float64 `json:"delta"`    // default 1e-5
-	Radius   float64 `json:"radius"`   // C (default 3)
-	Trials   int     `json:"trials"`   // runs per d and method (default 3)
-	Steps    int     `json:"steps"`    // T of NoisyGD (default 100)
-	DataSeed uint64  `json:"dataSeed"` // the synthetic data (default 1; the same for every d)
+	N        int     `json:"n"`                  // records (default 100)
+	Rank     int     `json:"rank"`               // k (default 2)
+	Dims     []int   `json:"dims"`               // the ambient dimensions d ≥ k (default 2, 8, 32, 128, 512)
+	Epsilon  float64 `json:"epsilon"`            // default 1
+	Delta    float64 `json:"delta"`              // default 1e-5
+	Radius   float64 `json:"radius"`             // C (default 3)
+	Trials   int     `json:"trials"`             // runs per d and method (default 3)
+	Steps    int     `json:"steps,omitempty"`    // T of NoisyGD (default 100)
+	DataSeed uint64  `json:"dataSeed,omitempty"` // the synthetic data (default 1; the same for every d)
 	Seed     *uint64 `json:"seed,omitempty"`
 }
 
@@ -104,8 +104,8 @@ func (o DimFreeOptions) validate() error {
 		if err := checks.IntRange("dims", d, o.Rank, MaxD); err != nil {
 			return err
 		}
-		if o.N*d > maxCells {
-			return checks.Errorf("dims", "n·d must be at most %d, got %d·%d", maxCells, o.N, d)
+		if o.N*d > MaxCells {
+			return checks.Errorf("dims", "n·d must be at most %d, got %d·%d", MaxCells, o.N, d)
 		}
 	}
 	if err := checks.IntRange("trials", o.Trials, 1, MaxTrials); err != nil {
@@ -185,7 +185,7 @@ func DimensionFree(ctx context.Context, o DimFreeOptions, progress func(done, to
 			pt.Exponential = append(pt.Exponential, set.Mean(theta)-res.NonPrivateLoss)
 			unit++
 			report(0)
-			b, err := NoisyGD(ctx, x, data.Y, gd, r)
+			b, err := NoisyGD(ctx, set, gd, true, d, r)
 			if err != nil {
 				return res, err
 			}

@@ -13,16 +13,17 @@
 //   - DimensionFree: excess empirical risk against d for both, with Theorem
 //     2.2's bound GC·√(k·ln(1/δ))/(nε).
 //
-// The utility benchmark (issue 9) compares Algorithm 1 at equal (ε, δ) and
-// equal accounting with:
+// The utility benchmark (issue 9; UtilityBench in wasm/tools/bench/study.go,
+// which holds its options, worker pool, disk I/O and report) compares
+// Algorithm 1 at equal (ε, δ) and equal accounting with:
 //
-//   - NoisyGDSet: full-batch DP-GD for any GLM loss, unprojected (Song–
+//   - NoisyGD, unprojected: full-batch DP-GD for any GLM loss (Song–
 //     Steinke–Thakkar–Thakurta 2021) or projected onto ‖θ‖ ≤ C (BST14);
-//   - OutputPerturbation: the certified L2-regularised minimiser plus Gaussian
+//   - OutputPert (with Regularized): the certified L2-regularised minimiser plus Gaussian
 //     noise (Chaudhuri–Monteleoni–Sarwate 2011, Gaussian version);
-//   - ObjectivePerturbation: Kifer–Smith–Thakurta 2012 for the logistic loss,
+//   - ObjPert (with PerturbedLogistic): Kifer–Smith–Thakurta 2012 for the logistic loss,
 //     with the replace-one accounting written out in ObjPert;
-//   - UtilityBench: excess empirical risk (synthetic rank-k GLMs in growing d)
-//     and test accuracy (two real datasets), with the dimension ratio
-//     risk(d_max)/risk(d_min) (DimRatio).
+//
+// with a priori hyper-parameters (OutputMu, ObjectiveLambda) and the
+// certified comparator min_{‖θ‖≤C} L (Reference).
 package baseline

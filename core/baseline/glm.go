@@ -13,8 +13,8 @@ import (
 // every excess risk) and the certified L2-regularised minimiser (output
 // perturbation).
 
-// glmKind reports whether k is one of the GLM losses the benchmark uses.
-func glmKind(k loss.Kind) bool { return k == loss.Logistic || k == loss.Hinge || k == loss.LAD }
+// IsGLM reports whether k is one of the GLM losses the benchmark uses.
+func IsGLM(k loss.Kind) bool { return k == loss.Logistic || k == loss.Hinge || k == loss.LAD }
 
 // ReferenceFit is min_{‖θ‖≤C} L(θ; D), the comparator of every excess risk
 // (LLL Assumption 1.2 puts θ* in that ball): loss.BallMin.
@@ -50,7 +50,7 @@ type RegularizedFit struct {
 // by bisection on the (decreasing) derivative. It returns an error naming
 // "tolerance" if maxEpochs passes do not certify tol.
 func Regularized(set *loss.Set, mu, tol float64, maxEpochs int) (RegularizedFit, error) {
-	if !glmKind(set.Kind()) {
+	if !IsGLM(set.Kind()) {
 		return RegularizedFit{}, checks.Errorf("loss", "output perturbation supports logistic, hinge and lad, got %q", set.Kind().String())
 	}
 	if err := checks.Positive("mu", mu); err != nil {

@@ -225,3 +225,10 @@ func cholSolve(h, v []float64, d int) bool {
 	}
 	return true
 }
+
+// ObjectiveLambda is objective perturbation's a-priori λ: the output
+// perturbation μ, raised if needed so that the Jacobian term uses at most
+// half of ε, λ ≥ β/(n(e^{ε/2} − 1)), β = clip²/4.
+func ObjectiveLambda(n int, mu, clip, eps float64) float64 {
+	return math.Max(mu, clip*clip/4/(float64(n)*math.Expm1(eps/2)))
+}

@@ -71,7 +71,7 @@ func OutputPerturbation(set *loss.Set, p OutputPert, r *rand.Rand) ([]float64, e
 		return nil, checks.Errorf("G", "must be at least the loss's Lipschitz constant %s, got %s", checks.Fmt(set.G()), checks.Fmt(p.G))
 	}
 	tol := p.Tol * 2 * p.G / (float64(set.N()) * p.Mu)
-	fit, err := Regularized(set, p.Mu, tol, maxSDCAEpochs(set))
+	fit, err := Regularized(set, p.Mu, tol, MaxSDCAEpochs(set))
 	if err != nil {
 		return nil, err
 	}
@@ -82,8 +82,23 @@ func OutputPerturbation(set *loss.Set, p OutputPert, r *rand.Rand) ([]float64, e
 	return out, nil
 }
 
-// maxSDCAEpochs bounds the solver's work at about 2·10⁸ coordinate·feature
+// MaxSDCAEpochs bounds the solver's work at about 2·10⁸ coordinate·feature
 // operations.
-func maxSDCAEpochs(set *loss.Set) int {
+func MaxSDCAEpochs(set *loss.Set) int {
 	return int(math.Max(50, math.Min(20000, 2e8/float64(set.N()*set.Dim()))))
+}
+
+// OutputMu is output perturbation's a-priori regulariser
+//
+//	μ = 2G·k^{1/4}/(C·√(n·s*)),  s* = privacy.Calibrate(ε, δ),
+//
+// the minimiser of the heuristic excess μC²/2 + G·√k·σ with σ = 2G/(nμs*)
+// (regularisation bias at ‖θ*‖ = C plus the noise the loss sees in the k
+// directions of the data). Public inputs only.
+func OutputMu(n, rank int, g, radius, eps, delta float64) (float64, error) {
+	s, err := privacy.Calibrate(eps, delta)
+	if err != nil {
+		return 0, err
+	}
+	return 2 * g * math.Pow(float64(rank), 0.25) / (radius * math.Sqrt(float64(n)*s)), nil
 }

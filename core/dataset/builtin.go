@@ -25,3 +25,42 @@ var (
 		"worst_concave_points": {0, 0.3}, "worst_symmetry": {0.15, 0.67}, "worst_fractal_dimension": {0.05, 0.21},
 	}
 )
+
+// Builtin is a public dataset shipped with the site under site/data (their
+// provenance is in site/data/SOURCES.md), described once for the page
+// (wasm/ui fetches File) and the bench tool (wasm/tools/bench reads it from
+// disk); core reads no file.
+type Builtin struct {
+	Key    string // "penguins", "breast-cancer"
+	Label  string // for a menu
+	File   string // file name under site/data
+	Target string // the binary label column (mapped to ±1 by Parse)
+	// Features are the numeric columns with declared ranges; nil means
+	// every column but Target.
+	Features []string
+	Ranges   map[string]Range // declared public ranges, for Table.Scale
+}
+
+// Options are Parse's options for the classification task on every feature:
+// the target, the features, and rows with a missing cell dropped (counted).
+func (b Builtin) Options() Options {
+	return Options{Target: b.Target, Drop: "missing", Features: b.Features}
+}
+
+// Builtins lists the shipped datasets in menu order.
+var Builtins = []Builtin{
+	{Key: "penguins", Label: "Palmer penguins (344 birds)", File: "palmer-penguins.csv", Target: "sex",
+		Features: []string{"beak_length_mm", "beak_depth_mm", "flipper_length_mm", "body_mass_g"}, Ranges: PenguinRanges},
+	{Key: "breast-cancer", Label: "Wisconsin breast cancer (569 tumours)", File: "breast-cancer-wisconsin.csv",
+		Target: "malignant", Ranges: BreastCancerRanges},
+}
+
+// LookupBuiltin returns the built-in dataset with the given key.
+func LookupBuiltin(key string) (Builtin, bool) {
+	for _, b := range Builtins {
+		if b.Key == key {
+			return b, true
+		}
+	}
+	return Builtin{}, false
+}

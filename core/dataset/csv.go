@@ -16,7 +16,6 @@
 package dataset
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -76,9 +75,7 @@ func Parse(text string, opt Options) (*Table, error) {
 	if opt.Drop != "" && opt.Drop != "missing" {
 		return nil, &checks.Error{Field: "drop", Rule: `"missing" or absent`, Got: strconv.Quote(opt.Drop)}
 	}
-	r := csv.NewReader(strings.NewReader(text))
-	r.FieldsPerRecord = -1 // we report ragged rows ourselves, with their line
-	r.TrimLeadingSpace = true
+	r := newReader(text)
 	var recs [][]string
 	for {
 		rec, err := r.Read()
@@ -97,24 +94,10 @@ func Parse(text string, opt Options) (*Table, error) {
 		return nil, checks.Errorf("text", "CSV with at least one data row (it is empty)")
 	}
 	t := &Table{}
-	header := false
-	for _, c := range recs[0] {
-		if _, ok := parseNum(c); !ok && !isMissing(c) {
-			header = true
-			break
-		}
-	}
-	t.Header = header
 	width := len(recs[0])
-	if header {
-		for _, c := range recs[0] {
-			t.AllNames = append(t.AllNames, strings.TrimSpace(c))
-		}
+	t.AllNames, t.Header = columnNames(recs[0])
+	if t.Header {
 		recs = recs[1:]
-	} else {
-		for j := range width {
-			t.AllNames = append(t.AllNames, fmt.Sprintf("c%d", j+1))
-		}
 	}
 	if len(recs) == 0 {
 		return nil, checks.Errorf("text", "CSV with at least one data row (only a header)")

@@ -10,7 +10,7 @@ import (
 	"github.com/dpsample/dpsample/core/sampler/exact"
 )
 
-// Request is one call of the mechanism (product.md §4; JSON names are the JS
+// Request is one call of the mechanism (docs/API.md; JSON names are the JS
 // API's).
 type Request struct {
 	Loss    string      `json:"loss"`

@@ -12,7 +12,7 @@ import (
 	"github.com/dpsample/dpsample/core/sampler/exact"
 )
 
-// Result is the output of Sample (product.md §4).
+// Result is the output of Sample (docs/API.md, mechanism.sample).
 type Result struct {
 	Theta   []float64   `json:"theta"`   // the first sample
 	Samples [][]float64 `json:"samples"` // all m samples

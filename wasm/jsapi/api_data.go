@@ -1,0 +1,81 @@
+//go:build js && wasm
+
+package jsapi
+
+import (
+	"syscall/js"
+
+	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/dataset"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
+)
+
+func dataAPI() map[string]any {
+	return map[string]any{
+		"parseCSV": jsio.Export(func(a []js.Value) (any, error) {
+			tv := jsio.Arg(a, 0)
+			if tv.Type() != js.TypeString {
+				return nil, &checks.Error{Field: "text", Rule: "a string of CSV", Got: jsio.Describe(tv)}
+			}
+			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "target", "drop", "features")
+			if err != nil {
+				return nil, err
+			}
+			var opt dataset.Options
+			if o.Has("target") {
+				t := o.Get("target")
+				if t.Type() != js.TypeString {
+					return nil, &checks.Error{Field: "opts.target", Rule: "a column name", Got: jsio.Describe(t)}
+				}
+				opt.Target = t.String()
+			}
+			if opt.Drop, err = o.Str("drop", true, "", "missing"); err != nil {
+				return nil, err
+			}
+			if o.Has("features") {
+				f := o.Get("features")
+				if !jsio.IsArray(f) {
+					return nil, &checks.Error{Field: "opts.features", Rule: "an array of column names", Got: jsio.Describe(f)}
+				}
+				for i := 0; i < f.Length(); i++ {
+					if f.Index(i).Type() != js.TypeString {
+						return nil, &checks.Error{Field: "opts.features", Rule: "an array of column names", Got: jsio.Describe(f.Index(i))}
+					}
+					opt.Features = append(opt.Features, f.Index(i).String())
+				}
+			}
+			tab, err := dataset.Parse(tv.String(), opt)
+			if err != nil {
+				return nil, err
+			}
+			out := js.Global().Get("Object").New()
+			out.Set("x", jsio.Float64Rows(tab.X))
+			if tab.Y != nil {
+				out.Set("y", jsio.Float64Array(tab.Y))
+			}
+			cols := js.Global().Get("Array").New()
+			for _, c := range tab.Columns {
+				cols.Call("push", c)
+			}
+			out.Set("columns", cols)
+			all := js.Global().Get("Array").New()
+			for _, c := range tab.AllNames {
+				all.Call("push", c)
+			}
+			out.Set("allColumns", all)
+			out.Set("dropped", tab.Dropped)
+			out.Set("header", tab.Header)
+			if tab.Target != "" {
+				out.Set("target", tab.Target)
+			}
+			if tab.Mapping != nil {
+				m := js.Global().Get("Object").New()
+				for k, v := range tab.Mapping {
+					m.Set(k, v)
+				}
+				out.Set("mapping", m)
+			}
+			return out, nil
+		}),
+	}
+}

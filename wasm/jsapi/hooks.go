@@ -1,0 +1,78 @@
+//go:build js && wasm && dpsample_hooks
+
+package jsapi
+
+import (
+	"errors"
+	"syscall/js"
+	"time"
+
+	"github.com/dpsample/dpsample/core/benchkit"
+	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
+)
+
+// Hooks are compiled in only under the build tag dpsample_hooks, which
+// `./build.sh test` and `./build.sh bench` set; the module `./build.sh
+// build` ships has neither namespace and does not link core/benchkit
+// (build.sh checks that).
+const Hooks = true
+
+// addHooks installs the hidden namespaces:
+//
+//	dpsample._bench.kernels()        → [{name, group, unit, perIter, iters}]
+//	dpsample._bench.run(name, iters) → elapsed milliseconds
+//	dpsample._test.panic()           → rejects (a Go panic, recovered)
+//	dpsample._test.spin(ms)          → busy-waits ms without yielding
+//
+// _bench is used by `./build.sh bench` (wasm/tools/bench): the same Go
+// kernels (package benchkit) the runner times natively, timed inside the
+// wasm module so that native, node and Chromium numbers come from the same
+// code. _test is used by the node and browser tests.
+func addHooks(api map[string]any) {
+	api["_bench"] = map[string]any{
+		"kernels": jsio.Export(func([]js.Value) (any, error) { return jsio.Encode(benchkit.Kernels()), nil }),
+		"run": jsio.Export(func(a []js.Value) (any, error) {
+			name := jsio.Arg(a, 0)
+			if name.Type() != js.TypeString {
+				return nil, &checks.Error{Field: "name", Rule: "a kernel name (a string)", Got: jsio.Describe(name)}
+			}
+			iters, err := jsio.Number(jsio.Arg(a, 1), "iters")
+			if err != nil {
+				return nil, err
+			}
+			d, err := benchkit.Time(name.String(), int(iters))
+			if err != nil {
+				return nil, err
+			}
+			return float64(d.Nanoseconds()) / 1e6, nil
+		}),
+	}
+	api["_test"] = map[string]any{
+		// panic forces a Go panic inside an export, to prove it becomes a
+		// rejection and the runtime survives.
+		"panic": jsio.Export(func([]js.Value) (any, error) {
+			var m map[string]int
+			//lint:ignore SA5000 the nil-map write is the point: it must panic.
+			m["boom"]++
+			return nil, errPanicTest
+		}),
+		// spin busy-waits ms milliseconds without yielding, to exercise
+		// the loader's hard cancellation (terminate + respawn).
+		"spin": jsio.Export(func(a []js.Value) (any, error) {
+			ms, err := jsio.Number(jsio.Arg(a, 0), "ms")
+			if err != nil {
+				return nil, err
+			}
+			end := time.Now().Add(time.Duration(ms) * time.Millisecond)
+			n := 0
+			for time.Now().Before(end) {
+				n++
+			}
+			return n, nil
+		}),
+	}
+}
+
+// errPanicTest is returned by _test.panic after the panic that cannot fail to happen.
+var errPanicTest = errors.New("unreachable")

@@ -1,0 +1,9 @@
+//go:build js && wasm && !dpsample_hooks
+
+package jsapi
+
+// Hooks reports whether the hidden _bench and _test namespaces are compiled
+// in (build tag dpsample_hooks; see hooks.go). The shipped module has none.
+const Hooks = false
+
+func addHooks(map[string]any) {}

@@ -1,0 +1,37 @@
+//go:build js && wasm
+
+// Package jsapi is the JS API of dpsample, globalThis.dpsample, documented
+// in docs/API.md and typed in site/dpsample.d.ts: every call returns a
+// Promise, bad input rejects with an Error naming the field, and the
+// computations are core/'s. It never imports the page's UI (wasm/ui); both
+// share wasm/internal/jsio.
+package jsapi
+
+import (
+	"syscall/js"
+)
+
+// Version is the module's version string, dpsample.version.
+const Version = "0.1.0"
+
+// Register installs globalThis.dpsample and announces it (the event
+// "dpsample:ready" and globalThis.dpsampleReady). Tests call it from init
+// because a test binary never runs main.
+func Register() {
+	api := map[string]any{
+		"version":     Version,
+		"privacy":     privacyAPI(),
+		"mechanism":   mechanismAPI(),
+		"fingerprint": fingerprintAPI(),
+		"lowerbound":  lowerboundAPI(),
+		"bounds":      boundsAPI(),
+		"data":        dataAPI(),
+		"demo":        demoAPI(),
+	}
+	addHooks(api)
+	js.Global().Set("dpsample", js.ValueOf(api))
+	if ev := js.Global().Get("CustomEvent"); ev.Truthy() && js.Global().Get("dispatchEvent").Truthy() {
+		js.Global().Call("dispatchEvent", ev.New("dpsample:ready"))
+	}
+	js.Global().Set("dpsampleReady", true)
+}

@@ -1,0 +1,172 @@
+//go:build !js
+
+// Command bench is the runner behind `./build.sh bench`: it times the
+// benchkit kernels natively, as WebAssembly under node and in headless
+// Chromium (the same site/dpsample.wasm, through dpsample._bench), measures
+// the sampler's cost against its formulas, the lower-bound attack's rates,
+// the baselines' utility (study.go over core/baseline) and the site's size
+// and load time, and writes docs/BENCHMARKS.md, docs/benchmarks.json and
+// docs/bench/*.svg.
+//
+//	go run ./wasm/tools/bench [-root .] [-gotest-native f] [-gotest-wasm f] [-shipped-wasm f]
+//
+// BENCH_QUICK=1 shrinks every section (for iterating on the runner; the
+// report then says so). site/dpsample.wasm must be built first with the
+// build tag dpsample_hooks (for dpsample._bench), and -shipped-wasm names the
+// module built without it, whose size section 5 reports (./build.sh bench
+// does both).
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Report is docs/benchmarks.json: every number of docs/BENCHMARKS.md.
+type Report struct {
+	Generated string      `json:"generated"`
+	Quick     bool        `json:"quick"`
+	Machine   Machine     `json:"machine"`
+	Speed     Speed       `json:"speed"`
+	Cost      []CostRow   `json:"cost"`
+	Utility   Utility     `json:"utility"`
+	Lower     LowerReport `json:"lowerBound"`
+	Size      SizeLoad    `json:"sizeAndLoad"`
+	Seconds   float64     `json:"runnerSeconds"`
+}
+
+// Machine records where the numbers were taken.
+type Machine struct {
+	GOOS, GOARCH string
+	CPUs         int    `json:"cpus"`
+	Go           string `json:"go"`
+	Node         string `json:"node"`
+	Chromium     string `json:"chromium"`
+	Commit       string `json:"commit"` // git HEAD of the run ("+dirty" with uncommitted changes)
+}
+
+var quick = os.Getenv("BENCH_QUICK") != ""
+
+func main() {
+	root := flag.String("root", ".", "repository root")
+	gtNative := flag.String("gotest-native", "", "output of `go test -bench` natively (optional)")
+	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
+	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
+	flag.Parse()
+	start := time.Now()
+	r := Report{Generated: time.Now().UTC().Format(time.RFC3339), Quick: quick}
+	r.Machine = Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), Go: runtime.Version(), Node: nodeVersion(), Commit: gitCommit(*root)}
+	step := func(name string, f func() error) {
+		t := time.Now()
+		fmt.Fprintf(os.Stderr, "bench: %s…\n", name)
+		if err := f(); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: %s: %v\n", name, err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "bench: %s done in %.1f s\n", name, time.Since(t).Seconds())
+	}
+	wasmPath := filepath.Join(*root, "site", "dpsample.wasm")
+	var br *browser
+	step("start headless Chromium", func() (err error) {
+		br, err = startBrowser(*root)
+		if err == nil {
+			r.Machine.Chromium = br.version
+		}
+		return err
+	})
+	defer br.close()
+	sizePath := wasmPath
+	if *shipped != "" {
+		sizePath = *shipped
+	}
+	step("size and load time", func() (err error) { r.Size, err = sizeAndLoad(sizePath, br); return })
+	step("speed: native, node, Chromium", func() (err error) { r.Speed, err = speed(wasmPath, br); return })
+	if *gtNative != "" && *gtWasm != "" {
+		step("go test -bench ratios", func() (err error) { r.Speed.GoTest, err = goTestRatios(*gtNative, *gtWasm); return })
+	}
+	step("cost vs theory", func() (err error) { r.Cost, err = cost(); return })
+	step("lower bound", func() (err error) { r.Lower, err = lower(); return })
+	step("utility vs baselines", func() (err error) { r.Utility, err = utility(*root); return })
+	r.Seconds = time.Since(start).Seconds()
+
+	docs := filepath.Join(*root, "docs")
+	if err := os.MkdirAll(filepath.Join(docs, "bench"), 0o755); err != nil {
+		fatal(err)
+	}
+	js, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(docs, "benchmarks.json"), append(js, '\n'), 0o644); err != nil {
+		fatal(err)
+	}
+	// Every plot is regenerated: drop the previous run's, so none goes stale.
+	old, _ := filepath.Glob(filepath.Join(docs, "bench", "*.svg"))
+	for _, f := range old {
+		os.Remove(f)
+	}
+	for name, svg := range plots(&r) {
+		if err := os.WriteFile(filepath.Join(docs, "bench", name), []byte(svg), 0o644); err != nil {
+			fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(docs, "BENCHMARKS.md"), []byte(markdown(&r)), 0o644); err != nil {
+		fatal(err)
+	}
+	readme := filepath.Join(*root, "README.md")
+	if old, err := os.ReadFile(readme); err == nil {
+		if s, ok := spliceReadme(string(old), readmeHeadline(&r)); ok {
+			if err := os.WriteFile(readme, []byte(s), 0o644); err != nil {
+				fatal(err)
+			}
+		} else {
+			fmt.Fprintln(os.Stderr, "bench: README.md has no headline markers; not updated")
+		}
+	}
+	fmt.Println(headline(&r))
+	fmt.Fprintf(os.Stderr, "bench: wrote docs/BENCHMARKS.md, docs/benchmarks.json, docs/bench/*.svg in %.0f s\n", r.Seconds)
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "bench:", err)
+	os.Exit(1)
+}
+
+// README's Benchmarks section holds the headline table between these
+// markers; the runner rewrites only what lies between them.
+const (
+	readmeBegin = "<!-- bench:headline:begin (written by ./build.sh bench) -->"
+	readmeEnd   = "<!-- bench:headline:end -->"
+)
+
+// spliceReadme replaces the text between the markers with body; it reports
+// false (and leaves readme unchanged) when the markers are missing.
+func spliceReadme(readme, body string) (string, bool) {
+	i := strings.Index(readme, readmeBegin)
+	j := strings.Index(readme, readmeEnd)
+	if i < 0 || j < i {
+		return readme, false
+	}
+	return readme[:i+len(readmeBegin)] + "\n" + body + readme[j:], true
+}
+
+// gitCommit names the code a run measured: HEAD, with "+dirty" when tracked
+// files under core/, wasm/ or site/ differ from it.
+func gitCommit(root string) string {
+	out, err := exec.Command("git", "-C", root, "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		return "unknown"
+	}
+	c := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no", "--", "core", "wasm", "site").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+		c += "+dirty"
+	}
+	return c
+}

@@ -1,0 +1,85 @@
+//go:build !js
+
+package devserver
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestHeadersAndMIME(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"index.html": "<!doctype html>", "site/a.wasm": "\x00asm", "site/a.js": "1", "core/x.go": "package x"} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	srv := httptest.NewServer(Handler(dir))
+	defer srv.Close()
+	for _, c := range []struct{ path, ctype string }{{"/", "text/html"}, {"/site/a.wasm", "application/wasm"}, {"/site/a.js", "text/javascript"}} {
+		res, err := http.Get(srv.URL + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), c.ctype) {
+			t.Errorf("%s: %d %q", c.path, res.StatusCode, res.Header.Get("Content-Type"))
+		}
+		if res.Header.Get("Content-Security-Policy") != CSP || res.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: missing security headers", c.path)
+		}
+	}
+	if res, _ := http.Get(srv.URL + "/core/x.go"); res.StatusCode != 404 {
+		t.Errorf("Go sources are served: %d", res.StatusCode)
+	}
+}
+
+// TestCSPMatchesPages: the header and every page's meta tag carry the same policy.
+func TestCSPMatchesPages(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	pages, _ := filepath.Glob(filepath.Join(root, "*.html"))
+	if len(pages) == 0 {
+		t.Fatal("no pages found")
+	}
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), `http-equiv="Content-Security-Policy" content="`+CSP+`"`) {
+			t.Errorf("%s: its CSP meta tag differs from devserver.CSP", p)
+		}
+	}
+}
+
+// TestPrecompressed: a .br or .gz sibling is served with Content-Encoding
+// when accepted, with the original's Content-Type; otherwise the plain file.
+func TestPrecompressed(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "site"), 0o755)
+	os.WriteFile(filepath.Join(dir, "site", "m.wasm"), []byte("plain"), 0o644)
+	os.WriteFile(filepath.Join(dir, "site", "m.wasm.br"), []byte("brotli"), 0o644)
+	os.WriteFile(filepath.Join(dir, "site", "m.wasm.gz"), []byte("gzip"), 0o644)
+	srv := httptest.NewServer(Handler(dir))
+	defer srv.Close()
+	for _, c := range []struct{ accept, enc, body string }{
+		{"gzip, deflate, br", "br", "brotli"}, {"gzip", "gzip", "gzip"}, {"", "", "plain"}, {"br;q=0, gzip", "gzip", "gzip"},
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+"/site/m.wasm", nil)
+		req.Header.Set("Accept-Encoding", c.accept)
+		res, err := http.DefaultTransport.RoundTrip(req) // no transparent decompression
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, 64)
+		n, _ := res.Body.Read(b)
+		res.Body.Close()
+		if res.Header.Get("Content-Encoding") != c.enc || string(b[:n]) != c.body || res.Header.Get("Content-Type") != "application/wasm" {
+			t.Errorf("Accept-Encoding %q: encoding %q body %q type %q", c.accept, res.Header.Get("Content-Encoding"), b[:n], res.Header.Get("Content-Type"))
+		}
+	}
+}

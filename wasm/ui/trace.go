@@ -1,0 +1,416 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dpsample/dpsample/core/fingerprint"
+	"github.com/dpsample/dpsample/core/lowerbound"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
+)
+
+// The "trace" view walks through the lower-bound attack of Lemma G.2 and
+// Theorem 3.7 of the paper: a fingerprinting code becomes the
+// dataset, a mechanism answers the ℓ1 ERM problem, the adversary rounds the
+// answer at ½ and Trace names a member — or fails, when the answer is
+// private and therefore inaccurate.
+//
+// Every trial runs in the Web Worker (lowerbound.run). The walk-through trial
+// is seeded so that the page can rebuild the same code — and its secret key —
+// on the main thread for the codebook strip: with the seed, Run's streams are
+// root = rng.New(seed), then split(root) for the code, the mechanism and the
+// ghosts, and fingerprint.New draws the biases, rows, permutation and trace
+// coins from four streams of the code's generator. traceReplica mirrors
+// those derivations for the first traceWindow columns; the view checks the
+// permutation against the public column counts on every draw and, on
+// request (data-verify="1"), the θ draws against the worker's excess.
+
+const (
+	traceWindow     = 60 // published columns shown in the strips
+	traceGhosts     = 20 // ghost users in the walk-through trial
+	traceMaxN       = 16 // larger codes are too slow to rebuild on the main thread
+	soundChunk      = 20 // trials per worker call in the soundness run
+	sweepTrials     = 6  // trials per parameter value in the dichotomy sweep
+	accurateCut     = 1.0 / 150
+	traceDefaultEps = 0 // log10 ε of the ε slider
+)
+
+// traceSetup is the code and dataset the page is showing.
+type traceSetup struct {
+	n      int
+	xi     float64
+	mode   fingerprint.Mode
+	copies int
+	seed   uint64
+}
+
+// traceMech is the mechanism chosen in stage 3.
+type traceMech struct {
+	mech   lowerbound.Mechanism
+	logEps float64 // exponential, gaussian
+	logS   float64 // box-exponential
+	delta  float64
+}
+
+func (m traceMech) eps() float64 { return math.Pow(10, m.logEps) }
+
+func (m traceMech) s() float64 { return math.Pow(10, m.logS) }
+
+// label is how the mechanism and its parameter are named on the page.
+func (m traceMech) label() string {
+	switch m.mech {
+	case lowerbound.Exponential:
+		return fmt.Sprintf("Algorithm 1, ε = %s", fmtNum(m.eps()))
+	case lowerbound.BoxExponential:
+		return fmt.Sprintf("box exponential, s = %s", fmtNum(m.s()))
+	case lowerbound.Gaussian:
+		return fmt.Sprintf("Gaussian, ε = %s", fmtNum(m.eps()))
+	}
+	return "median (non-private)"
+}
+
+// traceReplica is the walk-through trial's code rebuilt on the main thread
+// (lowerbound.Specimen replays the worker's seeded first trial exactly).
+type traceReplica struct {
+	su       traceSetup
+	sp       *lowerbound.Specimen
+	code     *fingerprint.Code
+	permOK   bool // the key agrees with the public column counts everywhere
+	realUnan int
+}
+
+// lbOptions are the options of lowerbound.run for m, seeded as the
+// walk-through trial (the sweep and the soundness run clear Seed).
+func (m traceMech) lbOptions(su traceSetup) lowerbound.Options {
+	seed := su.seed
+	o := lowerbound.Options{N: su.n, Xi: su.xi, Mode: su.mode, Mechanism: m.mech, Copies: su.copies, Seed: &seed}
+	switch m.mech {
+	case lowerbound.Exponential, lowerbound.Gaussian:
+		o.Epsilon, o.Delta = m.eps(), m.delta
+	case lowerbound.BoxExponential:
+		s := m.s()
+		o.S = &s
+	}
+	return o
+}
+
+// newTraceReplica rebuilds the code of lowerbound.Run's first trial for the
+// seed, and checks its secret permutation against the public column counts.
+func newTraceReplica(su traceSetup) (*traceReplica, error) {
+	sp, err := lowerbound.NewSpecimen(traceMech{mech: lowerbound.Median}.lbOptions(su))
+	if err != nil {
+		return nil, err
+	}
+	code := sp.Code
+	ok := true
+	for k := range code.Length {
+		o, s := code.Ones(k), code.Source(k)
+		switch {
+		case s >= 3*code.D0:
+			ok = ok && o == su.n
+		case s >= code.D0:
+			ok = ok && o == 0
+		}
+	}
+	return &traceReplica{su: su, sp: sp, code: code, permOK: ok, realUnan: code.RealUnanimous()}, nil
+}
+
+// columnKind is what the secret key says about published column k.
+func (r *traceReplica) columnKind(k int) string {
+	s, d0 := r.code.Source(k), r.code.D0
+	switch {
+	case s < d0:
+		return "real"
+	case s < 3*d0:
+		return "dummy 0"
+	}
+	return "dummy 1"
+}
+
+// window returns θ on the first `cols` published columns exactly as the
+// worker drew it in the seeded trial of mechanism m.
+func (r *traceReplica) window(m traceMech, cols int) ([]float64, error) {
+	return r.sp.Theta(m.lbOptions(r.su), cols)
+}
+
+// verify recomputes the whole seeded pass and reports whether its excess is
+// the worker's, bit for bit (so the window shows the worker's θ).
+func (r *traceReplica) verify(ex *lowerbound.Experiment, m traceMech) bool {
+	if len(ex.ExcessOverD) == 0 {
+		return false
+	}
+	got, err := r.sp.ExcessOverD(m.lbOptions(r.su))
+	return err == nil && got == ex.ExcessOverD[0]
+}
+
+// remoteRun is one cancellable lowerbound.run in the worker.
+type remoteRun struct{ ctl js.Value }
+
+func (r *remoteRun) abort() {
+	if r != nil && r.ctl.Truthy() {
+		r.ctl.Call("abort")
+	}
+}
+
+// runLowerbound calls lowerbound.run in the worker; progress gets the
+// fraction done. It blocks: call it from a goroutine.
+func runLowerbound(opts lowerbound.Options, run *remoteRun, progress func(float64)) (*lowerbound.Experiment, error) {
+	run.ctl = js.Global().Get("AbortController").New()
+	onProg := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		if progress != nil && len(a) > 0 && a[0].Type() == js.TypeObject {
+			progress(a[0].Get("fraction").Float())
+		}
+		return nil
+	})
+	defer onProg.Release()
+	po := js.Global().Get("Object").New()
+	po.Set("onProgress", onProg)
+	po.Set("signal", run.ctl.Get("signal"))
+	v, err := callRemote("lowerbound.run", jsio.Encode(opts), po)
+	if err != nil {
+		return nil, err
+	}
+	var ex lowerbound.Experiment
+	if err := jsio.Decode(v, &ex); err != nil {
+		return nil, err
+	}
+	return &ex, nil
+}
+
+// fmtNum prints a number compactly for prose: 3 significant digits.
+func fmtNum(x float64) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "∞"
+	case x != 0 && (math.Abs(x) >= 1e5 || math.Abs(x) < 1e-3):
+		m := strconv.FormatFloat(x, 'e', 2, 64)
+		mant, exp, _ := strings.Cut(m, "e")
+		mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+		e, _ := strconv.Atoi(exp)
+		return mant + "×10" + superscript(e)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 3, 64), 64) // 3 significant digits, never in e-notation
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+func superscript(e int) string {
+	const digits = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+	s := strconv.Itoa(e)
+	var b strings.Builder
+	for _, c := range s {
+		if c == '-' {
+			b.WriteString("⁻")
+			continue
+		}
+		b.WriteString(string([]rune(digits)[c-'0']))
+	}
+	return b.String()
+}
+
+// css sets inline CSS through the CSSOM (allowed by the page's CSP, unlike
+// style attributes).
+func css(e dom.Element, kv ...string) dom.Element {
+	st := e.(dom.HTMLElement).Style()
+	for i := 0; i+1 < len(kv); i += 2 {
+		st.SetProperty(kv[i], kv[i+1], "")
+	}
+	return e
+}
+
+func stage(id, title string) dom.Element {
+	s := el("div", "id", id, "class", "trace-stage")
+	css(s, "border-top", "1px solid #e3e3e3", "margin-top", "18px", "padding-top", "4px")
+	s.AppendChild(text("h3", title))
+	return s
+}
+
+func banner(id, kind string) dom.Element {
+	b := el("p", "id", id, "role", "note", "hidden", "")
+	bg, border := "#fff6e0", "#E69F00"
+	if kind == "warn" {
+		bg, border = "#fdecea", "#b00020"
+	}
+	return css(b, "background", bg, "border-left", "4px solid "+border, "padding", "6px 10px", "margin", "8px 0", "font-size", "14px")
+}
+
+func narration(s string) dom.Element {
+	return css(text("p", s, "class", "detail"), "max-width", "760px")
+}
+
+// show toggles e's hidden attribute and, because the site's CSS gives
+// .field a display that would override [hidden], its display too.
+func show(e dom.Element, on bool) {
+	st := e.(dom.HTMLElement).Style()
+	if on {
+		e.RemoveAttribute("hidden")
+		st.RemoveProperty("display")
+	} else {
+		e.SetAttribute("hidden", "")
+		st.SetProperty("display", "none", "")
+	}
+}
+
+// traceView is the trace section: its shared state (the setup shown, the
+// code rebuilt on this thread) and one value per stage, each holding that
+// stage's elements and state.
+type traceView struct {
+	root dom.Element
+	pre  string // id prefix of this instance: "trace", "trace2", … or the root's data-prefix
+	su   traceSetup
+	rep  *traceReplica
+
+	setup     traceSetupStage
+	book      traceCodebookStage
+	mechStage traceMechStage
+	walk      traceWalkStage
+	dich      traceDichotomyStage
+	sound     traceSoundStage
+}
+
+// traceInstances counts the views built, so that every instance gets its own ids.
+var traceInstances int
+
+func buildTraceView(root dom.Element) {
+	traceInstances++
+	pre := "trace"
+	if p := root.GetAttribute("data-prefix"); p != "" {
+		pre = p
+	} else if traceInstances > 1 {
+		pre += strconv.Itoa(traceInstances)
+	}
+	v := &traceView{root: root, pre: pre, su: traceSetup{n: 4, xi: 1.0 / 16, mode: fingerprint.Tardos, copies: 1, seed: rand.Uint64() >> 11}}
+	appendAll(root,
+		text("h2", "Trace vs rounding: the lower-bound attack", "id", v.pre+"-h"),
+		text("p", "Why can no private algorithm be accurate on some problems? Theorem 3.7 of the paper answers with "+
+			"an attack. The data set is a fingerprinting code: each person's row is a long random bit string. "+
+			"If an algorithm solves the ℓ1 problem over these rows accurately, rounding its answer at ½ gives a word "+
+			"that the code's Trace traces back to someone in the data (Lemma G.2: accurate ⇒ traceable). "+
+			"A private algorithm cannot let that happen, so it must be inaccurate. Below, every step runs for real, "+
+			"in a background worker on this device.", "class", "lede"),
+	)
+	if root.GetAttribute("aria-labelledby") == "" {
+		root.SetAttribute("aria-labelledby", v.pre+"-h")
+	}
+	v.buildSetup()
+	v.buildCodebook()
+	v.buildMechanism()
+	v.buildScores()
+	v.buildDichotomy()
+	v.buildSoundness()
+	v.buildSlips()
+	v.applyDefaults()
+	v.setupChanged()
+	onResize(v.redraw)
+}
+
+// redraw re-renders every figure from the view's state at the current width.
+func (v *traceView) redraw() {
+	v.drawCodebook()
+	if v.walk.last != nil {
+		v.drawOutput(v.walk.lastRep, v.walk.last, v.walk.lastMech)
+		v.drawScores(v.walk.last, v.walk.lastMech)
+	}
+	v.drawDichotomy()
+	if len(v.dich.sweep) > 0 {
+		v.drawSweep(v.dich.sweepMech)
+	}
+	v.drawSound()
+}
+
+// windowCols is how many published columns the strips show: as many as fit
+// the figure at about 1:1 (so their 12 px text stays readable), at most traceWindow.
+func (v *traceView) windowCols() int {
+	w := v.book.codebook.Underlying().Get("clientWidth").Float()
+	if w <= 0 {
+		return traceWindow
+	}
+	return max(16, min(traceWindow, int((math.Min(w, 760)-stripLeft-12)/stripCell)))
+}
+
+// applyDefaults takes the root's data-* attributes (set by the custom element
+// <dp-trace-attack n="8" xi="0.03" k="1" mode="symmetric" mechanism="box-exponential" s="10" epsilon="1" delta="1e-5">)
+// as the controls' initial values; invalid values show the field's usual error.
+func (v *traceView) applyDefaults() {
+	get := func(name string) string { return strings.TrimSpace(v.root.GetAttribute("data-" + name)) }
+	if s := get("n"); s != "" {
+		v.setup.nF.input.SetValue(s)
+		if n, err := strconv.Atoi(s); err == nil && n >= 2 {
+			v.setup.xiF.input.SetValue(strconv.FormatFloat(1/(4*float64(n)), 'g', 4, 64))
+		}
+	}
+	if s := get("xi"); s != "" {
+		v.setup.xiF.input.SetValue(s)
+		v.setup.xiTouched = true
+	}
+	if s := get("k"); s != "" {
+		v.setup.kF.input.SetValue(s)
+	}
+	if s := get("mode"); s == "tardos" || s == "symmetric" {
+		v.setup.mode.SetValue(s)
+	}
+	switch s := lowerbound.Mechanism(get("mechanism")); s {
+	case lowerbound.Median, lowerbound.Exponential, lowerbound.BoxExponential, lowerbound.Gaussian:
+		v.mechStage.mech.SetValue(string(s))
+	}
+	logOf := func(name string, r *dom.HTMLInputElement) {
+		if x, err := strconv.ParseFloat(get(name), 64); err == nil && x > 0 {
+			r.SetValue(strconv.FormatFloat(math.Log10(x), 'g', 6, 64)) // the browser clamps and snaps to the range
+		}
+	}
+	logOf("epsilon", v.mechStage.epsR)
+	logOf("s", v.mechStage.sR)
+	if s := get("delta"); s != "" {
+		v.mechStage.deltaF.input.SetValue(s)
+	}
+	v.syncMechControls()
+}
+
+// ---- stage 1: setup ----
+
+const (
+	stripLeft = 92.0
+	stripCell = 11.0
+)
+
+// esc escapes text for SVG markup.
+func esc(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
+}
+
+// ---- stage 4: the trace ----
+
+func maxAbs(x []float64) float64 {
+	m := 0.0
+	for _, v := range x {
+		m = math.Max(m, math.Abs(v))
+	}
+	return m
+}
+
+// ---- stage 5: the dichotomy ----
+
+func (v *traceView) buildSlips() {
+	s := stage(v.pre+"-stage-slips", "7. Where this demo departs from the paper's text")
+	ul := el("ul", "class", "detail")
+	for _, item := range []string{
+		"Lemma G.2's proof charges a wrongly rounded unanimous column \"≥ 1\" of excess; rounding at ½ only guarantees ½, which is why the argument ends with βd/2 (α = 1/150 ↔ β = 1/75).",
+		"The d of Definition G.1 and of \"excess ≤ d/150\" is the padded, published length D = 5d₀, not the Tardos length d₀.",
+		"d = 100n²log(n/ξ) is not an integer and \"log\" is the natural log: we use d₀ = ⌈100n²ln(n/ξ)⌉.",
+		"Trace′ leaves the choice among several accused people open; Algorithm 2's \"Return: i randomly from Trace′\" is read as a uniformly random member of A, and the page shows all of A.",
+		"The score runs only over the real columns after undoing π: dummy columns have p ∈ {0, 1}, where Uᵢⱼ would be infinite.",
+		"Theorem 3.7 applies the code to the n_k distinct people of the group construction (k copies each), so d₀, t and Z use n_k.",
+		"Soundness at Z/2 with d₀ = 100n²k is per person (≈ Φ̄(√k) in the worst case), not a union bound over all innocents; the measured rates are shown above.",
+	} {
+		ul.AppendChild(text("li", item))
+	}
+	appendAll(s, ul)
+	v.root.AppendChild(s)
+}

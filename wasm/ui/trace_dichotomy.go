@@ -1,0 +1,199 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dpsample/dpsample/core/lowerbound"
+	"github.com/dpsample/dpsample/core/plot"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
+)
+
+// traceDichotomyStage is stage 5: accurate ⇒ traceable, trial by trial and swept over the parameter.
+type traceDichotomyStage struct {
+	dichotomy dom.Element
+	sweepPlot dom.Element
+	corner    dom.Element
+	sweepBtn  dom.Element
+	sweepNote dom.Element
+	sweepProg dom.Element
+	points    []tracePoint
+	sweep     []sweepPoint
+	sweepRun  *remoteRun
+	sweepMech traceMech // mechanism of sweep
+}
+
+// tracePoint is one trial in the (excess/D, traced) plane.
+type tracePoint struct {
+	excess float64
+	traced bool
+}
+
+// sweepPoint is the mean excess/D of the trials at one parameter value.
+type sweepPoint struct {
+	param, excess, traced float64
+}
+
+func (v *traceView) buildDichotomy() {
+	s := stage(v.pre+"-stage-dichotomy", "5. The dichotomy: accurate ⇒ traced")
+	v.dich.sweepBtn = text("button", "Sweep the slider (runs in the worker)", "type", "button", "id", v.pre+"-sweep")
+	v.dich.sweepProg = el("progress", "id", v.pre+"-sweep-progress", "max", "1", "value", "0", "hidden", "")
+	v.dich.sweepPlot = el("figure", "id", v.pre+"-sweep-plot", "class", "plot")
+	v.dich.sweepNote = text("p", "", "id", v.pre+"-sweep-note", "class", "detail")
+	v.dich.dichotomy = el("figure", "id", v.pre+"-dichotomy", "class", "plot")
+	v.dich.corner = text("p", "", "id", v.pre+"-corner", "class", "result", "aria-live", "polite")
+	css(v.dich.corner, "font-size", "16px")
+	appendAll(s, narration("Lemma G.2 (Definition G.1 with α = 1/150): if excess ≤ D/150 then Trace fails with probability at most ξ. "+
+		"Every trial the page runs lands in this plane. The corner left of the 1/150 line and at the bottom — accurate but untraced — stays empty; "+
+		"traced-but-inaccurate trials are allowed, since the lemma is an implication, not an equivalence. "+
+		"Sweeping runs the chosen mechanism at 9 values of its slider, "+strconv.Itoa(sweepTrials)+" fresh trials each."),
+		v.dich.sweepBtn, v.dich.sweepProg, v.dich.corner, v.dich.dichotomy, v.dich.sweepPlot, v.dich.sweepNote)
+	v.root.AppendChild(s)
+	v.dich.sweepBtn.AddEventListener("click", false, func(dom.Event) { v.runSweep() })
+	v.drawDichotomy()
+}
+
+func (v *traceView) drawDichotomy() {
+	var tx, ty, ux, uy []float64
+	acc, accUntraced := 0, 0
+	for i, p := range v.dich.points {
+		j := 0.12 * (float64((i*7919)%21)/10 - 1) // deterministic jitter in ±0.12
+		x := math.Max(p.excess, 1.15e-4)          // the median's excess 0 is drawn at the left edge
+		if p.traced {
+			tx, ty = append(tx, x), append(ty, 1+j)
+		} else {
+			ux, uy = append(ux, x), append(uy, j)
+		}
+		if p.excess <= accurateCut {
+			acc++
+			if !p.traced {
+				accUntraced++
+			}
+		}
+	}
+	p := &plot.Plot{
+		Title: "Every trial: accuracy vs tracing", XLabel: "excess / D (log scale)", YLabel: "traced (1) or ⊥ (0)", XLog: true,
+		XMin: 1e-4, XMax: 1, YMin: -0.4, YMax: 1.4, Height: 320,
+		Desc: "Each dot is a trial: its excess over D and whether Trace returned a member. The vertical line is excess = D/150; trials with excess 0 sit on the left edge.",
+		Series: []plot.Series{
+			{Name: "traced", X: tx, Y: ty, Kind: plot.Points, Color: "#D55E00"},
+			{Name: "⊥ (untraced)", X: ux, Y: uy, Kind: plot.Points, Color: "#0072B2"},
+		},
+		Rules: []plot.Rule{{Label: "excess = D/150 (accurate to the left)", At: accurateCut, Color: "#000000"}},
+	}
+	v.dich.dichotomy.SetInnerHTML(fitWidth(v.dich.dichotomy, p).SVG())
+	v.dich.corner.SetTextContent(fmt.Sprintf("%d trials so far; %d accurate (excess ≤ D/150); accurate but untraced: %d. "+
+		"(Trials with excess 0, the median's, sit on the left edge.)", len(v.dich.points), acc, accUntraced))
+	v.dich.corner.SetAttribute("data-trials", strconv.Itoa(len(v.dich.points)))
+	v.dich.corner.SetAttribute("data-accurate", strconv.Itoa(acc))
+	v.dich.corner.SetAttribute("data-accurate-untraced", strconv.Itoa(accUntraced))
+}
+
+// sweepGrid is the slider values a sweep visits.
+func sweepGrid(m traceMech) []traceMech {
+	var out []traceMech
+	for i := range 9 {
+		mm := m
+		switch m.mech {
+		case lowerbound.BoxExponential:
+			mm.logS = -2 + 5*float64(i)/8
+		case lowerbound.Exponential, lowerbound.Gaussian:
+			mm.logEps = -1 + float64(i)
+		default:
+			if i > 0 {
+				return out
+			}
+		}
+		out = append(out, mm)
+	}
+	return out
+}
+
+func (v *traceView) runSweep() {
+	if v.dich.sweepRun != nil {
+		v.dich.sweepRun.abort()
+		return
+	}
+	m, ok := v.readMech()
+	if !ok {
+		return
+	}
+	su := v.su
+	grid := sweepGrid(m)
+	run := &remoteRun{}
+	v.dich.sweepRun = run
+	v.dich.sweep = nil
+	v.dich.sweepBtn.SetTextContent("Stop the sweep")
+	show(v.dich.sweepProg, true)
+	v.root.SetAttribute("data-sweep", "running")
+	go func() {
+		defer func() {
+			v.dich.sweepRun = nil
+			v.dich.sweepBtn.SetTextContent("Sweep the slider (runs in the worker)")
+			show(v.dich.sweepProg, false)
+			v.root.SetAttribute("data-sweep", "done")
+		}()
+		for gi, g := range grid {
+			opts := g.lbOptions(su)
+			opts.Seed, opts.Trials = nil, sweepTrials
+			ex, err := runLowerbound(opts, run, func(f float64) {
+				v.dich.sweepProg.SetAttribute("value", strconv.FormatFloat((float64(gi)+f)/float64(len(grid)), 'f', 3, 64))
+			})
+			if err != nil {
+				if !jsio.IsAbort(err) {
+					v.dich.corner.SetTextContent("The sweep failed: " + err.Error())
+				}
+				return
+			}
+			mean, tr := 0.0, 0.0
+			for i, e := range ex.ExcessOverD {
+				v.dich.points = append(v.dich.points, tracePoint{e, ex.Traced[i]})
+				mean += e
+				if ex.Traced[i] {
+					tr++
+				}
+			}
+			param := g.eps()
+			if g.mech == lowerbound.BoxExponential {
+				param = g.s()
+			}
+			v.dich.sweep = append(v.dich.sweep, sweepPoint{param, mean / float64(len(ex.ExcessOverD)), tr / float64(len(ex.ExcessOverD))})
+			v.dich.sweepMech = g
+			v.drawDichotomy()
+			v.drawSweep(g)
+		}
+	}()
+}
+
+func (v *traceView) drawSweep(m traceMech) {
+	var x, y []float64
+	var parts []string
+	for _, p := range v.dich.sweep {
+		x, y = append(x, p.param), append(y, p.excess)
+		parts = append(parts, fmt.Sprintf("%s → %d/%d", fmtNum(p.param), int(math.Round(p.traced*sweepTrials)), sweepTrials))
+	}
+	xl := "ε (log scale)"
+	if m.mech == lowerbound.BoxExponential {
+		xl = "s = εN/(2D) (log scale)"
+	}
+	p := &plot.Plot{
+		Title:  "Excess/D along the slider",
+		XLabel: xl, YLabel: "excess / D (log scale)", XLog: true, YLog: true, YMin: 1e-4, YMax: 10, Height: 320,
+		Desc: "Mean excess over D at each slider value, with the 1/150 line.",
+		Series: []plot.Series{
+			{Name: "mean excess/D over " + strconv.Itoa(sweepTrials) + " trials", X: x, Y: y, Kind: plot.Line, Color: "#0072B2"},
+			{Name: "", X: x, Y: y, Kind: plot.Points, Color: "#0072B2"},
+		},
+		Rules: []plot.Rule{{Label: "1/150", At: accurateCut, Horizontal: true, Color: "#000000"}},
+	}
+	v.dich.sweepPlot.SetInnerHTML(fitWidth(v.dich.sweepPlot, p).SVG())
+	v.dich.sweepNote.SetTextContent("Trials traced at each " + xl[:strings.Index(xl, " (")] + ": " + strings.Join(parts, " · "))
+}
+
+// ---- stage 6: soundness ----

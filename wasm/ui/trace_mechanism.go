@@ -1,0 +1,106 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"fmt"
+	"strconv"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/lowerbound"
+)
+
+// traceMechStage is stage 3: the mechanism attacked and its parameter.
+type traceMechStage struct {
+	mech      *dom.HTMLSelectElement
+	epsR      *dom.HTMLInputElement
+	sR        *dom.HTMLInputElement
+	epsOut    dom.Element
+	sOut      dom.Element
+	epsWrap   dom.Element
+	sWrap     dom.Element
+	deltaWrap dom.Element
+	deltaF    numberField
+}
+
+func (v *traceView) buildMechanism() {
+	s := stage(v.pre+"-stage-mechanism", "3. The mechanism answers; the adversary rounds at ½")
+	form := el("form", "class", "controls", "novalidate", "")
+	mw := el("div", "class", "field")
+	v.mechStage.mech = el("select", "id", v.pre+"-mech").(*dom.HTMLSelectElement)
+	appendAll(v.mechStage.mech,
+		text("option", "non-private median", "value", string(lowerbound.Median)),
+		text("option", "dpsample's Algorithm 1 (ε)", "value", string(lowerbound.Exponential)),
+		text("option", "box exponential mechanism (s)", "value", string(lowerbound.BoxExponential)),
+		text("option", "Gaussian baseline (ε)", "value", string(lowerbound.Gaussian)))
+	appendAll(mw, text("label", "mechanism", "for", v.pre+"-mech"), v.mechStage.mech)
+	v.mechStage.epsWrap = el("div", "class", "field")
+	v.mechStage.epsR = el("input", "type", "range", "id", v.pre+"-eps", "min", "-1", "max", "9", "step", "0.25",
+		"value", strconv.Itoa(traceDefaultEps), "aria-describedby", v.pre+"-eps-out").(*dom.HTMLInputElement)
+	v.mechStage.epsOut = text("output", "", "id", v.pre+"-eps-out", "for", v.pre+"-eps")
+	appendAll(v.mechStage.epsWrap, text("label", "ε (log scale, 0.1 … 10⁹)", "for", v.pre+"-eps"), v.mechStage.epsR, v.mechStage.epsOut)
+	v.mechStage.sWrap = el("div", "class", "field")
+	v.mechStage.sR = el("input", "type", "range", "id", v.pre+"-s", "min", "-2", "max", "3", "step", "0.25", "value", "0",
+		"aria-describedby", v.pre+"-s-out").(*dom.HTMLInputElement)
+	v.mechStage.sOut = text("output", "", "id", v.pre+"-s-out", "for", v.pre+"-s")
+	appendAll(v.mechStage.sWrap, text("label", "s = εn/(2D) (log scale, 0.01 … 1000)", "for", v.pre+"-s"), v.mechStage.sR, v.mechStage.sOut)
+	v.mechStage.deltaF = newNumberField(v.pre+"-delta", "δ", "1e-5", "any", "for Algorithm 1 and Gaussian")
+	v.mechStage.deltaWrap = v.mechStage.deltaF.wrap
+	appendAll(form, mw, v.mechStage.epsWrap, v.mechStage.sWrap, v.mechStage.deltaWrap)
+	v.walk.output = el("figure", "id", v.pre+"-output", "class", "plot")
+	res := el("p", "class", "result")
+	css(res, "font-size", "16px")
+	v.walk.excessOut = text("output", "—", "id", v.pre+"-excess")
+	v.walk.violOut = text("output", "—", "id", v.pre+"-viol")
+	appendAll(res, text("span", "excess/D = "), v.walk.excessOut, text("span", " · violations/D = "), v.walk.violOut)
+	v.walk.outputNote = text("p", "", "class", "detail", "id", v.pre+"-output-note")
+	v.walk.walkStatus = text("p", "", "class", "detail", "id", v.pre+"-walk-status", "aria-live", "polite")
+	appendAll(s, form, narration("The ℓ1 loss L(θ) = (1/N)Σᵢ‖θ − zᵢ‖₁ splits into columns; its minimiser is the column "+
+		"majority, and the excess of θ is Σ_k |1 − 2m_k|·|θ_k − θ*_k| (m_k = share of 1s). The adversary rounds each θ_k at ½. "+
+		"On a unanimous column a wrong rounding costs at least ½, so violations ≤ 2·excess: excess ≤ D/150 leaves at most D/75 "+
+		"violations (Lemma G.2 with β = 1/75; the paper's proof says each costs \"≥ 1\", but rounding at ½ only guarantees ½ — "+
+		"which is why it ends with βd/2, d being the padded length D)."),
+		res, v.walk.output, v.walk.outputNote, v.walk.walkStatus)
+	v.root.AppendChild(s)
+	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault() })
+	v.mechStage.mech.AddEventListener("change", false, func(dom.Event) { v.mechChanged() })
+	v.mechStage.epsR.AddEventListener("input", false, func(dom.Event) { v.mechChanged() })
+	v.mechStage.sR.AddEventListener("input", false, func(dom.Event) { v.mechChanged() })
+	v.mechStage.deltaF.input.AddEventListener("input", false, func(dom.Event) { v.mechChanged() })
+	v.syncMechControls()
+}
+
+// readMech reads stage 3's controls.
+func (v *traceView) readMech() (traceMech, bool) {
+	m := traceMech{mech: lowerbound.Mechanism(v.mechStage.mech.Value())}
+	m.logEps, _ = strconv.ParseFloat(v.mechStage.epsR.Value(), 64)
+	m.logS, _ = strconv.ParseFloat(v.mechStage.sR.Value(), 64)
+	d, err := v.mechStage.deltaF.value("delta")
+	if err == nil {
+		err = checks.Delta("delta", d)
+	}
+	v.mechStage.deltaF.setError(err)
+	m.delta = d
+	return m, err == nil || (m.mech != lowerbound.Exponential && m.mech != lowerbound.Gaussian)
+}
+
+func (v *traceView) syncMechControls() {
+	m, _ := v.readMech()
+	show(v.mechStage.epsWrap, m.mech == lowerbound.Exponential || m.mech == lowerbound.Gaussian)
+	show(v.mechStage.deltaWrap, m.mech == lowerbound.Exponential || m.mech == lowerbound.Gaussian)
+	show(v.mechStage.sWrap, m.mech == lowerbound.BoxExponential)
+	v.mechStage.epsOut.SetTextContent("ε = " + fmtNum(m.eps()))
+	D := 0
+	if v.rep != nil {
+		D = v.rep.code.Length
+	}
+	rows := v.su.n * v.su.copies
+	v.mechStage.sOut.SetTextContent(fmt.Sprintf("s = %s (ε_pure = 2Ds/N = %s)", fmtNum(m.s()), fmtNum(2*float64(D)*m.s()/float64(rows))))
+}
+
+func (v *traceView) mechChanged() {
+	v.syncMechControls()
+	v.runWalk()
+}

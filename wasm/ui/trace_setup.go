@@ -1,0 +1,175 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/fingerprint"
+)
+
+// traceSetupStage is stage 1: the code (n, ξ, k copies, mode) and its sizes.
+type traceSetupStage struct {
+	nF        numberField
+	xiF       numberField
+	kF        numberField
+	mode      *dom.HTMLSelectElement
+	practical dom.Element
+	xiWarn    dom.Element
+	lengths   dom.Element
+	counts    dom.Element
+	xiTouched bool
+	setupGen  int
+}
+
+func (v *traceView) buildSetup() {
+	s := stage(v.pre+"-stage-setup", "1. The code: who is in the data")
+	form := el("form", "class", "controls", "novalidate", "")
+	v.setup.nF = newNumberField(v.pre+"-n", "n (people)", "4", "1", "distinct users, 2–16")
+	v.setup.xiF = newNumberField(v.pre+"-xi", "ξ (code security)", "0.0625", "any", "default 1/(4n)")
+	v.setup.kF = newNumberField(v.pre+"-k", "k (copies of each row)", "1", "1", "group privacy, Lemma 3.6")
+	modeWrap := el("div", "class", "field")
+	v.setup.mode = el("select", "id", v.pre+"-mode").(*dom.HTMLSelectElement)
+	appendAll(v.setup.mode,
+		text("option", "proven length (Algorithm 2)", "value", "tardos"),
+		text("option", "practical length (heuristic)", "value", "symmetric"))
+	appendAll(modeWrap, text("label", "code length", "for", v.pre+"-mode"), v.setup.mode, text("small", "d₀ = ⌈100n²ln(n/ξ)⌉ or ℓ = ⌈10n²ln(n/ξ)⌉", "class", "help"))
+	appendAll(form, v.setup.nF.wrap, v.setup.xiF.wrap, v.setup.kF.wrap, modeWrap)
+	v.setup.practical = banner(v.pre+"-practical-banner", "note")
+	v.setup.practical.SetTextContent("Practical length: a shorter heuristic code (ℓ = ⌈10n²ln(n/ξ)⌉, Škorić's symmetric score, " +
+		"threshold √(2ℓ·ln(n/ξ))). It is NOT the proven construction of the paper's Algorithm 2; its guarantees here are measured, not proven.")
+	v.setup.xiWarn = banner(v.pre+"-xi-warning", "warn")
+	v.setup.lengths = el("p", "id", v.pre+"-lengths", "class", "result")
+	css(v.setup.lengths, "font-size", "16px")
+	v.setup.counts = text("p", "", "id", v.pre+"-counts", "class", "detail")
+	appendAll(s, form, v.setup.practical, v.setup.xiWarn, v.setup.lengths, v.setup.counts,
+		narration("Algorithm 2 (Tardos' code with the Bun–Ullman–Vadhan padding): each real column j gets a secret bias p_j, "+
+			"and person i's bit is 1 with probability p_j. Then 2d₀ all-0 and 2d₀ all-1 dummy columns are added and all D = 5d₀ "+
+			"columns are shuffled by a secret permutation. A real column where everybody happens to agree looks exactly like a dummy, "+
+			"which is what makes the code robust: an algorithm that gets some unanimous columns wrong cannot tell whether it hit a real one."))
+	v.root.AppendChild(s)
+	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault() })
+	v.setup.nF.input.AddEventListener("input", false, func(dom.Event) {
+		if n, err := v.setup.nF.value("n"); err == nil && !v.setup.xiTouched && n >= 2 && n == math.Trunc(n) {
+			v.setup.xiF.input.SetValue(strconv.FormatFloat(1/(4*n), 'g', 4, 64))
+		}
+		v.scheduleSetup()
+	})
+	v.setup.xiF.input.AddEventListener("input", false, func(dom.Event) { v.setup.xiTouched = true; v.scheduleSetup() })
+	v.setup.kF.input.AddEventListener("input", false, func(dom.Event) { v.scheduleSetup() })
+	v.setup.mode.AddEventListener("change", false, func(dom.Event) { v.scheduleSetup() })
+}
+
+// readSetup validates the setup fields, showing errors inline.
+func (v *traceView) readSetup() (traceSetup, bool) {
+	su := v.su
+	ok := true
+	n, err := v.setup.nF.value("n")
+	if err == nil {
+		err = checks.IntRange("n", int(n), 2, traceMaxN)
+		if err == nil && n != math.Trunc(n) {
+			err = checks.Errorf("n", "an integer in [2, %d], got %s", traceMaxN, checks.Fmt(n))
+		}
+	}
+	v.setup.nF.setError(err)
+	ok = ok && err == nil
+	su.n = int(n)
+	xi, err := v.setup.xiF.value("xi")
+	if err == nil {
+		err = checks.InRange("xi", xi, 0, 1)
+		if err == nil && (xi <= 0 || xi >= 1) {
+			err = checks.Errorf("xi", "a number in (0, 1), got %s", checks.Fmt(xi))
+		}
+	}
+	v.setup.xiF.setError(err)
+	ok = ok && err == nil
+	su.xi = xi
+	k, err := v.setup.kF.value("k")
+	if err == nil {
+		err = checks.IntRange("k", int(k), 1, 8)
+		if err == nil && k != math.Trunc(k) {
+			err = checks.Errorf("k", "an integer in [1, 8], got %s", checks.Fmt(k))
+		}
+	}
+	v.setup.kF.setError(err)
+	ok = ok && err == nil
+	su.copies = int(k)
+	su.mode = fingerprint.Mode(v.setup.mode.Value())
+	if ok {
+		if _, err := fingerprint.Compute(fingerprint.Params{N: su.n, Xi: su.xi, Mode: su.mode}); err != nil {
+			v.setup.xiF.setError(err)
+			ok = false
+		}
+	}
+	return su, ok
+}
+
+// scheduleSetup runs setupChanged once the fields have been still for a
+// moment: rebuilding the code takes the main thread ~0.2–0.4 s at n ≥ 8, which
+// should happen once per edit, not per keystroke, and after the field has
+// shown what was typed.
+func (v *traceView) scheduleSetup() {
+	v.setup.setupGen++
+	gen := v.setup.setupGen
+	if _, ok := v.readSetup(); ok {
+		v.setup.counts.SetTextContent("Drawing the code…")
+	}
+	go func() {
+		time.Sleep(200 * time.Millisecond) // a setTimeout: the page repaints meanwhile
+		if gen == v.setup.setupGen {
+			v.setupChanged()
+		}
+	}()
+}
+
+// setupChanged rebuilds the code and reruns the walk-through trial.
+func (v *traceView) setupChanged() {
+	su, ok := v.readSetup()
+	if !ok {
+		return
+	}
+	v.su = su
+	show(v.setup.practical, su.mode == fingerprint.Symmetric)
+	// The DP contradiction needs ξ < exp(−ε′)((1 − ξ)/n_k − δ′); at ε′ = 1, δ′ = 0: ξ < 1/(1 + e·n).
+	lim := 1 / (1 + math.E*float64(su.n))
+	show(v.setup.xiWarn, su.xi >= lim)
+	v.setup.xiWarn.SetTextContent(fmt.Sprintf("ξ = %s is too large for the privacy contradiction of Theorem 3.7: it needs "+
+		"ξ < exp(−ε′)·((1 − ξ)/n − δ′), i.e. ξ < %.3g at ε′ = 1 (fingerprinting.md §5). Tracing still works, but a "+
+		"soundness rate of ξ would not contradict (1, 0)-DP. Use ξ ≤ 1/(4n) = %.3g.", fmtNum(su.xi), lim, 1/(4*float64(su.n))))
+	rep, err := newTraceReplica(su)
+	if err != nil {
+		v.setup.xiF.setError(err)
+		return
+	}
+	v.rep = rep
+	c := rep.code
+	if su.mode == fingerprint.Symmetric {
+		v.setup.lengths.SetTextContent(fmt.Sprintf("ℓ = %d real columns · D = 5ℓ = %d published columns · threshold √(2ℓ·ln(n/ξ)) = %.1f",
+			c.D0, c.Length, c.Threshold))
+	} else {
+		v.setup.lengths.SetTextContent(fmt.Sprintf("d₀ = %d real columns · D = 5d₀ = %d published columns · Z = %.1f · Z/2 = %.1f",
+			c.D0, c.Length, c.Z, c.Threshold))
+	}
+	v.setup.lengths.SetAttribute("data-d", strconv.Itoa(c.Length))
+	v.setup.counts.SetTextContent(fmt.Sprintf("This draw: %d real columns (%d of them unanimous), %d dummy columns (%d all-0, %d all-1), "+
+		"so %d of the %d columns are unanimous. The data set has %d rows: %d people × %d cop%s. ln(n/ξ) = %.3f, t = 1/(300n) = %.2g.",
+		c.D0, rep.realUnan, 4*c.D0, 2*c.D0, 2*c.D0, rep.realUnan+4*c.D0, c.Length, su.n*su.copies, su.n, su.copies,
+		map[bool]string{true: "y", false: "ies"}[su.copies == 1], c.K, c.T))
+	if su.copies > 1 {
+		v.setup.counts.AppendChild(doc().CreateTextNode(fmt.Sprintf(" Group privacy (Lemma 3.6, Theorem 3.7): the code is built for the n_k = %d distinct people "+
+			"and each row appears k = %d times, so an (ε, δ)-DP mechanism only protects a person — all k of their rows — at (kε, k·e^{(k−1)ε}·δ); "+
+			"Trace still names one of the %d people.", su.n, su.copies, su.n)))
+	}
+	v.drawCodebook()
+	v.fillRemove()
+	v.syncMechControls()
+	v.runWalk()
+}
+
+// ---- stage 2: the codebook ----

@@ -1,0 +1,139 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"fmt"
+	"math"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dpsample/dpsample/core/lowerbound"
+	"github.com/dpsample/dpsample/core/plot"
+)
+
+// buildBoundsView is the "Bounds" section: Table 1 and Theorem 2.2 at the
+// user's n, d, k, ε, δ, G, C (lowerbound.Table, cheap: main thread), and the
+// bounds plotted against d.
+func buildBoundsView(root dom.Element) {
+	id := idPrefix(root, "bounds")
+	appendAll(root,
+		text("h2", "Bounds: Table 1 and Theorem 2.2"),
+		text("p", "The excess-risk bounds of private convex ERM, evaluated at your sizes with every hidden constant set to 1. "+
+			"Lower bounds that grow with the dimension d hold for constrained problems or worst-case data; "+
+			"Theorem 2.2's upper bound depends on the rank k instead.", "class", "lede"))
+	fields := []numberField{
+		newNumberField(id+"-n", "n (rows)", attr(root, "n", "1000"), "1", "records"),
+		newNumberField(id+"-d", "d (dimension)", attr(root, "d", "100"), "1", "features"),
+		newNumberField(id+"-rank", "k (rank)", attr(root, "rank", "5"), "1", "1 ≤ k ≤ d"),
+		newNumberField(id+"-epsilon", "ε (epsilon)", attr(root, "epsilon", "1"), "any", "privacy loss"),
+		newNumberField(id+"-delta", "δ (delta)", attr(root, "delta", "1e-5"), "any", "in (0, 1)"),
+		newNumberField(id+"-G", "G (Lipschitz)", attr(root, "g", "1"), "any", "of the loss"),
+		newNumberField(id+"-C", "C (radius)", attr(root, "radius", "1"), "any", "bound on ‖θ*‖"),
+	}
+	form := el("form", "class", "controls", "novalidate", "")
+	for _, f := range fields {
+		form.AppendChild(f.wrap)
+	}
+	errBox := el("div", "id", id+"-err", "class", "error", "role", "alert")
+	fig := el("figure", "id", id+"-plot", "class", "plot")
+	tableWrap := el("div", "class", "tablewrap", "id", id+"-table")
+	appendAll(root, form, errBox, fig, tableWrap)
+	update := func() {
+		errBox.SetTextContent("")
+		var vals [7]float64
+		for i, f := range fields {
+			x, err := f.value([]string{"n", "d", "rank", "epsilon", "delta", "G", "C"}[i])
+			f.setError(err)
+			if err != nil {
+				return
+			}
+			vals[i] = x
+		}
+		in := lowerbound.BoundsInput{N: int(vals[0]), D: int(vals[1]), Rank: int(vals[2]), Epsilon: vals[3], Delta: vals[4], G: vals[5], C: vals[6]}
+		rows, err := lowerbound.Table(in)
+		if err != nil {
+			errBox.SetTextContent(err.Error())
+			fig.SetInnerHTML("")
+			tableWrap.SetInnerHTML("")
+			return
+		}
+		tbl := el("table", "class", "bounds")
+		head := el("tr")
+		for _, h := range []string{"source", "kind", "privacy", "setting", "loss", "rate", "value"} {
+			head.AppendChild(text("th", h, "scope", "col"))
+		}
+		tbl.AppendChild(head)
+		for _, r := range rows {
+			tr := el("tr")
+			if r.Kind == "upper" {
+				tr.SetAttribute("class", "upper")
+			}
+			val := text("td", g3(r.Value))
+			if r.Note != "" {
+				val.SetAttribute("title", r.Note)
+			}
+			appendAll(tr, text("td", r.Source), text("td", r.Kind), text("td", r.Privacy),
+				text("td", r.Constrained+", "+r.Geometry), text("td", r.Loss), text("td", r.Formula), val)
+			tbl.AppendChild(tr)
+		}
+		tableWrap.SetInnerHTML("")
+		appendAll(tableWrap, tbl, text("p", "Values are G·C × the rate with constants 1 and ln for log; hover a value for its conditions.", "class", "help"))
+		fig.SetInnerHTML(fitWidth(fig, boundsPlot(in)).SVG())
+	}
+	for _, f := range fields {
+		f.input.AddEventListener("input", false, func(dom.Event) { update() })
+	}
+	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault(); update() })
+	onResize(update)
+	update()
+}
+
+// boundsPlot draws selected rows of the table against d (log–log), from k to
+// 100·max(d, k), with the user's d marked.
+func boundsPlot(in lowerbound.BoundsInput) *plot.Plot {
+	pick := []struct {
+		source, formula, name string
+		dashed                bool
+	}{
+		{"Bassily et al. (2014)", "√d/(nε)", "lower √d/(nε), constrained", false},
+		{"Lee–Liu–Lu (Theorem 3.7)", "", "lower, Thm 3.7", false},
+		{"Song et al. (2021)", "", "lower √k/(nε), unconstrained", true},
+		{"Lee–Liu–Lu (Theorem 2.2)", "", "upper, Thm 2.2", true},
+	}
+	series := make([]plot.Series, len(pick))
+	for i, p := range pick {
+		series[i] = plot.Series{Name: p.name, Dashed: p.dashed, Color: plot.Palette[i]}
+	}
+	hi := 100 * float64(max(in.D, in.Rank))
+	for e := math.Log10(float64(in.Rank)); e <= math.Log10(hi)+1e-9; e += 0.05 {
+		d := int(math.Round(math.Pow(10, e)))
+		q := in
+		q.D = max(d, in.Rank)
+		rows, err := lowerbound.Table(q)
+		if err != nil {
+			continue
+		}
+		for i, p := range pick {
+			for _, r := range rows {
+				if r.Source == p.source && (p.formula == "" || r.Formula == p.formula) {
+					series[i].X = append(series[i].X, float64(q.D))
+					series[i].Y = append(series[i].Y, r.Value)
+					break
+				}
+			}
+		}
+	}
+	ylo, yhi := math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		for _, y := range s.Y {
+			if y > 0 {
+				ylo, yhi = math.Min(ylo, y), math.Max(yhi, y)
+			}
+		}
+	}
+	return &plot.Plot{Title: "Excess-risk bounds vs dimension", YMin: ylo / 2, YMax: yhi * 1.5,
+		XLabel: "dimension d (log scale)", YLabel: "excess risk bound, G·C units (log)", XLog: true, YLog: true,
+		Series: series, Rules: []plot.Rule{{Label: fmt.Sprintf("d = %d", in.D), At: float64(in.D), Color: "#555"}},
+		Desc: fmt.Sprintf("At n = %d, k = %d, ε = %g, δ = %g: lower bounds that grow with d against Theorem 2.2's upper bound, flat in d.", in.N, in.Rank, in.Epsilon, in.Delta)}
+}

@@ -1,0 +1,95 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"fmt"
+	"math"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/plot"
+	"github.com/dpsample/dpsample/core/privacy"
+)
+
+// buildPrivacyView is the "Privacy curve" section: ε and δ in, the calibrated
+// GDP level s* out, and the curve δ_{s*}(ε) plotted against ε on a log δ axis.
+func buildPrivacyView(root dom.Element) {
+	appendAll(root,
+		text("h2", "Privacy curve"),
+		text("p", "dpsample's guarantees are Gaussian differential privacy (Lemma E.1 of the paper, with its typo "+
+			"corrected): an s-GDP mechanism is (ε, δ)-DP for every ε with δ = Φ(−ε/s + s/2) − e^ε·Φ(−ε/s − s/2). "+
+			"Choose the (ε, δ) you want; dpsample finds the largest s that delivers it.", "class", "lede"),
+	)
+	form := el("form", "class", "controls", "novalidate", "")
+	epsF := newNumberField("privacy-epsilon", "ε (epsilon)", "1", "any", "privacy loss; smaller is more private")
+	delF := newNumberField("privacy-delta", "δ (delta)", "1e-5", "any", "failure probability, in (0, 1)")
+	appendAll(form, epsF.wrap, delF.wrap)
+	out := el("div", "class", "result", "aria-live", "polite")
+	sOut := text("output", "", "id", "privacy-s", "for", "privacy-epsilon privacy-delta")
+	appendAll(out, text("span", "s* = "), sOut)
+	detail := text("p", "", "id", "privacy-detail", "class", "detail")
+	fig := el("figure", "id", "privacy-plot", "class", "plot")
+	appendAll(root, form, out, detail, fig)
+
+	update := func() {
+		eps, err := epsF.value("epsilon")
+		if err == nil {
+			err = checks.Epsilon("epsilon", eps)
+		}
+		epsF.setError(err)
+		delta, err2 := delF.value("delta")
+		if err2 == nil {
+			err2 = checks.Delta("delta", delta)
+		}
+		delF.setError(err2)
+		if err != nil || err2 != nil {
+			sOut.SetTextContent("—")
+			return
+		}
+		s, err := privacy.Calibrate(eps, delta)
+		if err != nil {
+			epsF.setError(err)
+			return
+		}
+		sOut.SetTextContent(fmt.Sprintf("%.6g", s))
+		paper := privacy.PaperGDP(eps)
+		paperDelta, _ := privacy.Delta(paper, eps)
+		detail.SetTextContent(fmt.Sprintf("A Gaussian mechanism with sensitivity 1 needs noise σ = 1/s* = %.4g. "+
+			"The paper's printed constants (μ = 8ηG²/(n²ε²)) would give s = ε/√2 = %.4g, which is only (ε, %.3g)-DP.",
+			1/s, paper, paperDelta))
+		fig.SetInnerHTML(privacyPlot(s, eps, delta, paper).SVG())
+	}
+	for _, f := range []numberField{epsF, delF} {
+		f.input.AddEventListener("input", false, func(dom.Event) { update() })
+	}
+	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault(); update() })
+	update()
+}
+
+// privacyPlot draws δ_s(ε) against ε for the calibrated s and for the paper's s.
+func privacyPlot(s, eps, delta, paper float64) *plot.Plot {
+	hi := math.Max(3*eps, 1)
+	var xs, ys, ps []float64
+	for i := 0; i <= 200; i++ {
+		e := hi * float64(i) / 200
+		d, _ := privacy.Delta(s, e)
+		pd, _ := privacy.Delta(paper, e)
+		xs, ys, ps = append(xs, e), append(ys, d), append(ps, pd)
+	}
+	ymin := math.Max(ys[len(ys)-1], 1e-300)
+	return &plot.Plot{
+		Title: fmt.Sprintf("Privacy curve of %.4g-GDP", s), XLabel: "ε", YLabel: "δ(ε) (log scale)", YLog: true,
+		YMin: math.Max(ymin, delta/1e6), YMax: 1,
+		Desc: "The (ε, δ) pairs guaranteed by the calibrated mechanism; the target (ε, δ) lies on the curve.",
+		Series: []plot.Series{
+			{Name: fmt.Sprintf("calibrated s* = %.3g", s), X: xs, Y: ys},
+			{Name: fmt.Sprintf("paper's constants, s = ε/√2 = %.3g", paper), X: xs, Y: ps, Dashed: true},
+		},
+		Rules: []plot.Rule{
+			{Label: fmt.Sprintf("target δ = %.3g", delta), At: delta, Horizontal: true, Color: "#D55E00"},
+			{Label: fmt.Sprintf("target ε = %g", eps), At: eps, Color: "#D55E00"},
+		},
+	}
+}
