@@ -17,10 +17,9 @@ import (
 // Go⇄JS converter, on the values both are defined for (plain structs with json
 // tags, finite numbers, non-nil pointers, no named string types). vert is not
 // the codec itself because it panics on named string types and nil pointers,
-// turns NaN-free but fractional numbers into truncated ints without an error
-// (2.7 → 2), and appends when assigning onto a non-nil slice
-//. Where both
-// are defined they must agree field for field.
+// truncates a fractional number assigned to an int without an error (2.7 → 2)
+// and appends when assigning onto a non-nil slice. Where both are defined they
+// must agree field for field.
 
 type vertPlain struct {
 	N       int         `json:"n"`
