@@ -13,7 +13,7 @@ import (
 )
 
 // numCDF returns the CDF of the 1-D density ∝ exp(−η(L(θ; D) + μ/2·θ²)) for
-// the (already domain-clamped) data x, y, by the trapezoid rule on 2·10⁵
+// the (already domain-clamped) data x, y, by the trapezoid rule on 2·10⁴
 // cells over a window where the log density is within 60 of its maximum.
 // It is independent of every sampler.
 func numCDF(t *testing.T, k loss.Kind, x [][]float64, y []float64, eta, mu float64) func(float64) float64 {
@@ -28,8 +28,8 @@ func numCDF(t *testing.T, k loss.Kind, x [][]float64, y []float64, eta, mu float
 	reach := set.G()/mu + 40*sd
 	// Coarse scan for the maximum, then the window where logp ≥ max − 60.
 	best, bx := math.Inf(-1), 0.0
-	for i := 0; i <= 20000; i++ {
-		v := -reach + 2*reach*float64(i)/20000
+	for i := 0; i <= 4000; i++ {
+		v := -reach + 2*reach*float64(i)/4000
 		if l := logp(v); l > best {
 			best, bx = l, v
 		}
@@ -39,7 +39,7 @@ func numCDF(t *testing.T, k loss.Kind, x [][]float64, y []float64, eta, mu float
 	}
 	for step := sd / 16; logp(hi) > best-60; hi += step {
 	}
-	const cells = 200000
+	const cells = 20000
 	h := (hi - lo) / cells
 	cum := make([]float64, cells+1)
 	prev := math.Exp(logp(lo) - best)
