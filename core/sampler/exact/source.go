@@ -15,8 +15,8 @@ import (
 // cells of width ≥ 2⁻²¹σ (σ = 1/√(ημ), the posterior scale). The probability
 // of a cell is then a count of generator outputs in it. NormFloat64's layer
 // i has spacing w_i ≤ r/2³¹ = 3.4426/2³¹ ≈ 1.6·10⁻⁹ (standard units), so a
-// cell of 2⁻²⁰ ≈ 9.5·10⁻⁷ holds ≈ 590 points of each layer's lattice and its
-// probability is off by up to one point in 590 — a relative error ≈ 1.7·10⁻³
+// cell of 2⁻²⁰ ≈ 9.5·10⁻⁷ holds ≈ 590 points of the widest layer's lattice
+// (more in the narrower layers) and its probability is off by up to one point in 590 — a relative error ≈ 1.7·10⁻³
 // that depends on where the cell sits, i.e. on the data. normal53 (Marsaglia's
 // polar method on two 53-bit uniforms in (−1, 1), spacing 2⁻⁵²) maps, for
 // each fixed second uniform, consecutive first uniforms to outputs at most
