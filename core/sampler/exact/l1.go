@@ -153,12 +153,14 @@ func L1CDF(sorted []float64, a, b, t float64) float64 {
 	mx := math.Inf(-1)
 	for k := 0; k <= len(sorted); k++ {
 		_, _, _, lw := l1Piece(sorted, k, off[k], a, b, s)
-		mx = math.Max(mx, lw)
+		if lw > mx { // NaN (∞ − ∞ at overflowing sums) is an empty piece
+			mx = lw
+		}
 	}
 	var below, all float64
 	for k := 0; k <= len(sorted); k++ {
 		m, lo, hi, lw := l1Piece(sorted, k, off[k], a, b, s)
-		if lw == math.Inf(-1) {
+		if !(lw > math.Inf(-1)) {
 			continue
 		}
 		w := math.Exp(lw - mx)
