@@ -9,17 +9,17 @@
 //     By default a missing cell is an error listing the rows (1-based data
 //     rows) that have one; with Drop = "missing" those rows are dropped and
 //     counted.
-//   - Feature columns must be numeric. A numeric target is kept as is; a
-//     target with exactly two distinct labels is mapped to −1/+1 (the first
-//     label in sorted order → −1) and the mapping is reported; more labels is
-//     an error (dpsample's classifiers are binary).
+//   - Feature columns must be numeric. The target is coded from a declared
+//     schema (target.go): Positive names the +1 label (every other label is
+//     −1), TargetType "numeric" keeps numbers; without a declaration a
+//     numeric column is kept as numbers and only a non-numeric one falls back
+//     to the former, data-dependent two-label inference (Coding says so).
 package dataset
 
 import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -31,6 +31,10 @@ type Options struct {
 	Target   string   `json:"target,omitempty"`   // header name (or cN) of the target column; empty: no target
 	Drop     string   `json:"drop,omitempty"`     // "" (missing cells are an error) or "missing"
 	Features []string `json:"features,omitempty"` // feature columns to keep; empty: every non-target column
+
+	// Declared target schema (target.go).
+	TargetType string `json:"targetType,omitempty"` // "numeric", "label" or "" (see target.go)
+	Positive   string `json:"positive,omitempty"`   // the +1 label; every other label is −1
 }
 
 // Table is a parsed dataset.
@@ -40,7 +44,8 @@ type Table struct {
 	Columns  []string           `json:"columns"` // feature column names, in x's order
 	Target   string             `json:"target,omitempty"`
 	Dropped  int                `json:"dropped"`           // rows dropped for missing cells
-	Mapping  map[string]float64 `json:"mapping,omitempty"` // categorical target label → ±1
+	Mapping  map[string]float64 `json:"mapping,omitempty"` // declared (or, CodingInferred, inferred) label → ±1
+	Coding   string             `json:"coding,omitempty"`  // CodingNumeric, CodingPositive or CodingInferred
 	Header   bool               `json:"header"`            // whether the first record was a header
 	AllNames []string           `json:"allColumns"`        // every column in the file
 }
@@ -74,6 +79,9 @@ func Parse(text string, opt Options) (*Table, error) {
 	}
 	if opt.Drop != "" && opt.Drop != "missing" {
 		return nil, &checks.Error{Field: "drop", Rule: `"missing" or absent`, Got: strconv.Quote(opt.Drop)}
+	}
+	if err := opt.validTarget(); err != nil {
+		return nil, err
 	}
 	r := newReader(text)
 	var recs [][]string
@@ -189,60 +197,11 @@ func Parse(text string, opt Options) (*Table, error) {
 		return nil, checks.Errorf("text", "at least one complete row (all %d rows had missing cells)", len(recs))
 	}
 	if target >= 0 {
-		if err := t.readTarget(recs, keep, target); err != nil {
+		if err := t.readTarget(recs, keep, target, opt); err != nil {
 			return nil, err
 		}
 	}
 	return t, nil
-}
-
-// readTarget fills Y: numeric as is, or two labels mapped to ±1.
-func (t *Table) readTarget(recs [][]string, keep []bool, j int) error {
-	numeric := true
-	labels := map[string]bool{}
-	for i, rec := range recs {
-		if !keep[i] {
-			continue
-		}
-		s := strings.TrimSpace(rec[j])
-		labels[s] = true
-		if _, ok := parseNum(s); !ok {
-			numeric = false
-		}
-	}
-	if numeric && len(labels) > 2 {
-		for i, rec := range recs {
-			if keep[i] {
-				v, _ := parseNum(rec[j])
-				t.Y = append(t.Y, v)
-			}
-		}
-		return nil
-	}
-	if len(labels) != 2 {
-		names := make([]string, 0, len(labels))
-		for l := range labels {
-			names = append(names, l)
-		}
-		sort.Strings(names)
-		if len(names) > 6 {
-			names = append(names[:6], "…")
-		}
-		return &checks.Error{Field: "target", Rule: "a numeric column or one with exactly two labels (for ±1 classification)",
-			Got: fmt.Sprintf("%d labels: %s", len(labels), strings.Join(names, ", "))}
-	}
-	names := make([]string, 0, 2)
-	for l := range labels {
-		names = append(names, l)
-	}
-	sort.Strings(names)
-	t.Mapping = map[string]float64{names[0]: -1, names[1]: 1}
-	for i, rec := range recs {
-		if keep[i] {
-			t.Y = append(t.Y, t.Mapping[strings.TrimSpace(rec[j])])
-		}
-	}
-	return nil
 }
 
 func listRows(rows []int) string {

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,7 +46,7 @@ func TestParseErrors(t *testing.T) {
 		{"a,b\n1,\n3,4\nNA,5\n", Options{}, "missing cells in rows 1, 3"},
 		{"a,b\n1,2\n", Options{Target: "z"}, `target must be one of the columns a, b, got "z"`},
 		{"a,b\n1,2\n", Options{Drop: "all"}, `drop must be "missing" or absent`},
-		{"a,b,y\n1,2,p\n1,2,q\n1,2,r\n", Options{Target: "y"}, "target must be a numeric column or one with exactly two labels"},
+		{"a,b,y\n1,2,p\n1,2,q\n1,2,r\n", Options{Target: "y"}, "target must be a numeric column, or a declared positive label"},
 		{"a,b\n1,2\n", Options{Target: "a", Features: []string{"a"}}, "features must be columns other than the target"},
 	}
 	for _, c := range cases {
@@ -85,7 +86,7 @@ func TestRealDatasets(t *testing.T) {
 			pos++
 		}
 	}
-	if len(tab.X) != 569 || len(tab.Columns) != 30 || pos != 212 || tab.Mapping["1"] != 1 {
+	if len(tab.X) != 569 || len(tab.Columns) != 30 || pos != 212 || tab.Coding != CodingNumeric {
 		t.Fatalf("breast cancer: %d rows, %d columns, %d positive, mapping %v", len(tab.X), len(tab.Columns), pos, tab.Mapping)
 	}
 	pg, err := os.ReadFile("../../site/data/palmer-penguins.csv")
@@ -100,7 +101,12 @@ func TestRealDatasets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tab.Dropped == 0 || len(tab.X)+tab.Dropped != 344 || len(tab.Mapping) != 2 {
+	if tab.Dropped == 0 || len(tab.X)+tab.Dropped != 344 || len(tab.Mapping) != 2 || tab.Coding != CodingInferred {
 		t.Fatalf("penguins: %d rows, %d dropped, mapping %v", len(tab.X), tab.Dropped, tab.Mapping)
+	}
+	inferred := tab.Y
+	tab, err = Parse(string(pg), Options{Target: "sex", Features: feats, Drop: "missing", Positive: "MALE"})
+	if err != nil || tab.Coding != CodingPositive || !slices.Equal(tab.Y, inferred) {
+		t.Fatalf("penguins with positive \"MALE\": %v, coding %q", err, tab.Coding)
 	}
 }

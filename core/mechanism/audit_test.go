@@ -289,7 +289,7 @@ func mcEpsilonLower(t *testing.T, eta, mu, delta float64, m int, seed uint64) fl
 		out := []float64{0}
 		k := 0
 		for i := 0; i < m; i++ {
-			if err := dr.draw(context.Background(), r, out, &Stats{}, func(int, int) {}); err != nil {
+			if err := dr.draw(context.Background(), r, out, &Diagnostics{}, func(int, int) {}); err != nil {
 				t.Fatal(err)
 			}
 			round(out, p.plan.Grid)

@@ -43,11 +43,15 @@
 // smaller than 1/n. What is treated as public and is not protected: the number
 // of rows n and columns d, the loss, ε and δ, and the bounds you declare — the
 // radius C (how large the best θ may be), the rank k, the clipping norm for
-// features (longer rows are shrunk to it before use) and the quantile or Huber
-// parameter. These must be chosen without looking at the data, or the
+// features (longer rows are shrunk to it before use), the range of the
+// target (targetRange, default [−1, 1]) and the box of location points
+// (pointBox, default [−1, 1]) into which values are clamped before use, and
+// the quantile or Huber parameter. These must be chosen without looking at the data, or the
 // guarantee does not hold. Requesting several samples spends the budget on all
 // of them together (the report says so), and a fixed seed makes the result
-// reproducible but not private. The non-private comparison fit and the count
-// of clipped rows are computed on your own device for display and are not
-// private.
+// reproducible but not private. The non-private comparison fit and the diagnostics (work
+// counters, run time, counts of clamped and clipped records) are computed on
+// your own device for display and are not private; Result.Release is the
+// part that may be shared. The unit of privacy is a complete row, n is public,
+// and the run time is visible to anyone who can time the run (docs/PRIVACY.md).
 package mechanism

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -190,7 +191,7 @@ func TestPlanDataIndependent(t *testing.T) {
 			}
 			plans = append(plans, pl)
 		}
-		if plans[0] != plans[1] {
+		if !reflect.DeepEqual(plans[0], plans[1]) {
 			t.Errorf("%s: plan depends on the data: %+v vs %+v", lossName, plans[0], plans[1])
 		}
 	}
@@ -205,11 +206,12 @@ func TestJSONNames(t *testing.T) {
 	var m map[string]any
 	json.Unmarshal(b, &m)
 	want := map[string][]string{
-		"":        {"theta", "samples", "private", "plan", "privacy", "stats", "fit"},
-		"plan":    {"n", "d", "G", "eta", "mu", "gdp", "deltaCurve", "deltaSampler", "tv", "steps", "lambda", "radiusBall", "expectedLossEvals", "sampler", "neighbours"},
-		"privacy": {"epsilon", "delta", "gdp", "composedOver"},
-		"stats":   {"steps", "lossEvals", "trials", "seconds"},
-		"fit":     {"loss", "nonPrivateLoss", "excess"},
+		"":            {"theta", "samples", "private", "plan", "privacy", "stats", "fit", "diagnostics"},
+		"plan":        {"n", "d", "G", "eta", "mu", "gdp", "deltaCurve", "deltaSampler", "tv", "steps", "lambda", "radiusBall", "expectedLossEvals", "sampler", "neighbours"},
+		"privacy":     {"epsilon", "delta", "gdp", "composedOver"},
+		"stats":       {"steps", "samples"},
+		"diagnostics": {"private", "trials", "lossEvals", "seconds", "clampedTargets", "clampedPoints", "clippedRows"},
+		"fit":         {"loss", "nonPrivateLoss", "excess"},
 	}
 	for obj, keys := range want {
 		mm := m
@@ -361,7 +363,7 @@ func TestProgressAndCancel(t *testing.T) {
 	r := rng.Seeded(7)
 	x := make([][]float64, 3)
 	for i := range x {
-		x[i] = make([]float64, 3*chunk+5)
+		x[i] = make([]float64, 3*(chunkWork/3)+5)
 		for j := range x[i] {
 			x[i][j] = r.NormFloat64()
 		}
@@ -410,8 +412,8 @@ func TestProximal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Stats.Steps != int64(pl.Steps) || res.Stats.LossEvals <= 0 || len(res.Theta) != 2 {
-		t.Errorf("stats %+v", res.Stats)
+	if res.Stats.Steps != int64(pl.Steps) || res.Stats.Samples != 1 || res.Diagnostics.LossEvals <= 0 || res.Diagnostics.Private || len(res.Theta) != 2 {
+		t.Errorf("stats %+v, diagnostics %+v", res.Stats, res.Diagnostics)
 	}
 	if res.Privacy.Delta > req.Delta*(1+1e-12) {
 		t.Errorf("δ %v > requested", res.Privacy.Delta)

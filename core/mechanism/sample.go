@@ -19,8 +19,11 @@ type Result struct {
 	Private bool        `json:"private"` // false when a seed was given
 	Plan    Plan        `json:"plan"`
 	Privacy Privacy     `json:"privacy"`
-	Stats   Stats       `json:"stats"`
-	Fit     Fit         `json:"fit"`
+	Stats   Stats       `json:"stats"` // public counts only (diagnostics.go)
+	Fit     Fit         `json:"fit"`   // NOT private
+	// Diagnostics are data-dependent counters and timings: NOT private, not
+	// part of Release.
+	Diagnostics Diagnostics `json:"diagnostics"`
 }
 
 // Privacy is the guarantee of the whole release (all samples together).
@@ -30,14 +33,6 @@ type Privacy struct {
 	GDP          float64 `json:"gdp"`          // composed: √m·s
 	ComposedOver int     `json:"composedOver"` // m
 	Neighbours   string  `json:"neighbours"`
-}
-
-// Stats counts the work done (summed over samples).
-type Stats struct {
-	Steps     int64   `json:"steps"`
-	LossEvals int64   `json:"lossEvals"`
-	Trials    int64   `json:"trials"`
-	Seconds   float64 `json:"seconds"`
 }
 
 // drawer produces independent samples for a prepared request.
@@ -79,16 +74,17 @@ func newDrawer(p *prepared) (*drawer, error) {
 	return dr, nil
 }
 
-// chunk is the number of coordinates of the separable sampler per progress
-// callback.
-const chunk = 1 << 14
+// chunkWork is the number of point-coordinates (n per coordinate) of the
+// separable sampler between two context checks and progress callbacks.
+const chunkWork = 1 << 16
 
 // draw fills out (length d) with one sample (before rounding). done and total
 // count progress units within this sample; report is called between chunks.
-func (dr *drawer) draw(ctx context.Context, r *rand.Rand, out []float64, st *Stats, report func(done, total int)) error {
+func (dr *drawer) draw(ctx context.Context, r *rand.Rand, out []float64, st *Diagnostics, report func(done, total int)) error {
 	pl := dr.p.plan
 	switch pl.Method {
 	case MethodL1:
+		chunk := max(1, chunkWork/pl.N)
 		for j0 := 0; j0 < pl.D; j0 += chunk {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -112,7 +108,6 @@ func (dr *drawer) draw(ctx context.Context, r *rand.Rand, out []float64, st *Sta
 		return err
 	}
 	copy(out, theta)
-	st.Steps += s.Steps
 	st.Trials += s.Trials
 	st.LossEvals += s.LossEvals
 	return nil
@@ -164,7 +159,7 @@ func Sample(ctx context.Context, req Request, progress func(done, total int)) (R
 			last = now
 			progress(now, total)
 		}
-		if err := dr.draw(ctx, r, out, &res.Stats, report); err != nil {
+		if err := dr.draw(ctx, r, out, &res.Diagnostics, report); err != nil {
 			return Result{}, err
 		}
 		round(out, pl.Grid)
@@ -177,6 +172,11 @@ func Sample(ctx context.Context, req Request, progress func(done, total int)) (R
 	}
 	res.Privacy = Privacy{Epsilon: pl.Epsilon, Delta: curve + pl.DeltaSampler, GDP: pl.GDPTotal, ComposedOver: m, Neighbours: ReplaceOne}
 	res.Fit = fit(p.set, res.Theta, pl.Radius)
-	res.Stats.Seconds = time.Since(start).Seconds()
+	res.Stats = Stats{Steps: int64(pl.Steps) * int64(m), Samples: m}
+	res.Diagnostics.Private = false
+	res.Diagnostics.ClampedTargets = p.dom.clampedTargets
+	res.Diagnostics.ClampedPoints = p.dom.clampedPoints
+	res.Diagnostics.ClippedRows = p.set.Clipped()
+	res.Diagnostics.Seconds = time.Since(start).Seconds()
 	return res, nil
 }

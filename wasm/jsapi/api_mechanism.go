@@ -60,6 +60,18 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 	if req.Ball, err = o.OptNum("ball", 0, checks.Positive); err != nil {
 		return req, err
 	}
+	// Public record domains (docs/PRIVACY.md): [lo, hi]; the finiteness and
+	// order rules and the loss they belong to are checked by mechanism.NewPlan.
+	for _, f := range []struct {
+		name string
+		dst  *[]float64
+	}{{"targetRange", &req.TargetRange}, {"pointBox", &req.PointBox}} {
+		if o.Has(f.name) {
+			if *f.dst, err = jsio.Vector(o.Get(f.name), "req."+f.name, 2); err != nil {
+				return req, err
+			}
+		}
+	}
 	if req.Samples, err = o.Int("samples", 1, 10000, true, 0); err != nil {
 		return req, err
 	}

@@ -642,10 +642,14 @@ func coefPlot(in *estimateInput, r *mechanism.Result, mean, sd []float64) *plot.
 
 // exportJSON offers the result and plan as a JSON download (a Blob URL).
 func (v *estimateView) exportJSON(in *estimateInput, r *mechanism.Result) {
+	// Only the private release (mechanism.Result.Release: θ, samples, plan,
+	// privacy, public stats) and public inputs: no fit, no work counters or
+	// timings, no count of dropped rows, no label coding read from the data.
+	rel := r.Release()
 	payload := map[string]any{
-		"source": in.source, "columns": in.columns, "dropped": in.table.Dropped, "mapping": in.table.Mapping,
-		"theta": r.Theta, "samples": r.Samples, "private": r.Private, "plan": r.Plan, "privacy": r.Privacy,
-		"stats": r.Stats, "note": "fit (non-private comparison) omitted: it is computed from the raw data and is not private",
+		"source": in.source, "columns": in.columns, "theta": rel.Theta, "samples": rel.Samples, "private": rel.Private,
+		"plan": rel.Plan, "privacy": rel.Privacy, "stats": rel.Stats,
+		"note": "only the private release: the non-private fit, the work counters and timings (diagnostics) and anything else computed from the raw data are omitted (docs/PRIVACY.md)",
 	}
 	b, err := json.MarshalIndent(payload, "", "  ")
 	if err != nil {

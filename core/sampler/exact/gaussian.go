@@ -28,7 +28,7 @@ func NewLinearGaussian(zbar []float64, eta, mu float64) LinearGaussian {
 // Sample fills out (length d) with one draw.
 func (g LinearGaussian) Sample(r *rand.Rand, out []float64) {
 	for j, m := range g.Mean {
-		out[j] = m + g.Sd*r.NormFloat64()
+		out[j] = m + g.Sd*normal53(r)
 	}
 }
 

@@ -20,13 +20,32 @@ import (
 // w_k = exp(c_k)·s√(2π)·[Φ(β_k) − Φ(α_k)], α_k = (z_(k)−m_k)/s,
 // β_k = (z_(k+1)−m_k)/s (privacy-and-sampler design note §1.8b).
 
+// l1Offsets fills off[k] = S_k − S_{k0} for k = 0..n (len(off) = n+1), with the
+// pivot k0 = ⌊n/2⌋, accumulating outward from the pivot: the log weight of
+// piece k is c_k = b·m_k² + 2a·off[k] plus a constant common to all pieces,
+// so no sum containing every point is ever formed. (The former code used
+// c_k = b·m_k² − a(S_n − 2S_k) directly: with one point at 10¹⁶, S_n carries an
+// absolute rounding error of ≈ 2, which shifted the log weights by O(a) and
+// drew from a wrong law; issue 13.)
+func l1Offsets(sorted, off []float64) {
+	n := len(sorted)
+	k0 := n / 2
+	off[k0] = 0
+	for k := k0 + 1; k <= n; k++ {
+		off[k] = off[k-1] + sorted[k-1]
+	}
+	for k := k0 - 1; k >= 0; k-- {
+		off[k] = off[k+1] - sorted[k]
+	}
+}
+
 // l1Piece returns the parameters of piece k of the mixture: its mean m, the
-// standardised bounds (lo, hi) and log w_k up to the common constant log(s√2π).
-// sk is S_k, total is S_n.
-func l1Piece(sorted []float64, k int, sk, total, a, b, s float64) (m, lo, hi, logw float64) {
+// standardised bounds (lo, hi) and log w_k up to a constant common to all
+// pieces. off is S_k − S_{k0} (l1Offsets).
+func l1Piece(sorted []float64, k int, off, a, b, s float64) (m, lo, hi, logw float64) {
 	n := len(sorted)
 	m = -a * float64(2*k-n) / (2 * b)
-	c := b*m*m - a*(total-2*sk)
+	c := b*m*m + 2*a*off
 	zl, zh := math.Inf(-1), math.Inf(1)
 	if k > 0 {
 		zl = sorted[k-1]
@@ -43,8 +62,9 @@ func l1Piece(sorted []float64, k int, sk, total, a, b, s float64) (m, lo, hi, lo
 // b > 0. For n < l1RejectMin points it makes two passes over the n+1 pieces
 // of the mixture (one to normalise in log space, one to select); for more it
 // samples by exact rejection from a three-piece envelope (l1Reject). It does
-// not allocate. The caller
-// validates its arguments; invalid ones give NaN.
+// not allocate. Its work is bounded for every input (O(n) per pass, rejection
+// loops capped by maxRejectTrials). The caller validates its arguments;
+// invalid ones give NaN.
 func L1Coord(r *rand.Rand, sorted []float64, a, b float64) float64 {
 	if !(a >= 0) || !(b > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) {
 		return math.NaN()
@@ -52,20 +72,26 @@ func L1Coord(r *rand.Rand, sorted []float64, a, b float64) float64 {
 	if len(sorted) >= l1RejectMin {
 		return l1Reject(r, sorted, a, b)
 	}
+	var buf [l1RejectMin]float64
+	return l1Mixture(r, sorted, a, b, buf[:len(sorted)+1])
+}
+
+// l1MixtureAlloc is l1Mixture with its own scratch (the rejection sampler's
+// fallback).
+func l1MixtureAlloc(r *rand.Rand, sorted []float64, a, b float64) float64 {
+	return l1Mixture(r, sorted, a, b, make([]float64, len(sorted)+1))
+}
+
+// l1Mixture draws from the mixture representation; off is scratch of length
+// n+1.
+func l1Mixture(r *rand.Rand, sorted []float64, a, b float64, off []float64) float64 {
 	s := 1 / math.Sqrt(2*b)
-	total := 0.0
-	for _, z := range sorted {
-		total += z
-	}
+	l1Offsets(sorted, off)
 	// Pass 1: streaming log-sum-exp of the piece weights.
 	mx, sum := math.Inf(-1), 0.0
-	sk := 0.0
 	for k := 0; k <= len(sorted); k++ {
-		if k > 0 {
-			sk += sorted[k-1]
-		}
-		_, _, _, lw := l1Piece(sorted, k, sk, total, a, b, s)
-		if lw == math.Inf(-1) {
+		_, _, _, lw := l1Piece(sorted, k, off[k], a, b, s)
+		if !(lw > math.Inf(-1)) {
 			continue
 		}
 		if lw > mx {
@@ -78,15 +104,11 @@ func L1Coord(r *rand.Rand, sorted []float64, a, b float64) float64 {
 	// Pass 2: select piece k with probability w_k / Σw.
 	u := r.Float64() * sum
 	acc := 0.0
-	sk = 0.0
 	var pm, plo, phi float64
 	found := false
 	for k := 0; k <= len(sorted); k++ {
-		if k > 0 {
-			sk += sorted[k-1]
-		}
-		m, lo, hi, lw := l1Piece(sorted, k, sk, total, a, b, s)
-		if lw == math.Inf(-1) {
+		m, lo, hi, lw := l1Piece(sorted, k, off[k], a, b, s)
+		if !(lw > math.Inf(-1)) {
 			continue
 		}
 		pm, plo, phi, found = m, lo, hi, true
@@ -126,27 +148,19 @@ func L1LogDensity(z []float64, a, b, t float64) float64 {
 // normalised, where I_j ∋ t.
 func L1CDF(sorted []float64, a, b, t float64) float64 {
 	s := 1 / math.Sqrt(2*b)
-	total := 0.0
-	for _, z := range sorted {
-		total += z
-	}
+	off := make([]float64, len(sorted)+1)
+	l1Offsets(sorted, off)
 	mx := math.Inf(-1)
-	sk := 0.0
 	for k := 0; k <= len(sorted); k++ {
-		if k > 0 {
-			sk += sorted[k-1]
+		_, _, _, lw := l1Piece(sorted, k, off[k], a, b, s)
+		if lw > mx { // NaN (∞ − ∞ at overflowing sums) is an empty piece
+			mx = lw
 		}
-		_, _, _, lw := l1Piece(sorted, k, sk, total, a, b, s)
-		mx = math.Max(mx, lw)
 	}
 	var below, all float64
-	sk = 0.0
 	for k := 0; k <= len(sorted); k++ {
-		if k > 0 {
-			sk += sorted[k-1]
-		}
-		m, lo, hi, lw := l1Piece(sorted, k, sk, total, a, b, s)
-		if lw == math.Inf(-1) {
+		m, lo, hi, lw := l1Piece(sorted, k, off[k], a, b, s)
+		if !(lw > math.Inf(-1)) {
 			continue
 		}
 		w := math.Exp(lw - mx)

@@ -233,10 +233,12 @@ func (lc *LogConcave) logEnvelope(x float64) float64 {
 // Mode returns the numerical minimiser of U.
 func (lc *LogConcave) Mode() float64 { return lc.mode }
 
-// Sample returns one exact draw.
+// Sample returns one exact draw. The rejection loop is bounded by
+// maxRejectTrials (never reached for a valid envelope; then the mode is
+// returned).
 func (lc *LogConcave) Sample(r *rand.Rand) float64 {
 	nc := len(lc.t) - 1
-	for {
+	for range maxRejectTrials {
 		v := r.Float64() * lc.total
 		k := sort.SearchFloat64s(lc.cum, v) // first piece with cum > v (or =)
 		var x, logEnv float64
@@ -259,6 +261,7 @@ func (lc *LogConcave) Sample(r *rand.Rand) float64 {
 			return x
 		}
 	}
+	return lc.mode
 }
 
 // CDF returns P(T ≤ t), computed independently of the envelope by 16-point
