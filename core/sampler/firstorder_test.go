@@ -118,7 +118,7 @@ func TestFirstOrderKS1D(t *testing.T) {
 
 // curved returns a 1-D problem whose posterior sits where the loss has its
 // full curvature β: logistic with x = 1 and alternating labels (mode 0,
-// φ'' = 1/4 there), Huber with x = 1, y = 0 and h = 2 (quadratic on the whole
+// φ” = 1/4 there), Huber with x = 1, y = 0 and h = 2 (quadratic on the whole
 // posterior). Here dropping the e^{−B} step widens the chain's stationary law
 // by a factor ≈ √(5/3), which the KS test must see.
 func curved(t *testing.T, k loss.Kind, eta, mu float64) (*loss.Set, *exact.LogConcave) {
