@@ -22,9 +22,7 @@ func (s *Set) Linearize(z, grad, lin []float64) float64 {
 			row := s.x[i*d : (i+1)*d]
 			y := s.y[i]
 			v := dot(z, row)
-			e := math.Exp(y * v)
-			val := softplus(-y * v)
-			c := -y / (1 + e)
+			val, c := logisticValDeriv(y, v)
 			lin[3*i], lin[3*i+1], lin[3*i+2] = v, val, c
 			tot += val
 			for j, a := range row {
@@ -89,4 +87,16 @@ func (s *Set) Bregman(x, lin []float64) float64 {
 		}
 	}
 	return tot / float64(s.n)
+}
+
+// logisticValDeriv returns φ(v) = log(1 + e^{−yv}) and φ'(v) = −y/(1 + e^{yv})
+// with one exp and one log1p, stable for every v.
+func logisticValDeriv(y, v float64) (val, deriv float64) {
+	t := y * v
+	if t > 0 {
+		e := math.Exp(-t)
+		return math.Log1p(e), -y * e / (1 + e)
+	}
+	e := math.Exp(t)
+	return math.Log1p(e) - t, -y / (1 + e)
 }
