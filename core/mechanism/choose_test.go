@@ -80,21 +80,23 @@ func TestChooseSampler(t *testing.T) {
 }
 
 // TestSampleFirstOrder runs the whole path (validation, first-order sampler,
-// rounding) on a small logistic problem.
+// rounding, report) for each smooth loss on a small problem.
 func TestSampleFirstOrder(t *testing.T) {
-	x, y := smallGLM(30, 4, true)
-	req := Request{Loss: "logistic", X: x, Y: y, Epsilon: 1, Delta: 1e-5, Radius: 2, Samples: 2, Seed: seed(3)}
-	calls := 0
-	res, err := Sample(context.Background(), req, func(done, total int) { calls++ })
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := res.Plan
-	if pl.Method != MethodFirstOrder || res.Stats.Steps != 2*int64(pl.Steps) || res.Stats.Trials < res.Stats.Steps || calls == 0 || res.Private {
-		t.Errorf("plan %+v stats %+v calls %d", pl, res.Stats, calls)
-	}
-	if res.Privacy.Delta > req.Delta*(1+1e-12) {
-		t.Errorf("δ %v > requested", res.Privacy.Delta)
+	for _, l := range []string{"logistic", "huber", "smooth-hinge", "smooth-quantile"} {
+		x, y := smallGLM(30, 4, l == "logistic" || l == "smooth-hinge")
+		req := Request{Loss: l, X: x, Y: y, Epsilon: 1, Delta: 1e-5, Radius: 2, Samples: 2, Seed: seed(3)}
+		calls := 0
+		res, err := Sample(context.Background(), req, func(done, total int) { calls++ })
+		if err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		pl := res.Plan
+		if pl.Method != MethodFirstOrder || res.Stats.Steps != 2*int64(pl.Steps) || res.Stats.Trials < res.Stats.Steps || calls == 0 || res.Private || len(res.Theta) != 4 {
+			t.Errorf("%s: plan %+v stats %+v calls %d", l, pl, res.Stats, calls)
+		}
+		if res.Privacy.Delta > req.Delta*(1+1e-12) {
+			t.Errorf("%s: δ %v > requested", l, res.Privacy.Delta)
+		}
 	}
 }
 
