@@ -26,12 +26,14 @@ type SmoothPotential interface {
 // First-order restricted Gaussian oracle (smooth-sampler.md §2). Target of a
 // call: π_y(x) ∝ exp(−f(x) − ‖x − m‖²/(2σ²)), m = y/(1+λα), σ² = λ/(1+λα).
 //
-//  1. Anchor. z₀ = m, then gradient descent on the prox objective
+//  1. Anchor. z₀ = m − σ²∇f(z_prev) (the previous step's anchor; z₀ = m on
+//     the first step), then gradient descent on the prox objective
 //     h(x) = f(x) + ‖x − m‖²/(2σ²) (1/σ²-strongly convex, (1/σ² + η·Curv)-smooth)
 //     with step σ²/(1+κ): z ← z + r/(1+κ), r = m − σ²∇f(z) − z = −σ²∇h(z).
 //     The loop stops on the computed residual, ‖r‖ ≤ AnchorTol·σ, or after
 //     AnchorMax iterations, the data-independent worst case (the contraction
-//     ρ = κ/(1+κ) ≤ ½ and ‖z₀ − z*‖ ≤ σ²ηG guarantee the residual by then).
+//     ρ = κ/(1+κ) ≤ ½ and ‖z₀ − z*‖ = σ²‖∇f(z_prev) − ∇f(z*)‖ ≤ 2σ²ηG guarantee
+//     the residual by then).
 //     The stop only changes speed: the law of the output holds for every z.
 //  2. Trials. Propose x ~ N(m − σ²∇f(z), σ²I) ∝ exp(−⟨∇f(z), x⟩ − ‖x − m‖²/(2σ²))
 //     and accept with probability e^{−B(x)}, B = f(x) − f(z) − ⟨∇f(z), x − z⟩ ≥ 0
@@ -74,7 +76,11 @@ func (c *foChain) step() {
 		c.m[j] = (xj + c.sqrtLam*r.NormFloat64()) * c.shrink
 	}
 	c.st.Steps++
-	copy(c.z, c.m)
+	// Warm start z₀ = m − σ²η·∇L(previous anchor) (z₀ = m on the first step,
+	// g = 0): no extra pass, and ‖z₀ − z*‖ ≤ 2σ²ηG still bounds K.
+	for j, mj := range c.m {
+		c.z[j] = mj - c.s2eta*c.g[j]
+	}
 	for k := 0; ; k++ {
 		v := c.pot.Linearize(c.z, c.g, c.lin)
 		c.st.LossEvals += int64(c.n)

@@ -50,7 +50,8 @@ type FirstOrderPlan struct {
 	Kappa  float64 // κ = σ²·η·Curv ≤ StepRatio: curvature of f in units of 1/σ²
 	// AnchorMax is K: the most gradient-descent iterations on the prox
 	// objective per step, the data-independent worst case for ‖r‖ ≤ AnchorTol·σ
-	// from z₀ = m: ρ^K·σ²ηG·(1+κ) ≤ AnchorTol·σ with ρ = κ/(1+κ).
+	// from the warm start z₀ = m − σ²∇f(z_prev):
+	// ρ^K·2σ²ηG·(1+κ) ≤ AnchorTol·σ with ρ = κ/(1+κ).
 	AnchorMax int
 	// PMin = exp(−(κ/2)(1 + AnchorTol²)) lower-bounds the acceptance
 	// probability of every trial (Jensen on E e^{−B}), for every data set and
@@ -114,9 +115,9 @@ func NewFirstOrderPlan(p FirstOrderParams) (FirstOrderPlan, error) {
 	pl.Kappa = pl.Sigma2 * p.Eta * p.Curv
 	sigma := math.Sqrt(pl.Sigma2)
 	rho := pl.Kappa / (1 + pl.Kappa)
-	// ‖z₀ − z*‖ ≤ σ²ηG and ‖r‖ ≤ (1+κ)‖z − z*‖; after K iterations
-	// ‖z − z*‖ ≤ ρ^K·σ²ηG.
-	start := pl.Sigma2 * p.Eta * p.G * (1 + pl.Kappa) / (AnchorTol * sigma)
+	// z* = m − σ²∇f(z*), so ‖z₀ − z*‖ = σ²‖∇f(z_prev) − ∇f(z*)‖ ≤ 2σ²ηG, and
+	// ‖r‖ ≤ (1+κ)‖z − z*‖; after K iterations ‖z − z*‖ ≤ ρ^K·2σ²ηG.
+	start := 2 * pl.Sigma2 * p.Eta * p.G * (1 + pl.Kappa) / (AnchorTol * sigma)
 	if start > 1 {
 		pl.AnchorMax = int(math.Ceil(math.Log(start) / math.Log(1/rho)))
 	}

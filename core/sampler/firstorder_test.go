@@ -339,13 +339,60 @@ func TestFirstOrderPlanBudget(t *testing.T) {
 		}
 		rho := pl.Kappa / (1 + pl.Kappa)
 		sigma := math.Sqrt(pl.Sigma2)
-		worst := func(k int) float64 { return math.Pow(rho, float64(k)) * pl.Sigma2 * p.Eta * p.G * (1 + pl.Kappa) }
+		worst := func(k int) float64 { return math.Pow(rho, float64(k)) * 2 * pl.Sigma2 * p.Eta * p.G * (1 + pl.Kappa) }
 		if worst(pl.AnchorMax) > AnchorTol*sigma*(1+1e-9) || (pl.AnchorMax > 0 && worst(pl.AnchorMax-1) <= AnchorTol*sigma) {
 			t.Errorf("%+v: K = %d is not the least worst-case count", p, pl.AnchorMax)
 		}
 		steps := math.Ceil(math.Log1p(p.Eta*p.Mu*pl.W2/(2*pl.TauC*pl.TauC)) / (2 * math.Log1p(pl.Alpha*pl.Lambda)))
 		if math.Abs(steps-float64(pl.Steps)) > 1 {
 			t.Errorf("%+v: T = %d, mixing bound gives %v", p, pl.Steps, steps)
+		}
+	}
+}
+
+// TestFirstOrderAnchorWorstCase: the warm start is replaced at every step by
+// the worst one the bound allows (a gradient of norm G pointing anywhere,
+// ‖z₀ − z*‖ up to 2σ²ηG), on the adversarial Huber data; the anchor loop
+// still reaches ‖r‖ ≤ AnchorTol·σ within K = AnchorMax iterations every
+// time, and trials accept at ≥ 0.53 (Clopper–Pearson, α = 1e-3). With K
+// forced to 0 the same run misses the residual (the check has power).
+func TestFirstOrderAnchorWorstCase(t *testing.T) {
+	const n, d = 50, 5
+	a := make([]float64, d)
+	for j := range a {
+		a[j] = 1 / math.Sqrt(d)
+	}
+	x := make([][]float64, n)
+	y := make([]float64, n)
+	for i := range x {
+		x[i], y[i] = a, 0
+	}
+	set := mustSet(t, loss.Huber, x, y, loss.Params{Huber: 0.5})
+	pl := foPlan(t, set, 400, 1e-2, 1e-3)
+	for _, kmax := range []int{pl.AnchorMax, 0} {
+		c := newFOChain(pl, set, rng.Seeded(5))
+		c.kmax = kmax
+		r := rng.Seeded(6)
+		for s := 0; s < 3000; s++ {
+			nrm := 0.0
+			for j := range c.g {
+				c.g[j] = r.NormFloat64()
+				nrm += c.g[j] * c.g[j]
+			}
+			for j := range c.g {
+				c.g[j] *= set.G() / math.Sqrt(nrm)
+			}
+			c.step()
+		}
+		st := c.st
+		lo := clopperLower(st.Steps-st.Failures, st.Trials, 1e-3)
+		t.Logf("K=%d: misses %d/%d, anchor passes/step %.2f, acceptance %.3f (CP lower %.3f)", kmax, st.AnchorMisses, st.Steps,
+			float64(st.AnchorIters)/float64(st.Steps), float64(st.Steps-st.Failures)/float64(st.Trials), lo)
+		if kmax == pl.AnchorMax && (st.AnchorMisses != 0 || lo < 0.53) {
+			t.Errorf("K=%d: %d misses, acceptance lower limit %.3f", kmax, st.AnchorMisses, lo)
+		}
+		if kmax == 0 && st.AnchorMisses == 0 {
+			t.Errorf("K=0: no anchor missed: the check has no power")
 		}
 	}
 }
