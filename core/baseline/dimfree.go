@@ -125,7 +125,8 @@ func (o DimFreeOptions) validate() error {
 //
 // so α is Algorithm 1 on the k-dimensional latent data (mechanism.Sample with
 // the same n, k, G = 1, C, ε, δ, hence the same η and μ as the d-dimensional
-// request with rank k) and β ~ N(0, (ημ)⁻¹(I − UUᵀ)) exactly. The law is
+// request with rank k; sampler "auto", i.e. the first-order proximal sampler
+// for this smooth loss when k > 1 and the exact 1-D sampler when k = 1) and β ~ N(0, (ημ)⁻¹(I − UUᵀ)) exactly. The law is
 // Algorithm 1's on the embedded data; the loss is then evaluated on the
 // d-dimensional data. (This is also why Theorem 2.2 holds: the d − k directions
 // the loss cannot see only carry the regulariser's Gaussian.)

@@ -35,6 +35,9 @@ type Builtin struct {
 	Label  string // for a menu
 	File   string // file name under site/data
 	Target string // the binary label column (mapped to ±1 by Parse)
+	// Positive is the declared label coded +1 (every other label −1): a
+	// public schema, so the coding never depends on which labels occur.
+	Positive string
 	// Features are the numeric columns with declared ranges; nil means
 	// every column but Target.
 	Features []string
@@ -44,15 +47,15 @@ type Builtin struct {
 // Options are Parse's options for the classification task on every feature:
 // the target, the features, and rows with a missing cell dropped (counted).
 func (b Builtin) Options() Options {
-	return Options{Target: b.Target, Drop: "missing", Features: b.Features}
+	return Options{Target: b.Target, Positive: b.Positive, TargetType: TargetLabel, Drop: "missing", Features: b.Features}
 }
 
 // Builtins lists the shipped datasets in menu order.
 var Builtins = []Builtin{
-	{Key: "penguins", Label: "Palmer penguins (344 birds)", File: "palmer-penguins.csv", Target: "sex",
+	{Key: "penguins", Label: "Palmer penguins (344 birds)", File: "palmer-penguins.csv", Target: "sex", Positive: "MALE",
 		Features: []string{"beak_length_mm", "beak_depth_mm", "flipper_length_mm", "body_mass_g"}, Ranges: PenguinRanges},
 	{Key: "breast-cancer", Label: "Wisconsin breast cancer (569 tumours)", File: "breast-cancer-wisconsin.csv",
-		Target: "malignant", Ranges: BreastCancerRanges},
+		Target: "malignant", Positive: "1", Ranges: BreastCancerRanges},
 }
 
 // LookupBuiltin returns the built-in dataset with the given key.

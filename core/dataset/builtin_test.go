@@ -29,8 +29,22 @@ func TestBuiltins(t *testing.T) {
 		if err := tab.Scale(b.Ranges); err != nil {
 			t.Errorf("%s: Scale: %v", b.Key, err)
 		}
-		if len(tab.Mapping) != 2 {
-			t.Errorf("%s: target %q is not binary: %v", b.Key, b.Target, tab.Mapping)
+		if tab.Coding != CodingPositive || tab.Mapping[b.Positive] != 1 {
+			t.Errorf("%s: target %q coded %q %v, want %q → +1 declared", b.Key, b.Target, tab.Coding, tab.Mapping, b.Positive)
+		}
+		var pos, neg int
+		for _, y := range tab.Y {
+			switch y {
+			case 1:
+				pos++
+			case -1:
+				neg++
+			default:
+				t.Fatalf("%s: label %v is not ±1", b.Key, y)
+			}
+		}
+		if pos == 0 || neg == 0 {
+			t.Errorf("%s: %d positive and %d negative rows: the declared positive label %q matches no row or every row", b.Key, pos, neg, b.Positive)
 		}
 	}
 	if _, ok := LookupBuiltin("nope"); ok {

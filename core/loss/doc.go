@@ -17,6 +17,13 @@
 //	huber      H_h(⟨θ,x⟩ − y)                           h·clip
 //	linear     ⟨θ, x⟩                                   clip
 //	linext     min_{‖u‖≤R} −⟨u,x⟩ + G‖θ − u‖  (Lemma 3.2) clip
+//	smooth-hinge     Huberised hinge (smooth.go)         clip
+//	smooth-quantile  Huberised quantile/LAD (smooth.go)  max(τ, 1−τ)·clip
+//
+// The losses smooth in ⟨θ,x⟩ (logistic, huber, smooth-hinge, smooth-quantile)
+// also report a public curvature bound β (Smooth) and a one-pass value and
+// gradient with per-record Bregman terms (Linearize, Bregman) for the
+// first-order proximal sampler.
 //
 // The ℓ1-location loss is normalised by √d: ‖θ − z‖₁ has subgradients
 // sign(θ − z) of ℓ2 norm up to √d, so without the factor its G would grow with

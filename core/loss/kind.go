@@ -20,10 +20,13 @@ const (
 	Huber
 	Linear
 	LinExt
+	SmoothHinge    // Huberised hinge (smooth.go)
+	SmoothQuantile // Huberised quantile / LAD (smooth.go)
 	numKinds
 )
 
-var names = [numKinds]string{"l1", "l2dist", "lad", "quantile", "hinge", "logistic", "huber", "linear", "linext"}
+var names = [numKinds]string{"l1", "l2dist", "lad", "quantile", "hinge", "logistic", "huber", "linear", "linext",
+	"smooth-hinge", "smooth-quantile"}
 
 // String returns the loss name used by the API ("l1", "hinge", …).
 func (k Kind) String() string {
@@ -43,7 +46,19 @@ func ParseKind(name string) (Kind, error) {
 			return Kind(k), nil
 		}
 	}
-	return 0, &checks.Error{Field: "loss", Rule: `one of "l1", "l2dist", "lad", "quantile", "hinge", "logistic", "huber", "linear", "linext"`, Got: quote(name)}
+	return 0, &checks.Error{Field: "loss", Rule: "one of " + quotedNames(), Got: quote(name)}
+}
+
+// quotedNames lists the accepted names as `"l1", "l2dist", …`.
+func quotedNames() string {
+	out := ""
+	for i, s := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += `"` + s + `"`
+	}
+	return out
 }
 
 func quote(s string) string {
@@ -56,14 +71,14 @@ func quote(s string) string {
 // Supervised reports whether the loss needs targets y.
 func (k Kind) Supervised() bool {
 	switch k {
-	case LAD, Quantile, Hinge, Logistic, Huber:
+	case LAD, Quantile, Hinge, Logistic, Huber, SmoothHinge, SmoothQuantile:
 		return true
 	}
 	return false
 }
 
 // Classification reports whether y must be a ±1 label.
-func (k Kind) Classification() bool { return k == Hinge || k == Logistic }
+func (k Kind) Classification() bool { return k == Hinge || k == Logistic || k == SmoothHinge }
 
 // Location reports whether the rows are points z (not features): l1, l2dist.
 func (k Kind) Location() bool { return k == L1 || k == L2Dist }
@@ -73,7 +88,7 @@ func (k Kind) Location() bool { return k == L1 || k == L2Dist }
 type Params struct {
 	Clip  float64 // bound on ‖x‖₂ for feature losses; default 1
 	Tau   float64 // quantile level in (0,1); default 0.5
-	Huber float64 // Huber threshold h > 0; default 1
+	Huber float64 // Huber threshold h > 0 (also the smoothing width of smooth-hinge, smooth-quantile); default 1
 	Ball  float64 // radius R of K for linext; default 1
 }
 
@@ -115,9 +130,9 @@ func Lipschitz(k Kind, p Params) (float64, error) {
 	switch k {
 	case L1, L2Dist:
 		return 1, nil
-	case LAD, Hinge, Logistic, Linear, LinExt:
+	case LAD, Hinge, Logistic, Linear, LinExt, SmoothHinge:
 		return p.Clip, nil
-	case Quantile:
+	case Quantile, SmoothQuantile:
 		return math.Max(p.Tau, 1-p.Tau) * p.Clip, nil
 	case Huber:
 		return p.Huber * p.Clip, nil

@@ -173,6 +173,10 @@ func (s *Set) scalar(m, y float64) float64 {
 		return s.p.Huber * (r - 0.5*s.p.Huber)
 	case Linear:
 		return m
+	case SmoothHinge:
+		return smoothHinge(1-y*m, s.p.Huber)
+	case SmoothQuantile:
+		return smoothQuantile(y-m, s.p.Tau, s.p.Huber)
 	}
 	return math.NaN()
 }
@@ -300,6 +304,8 @@ func (s *Set) Subgradient(theta, g []float64) {
 			c = math.Max(-s.p.Huber, math.Min(s.p.Huber, m-s.y[i]))
 		case Linear:
 			c = 1
+		case SmoothHinge, SmoothQuantile:
+			c = s.deriv(m, s.y[i])
 		}
 		for j, v := range row {
 			g[j] += inv * c * v

@@ -17,6 +17,7 @@ type Diagnostics struct {
 	Private        bool    `json:"private"`        // always false
 	Trials         int64   `json:"trials"`         // rejection trials, summed over samples
 	LossEvals      int64   `json:"lossEvals"`      // evaluations of ℓ(θ; z_i)
+	AnchorPasses   int64   `json:"anchorPasses"`   // first-order sampler: gradient passes of the anchor search
 	Seconds        float64 `json:"seconds"`        // wall-clock time of Sample, including the non-private fit
 	ClampedTargets int     `json:"clampedTargets"` // records whose target was clamped to targetRange
 	ClampedPoints  int     `json:"clampedPoints"`  // records with a coordinate clamped to pointBox

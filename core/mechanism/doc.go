@@ -22,6 +22,19 @@
 // to √m·s, so each uses s = s*/√m. With an approximate (proximal) sampler δ is
 // split between the curve and the sampler's total-variation error.
 //
+// Sampler choice (choose.go). Request.Sampler "auto" picks, from public
+// quantities only (the loss and d): an exact sampler when one exists (l1 and
+// linear in any d, every loss in d = 1), else the first-order proximal sampler
+// of smooth-sampler.md (sampler.RunFirstOrder) when the loss is smooth in
+// ⟨θ,x⟩ (loss.Smooth: logistic, huber, smooth-hinge, smooth-quantile), else
+// the zeroth-order proximal sampler (sampler.Run). "smooth" forces the
+// first-order sampler (an error on the field "sampler" naming the loss when
+// it is not smooth), "proximal" the zeroth-order one, "exact" an exact one.
+// Plan.Method and Plan.Why say which and why; for the proximal samplers Plan
+// reports λ, T (steps), M (trialBudget), the TV split tvMix + tvRGO ≤ tv and,
+// for the first-order sampler, K (anchorMax), the curvature β·clip² and the
+// acceptance bound acceptMin.
+//
 // Output rounding. Released coordinates are rounded to a data-independent
 // grid (a power of two near 2⁻²⁰ times the posterior scale 1/√(ημ)); rounding
 // is post-processing, so it cannot weaken the guarantee, and it removes the

@@ -25,7 +25,7 @@ type Request struct {
 	Huber   float64     `json:"huber,omitempty"`   // Huber threshold; default 1
 	Ball    float64     `json:"ball,omitempty"`    // radius of K for "linext"; default 1
 	Samples int         `json:"samples,omitempty"` // default 1
-	Sampler string      `json:"sampler,omitempty"` // "auto" (default), "proximal", "exact"
+	Sampler string      `json:"sampler,omitempty"` // "auto" (default), "proximal", "smooth", "exact"
 	EtaRule string      `json:"etaRule,omitempty"` // "optimal" (default) or "paper"
 	Mode    string      `json:"mode,omitempty"`    // proximal RGO mode: "auto", "full", "stochastic"
 	Seed    *uint64     `json:"seed,omitempty"`    // reproducible, NOT private
@@ -50,10 +50,10 @@ type Plan struct {
 	Lambda            float64 `json:"lambda"`
 	RadiusBall        float64 `json:"radiusBall"`
 	ExpectedLossEvals float64 `json:"expectedLossEvals"`
-	Sampler           string  `json:"sampler"` // "exact" or "proximal"
+	Sampler           string  `json:"sampler"` // "exact" or "proximal" (also for the first-order sampler)
 	Neighbours        string  `json:"neighbours"`
 
-	Method   string  `json:"method"` // "l1-mixture", "gaussian", "1d-rejection", "proximal-full", "proximal-stochastic"
+	Method   string  `json:"method"` // "l1-mixture", "gaussian", "1d-rejection", "first-order", "proximal-full", "proximal-stochastic"
 	Loss     string  `json:"loss"`
 	Rank     int     `json:"rank"`
 	Radius   float64 `json:"radius"`
@@ -67,6 +67,15 @@ type Plan struct {
 
 	TargetRange []float64 `json:"targetRange,omitempty"` // the public target domain used (regression losses)
 	PointBox    []float64 `json:"pointBox,omitempty"`    // the public point box used (l1, l2dist)
+
+	// Sampler choice and the proximal samplers' budgets (choose.go).
+	Why         string  `json:"why"`         // which sampler and why
+	Curvature   float64 `json:"curvature"`   // first-order: β·clip², ∇²ℓ ⪯ curvature·I; 0 otherwise
+	AnchorMax   int     `json:"anchorMax"`   // first-order: K, the most anchor gradient passes per step
+	TrialBudget int     `json:"trialBudget"` // proximal: M, trials per RGO call
+	AcceptMin   float64 `json:"acceptMin"`   // first-order: p_min, lower bound on the acceptance per trial
+	TVMix       float64 `json:"tvMix"`       // proximal: τ_c, the mixing share of TV
+	TVRGO       float64 `json:"tvRGO"`       // proximal: the RGO share of TV (first-order: T·(1−p_min)^M; zeroth-order: T·τ_step)
 }
 
 // Sampler choices and methods.
@@ -92,6 +101,9 @@ type prepared struct {
 	prox sampler.Plan
 	cal  Calibrated
 	dom  domain
+
+	fo         sampler.FirstOrderPlan
+	firstOrder bool
 }
 
 // exactMethod returns the exact sampler for the loss and dimension, or "".
@@ -147,24 +159,11 @@ func prepare(req Request) (*prepared, error) {
 	if err := checks.IntRange("rank", req.Rank, 0, d); err != nil {
 		return nil, err
 	}
-	choice := req.Sampler
-	if choice == "" {
-		choice = SamplerAuto
+	ch, err := chooseSampler(req.Sampler, set)
+	if err != nil {
+		return nil, err
 	}
-	method := exactMethod(k, d)
-	useExact := false
-	switch choice {
-	case SamplerExact:
-		if method == "" {
-			return nil, checks.Errorf("sampler", `"exact" is available for loss "l1" and "linear" in any dimension and for every loss in dimension 1, not for loss %q in dimension %d; use "proximal" or "auto"`, k.String(), d)
-		}
-		useExact = true
-	case SamplerAuto:
-		useExact = method != ""
-	case SamplerProximal:
-	default:
-		return nil, &checks.Error{Field: "sampler", Rule: `one of "auto", "proximal", "exact"`, Got: fmt.Sprintf("%q", req.Sampler)}
-	}
+	method, useExact := ch.exact, ch.exact != ""
 	cal, err := Calibrate(Calibration{N: n, D: d, Rank: req.Rank, G: set.G(), Radius: req.Radius,
 		Epsilon: req.Epsilon, Delta: req.Delta, Samples: req.Samples, EtaRule: req.EtaRule, Exact: useExact})
 	if err != nil {
@@ -184,7 +183,7 @@ func prepare(req Request) (*prepared, error) {
 		DeltaCurve: cal.DeltaCurve, DeltaSampler: cal.DeltaSampler, TV: cal.TV,
 		Neighbours: ReplaceOne, Loss: k.String(), Rank: rank, Radius: req.Radius,
 		Clip: set.Params().Clip, Epsilon: req.Epsilon, Delta: req.Delta, Samples: m,
-		GDPTotal: cal.GDPTotal, EtaRule: etaRule, TargetRange: dom.target, PointBox: dom.box,
+		GDPTotal: cal.GDPTotal, EtaRule: etaRule, TargetRange: dom.target, PointBox: dom.box, Why: ch.why,
 	}
 	p := &prepared{set: set, kind: k, cal: cal, dom: dom}
 	if useExact {
@@ -195,6 +194,10 @@ func prepare(req Request) (*prepared, error) {
 		default: // the l1 mixture and the Gaussian use the data directly, no loss evaluations
 			pl.ExpectedLossEvals = 0
 		}
+	} else if ch.firstOrder {
+		if err := planFirstOrder(&pl, p, cal); err != nil {
+			return nil, err
+		}
 	} else {
 		sp, err := sampler.NewPlan(sampler.Params{N: n, D: d, G: set.G(), Eta: cal.Eta, Mu: cal.Mu, TV: cal.TV, Mode: req.Mode})
 		if err != nil {
@@ -204,6 +207,7 @@ func prepare(req Request) (*prepared, error) {
 		pl.Sampler, pl.Method = SamplerProximal, methodProxPre+sp.Mode
 		pl.Steps, pl.Lambda, pl.RadiusBall = sp.Steps, sp.Lambda, sp.RadiusBall
 		pl.ExpectedLossEvals = sp.ExpectedLossEvals * float64(m)
+		pl.TrialBudget, pl.TVMix, pl.TVRGO = sp.TrialBudget, sp.TauC, float64(sp.Steps)*sp.TauStep
 	}
 	pl.Grid = grid(pl)
 	p.plan = pl

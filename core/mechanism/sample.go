@@ -103,13 +103,21 @@ func (dr *drawer) draw(ctx context.Context, r *rand.Rand, out []float64, st *Dia
 		report(1, 1)
 		return nil
 	}
-	theta, s, err := sampler.Run(ctx, dr.p.prox, dr.p.set, r, report)
+	var theta []float64
+	var s sampler.Stats
+	var err error
+	if dr.p.firstOrder {
+		theta, s, err = sampler.RunFirstOrder(ctx, dr.p.fo, dr.p.set, r, report)
+	} else {
+		theta, s, err = sampler.Run(ctx, dr.p.prox, dr.p.set, r, report)
+	}
 	if err != nil {
 		return err
 	}
 	copy(out, theta)
 	st.Trials += s.Trials
 	st.LossEvals += s.LossEvals
+	st.AnchorPasses += s.AnchorIters
 	return nil
 }
 

@@ -31,4 +31,12 @@
 //
 // Every parameter (T, λ, R, the trial budgets) depends only on (n, d, G, η, μ,
 // TV): never on the data. T is computed up front and always run in full.
+//
+// For losses smooth in ⟨aᵢ, x⟩ the package also has an exact first-order RGO
+// (firstorder.go, smooth-sampler.md §2): a tangent-plane Gaussian proposal
+// at an anchor found by gradient descent on the prox objective, accepted
+// with probability e^{−B} (B the Bregman divergence of f, ≥ 0 by
+// convexity). Its step λ = 1/(η·β·clip²) is set by the curvature instead of
+// G_f, so T (NewFirstOrderPlan, the same mixing bound) is linear in n·s
+// instead of quadratic; its only TV error is the trial cap.
 package sampler

@@ -16,6 +16,10 @@ type Stats struct {
 	LossEvals int64 // single-record loss evaluations (a Mean counts n)
 	Failures  int64 // RGO calls that used all TrialBudget trials (charged to TV)
 	Clips     int64 // clamps (full) or factory clips (stochastic), charged to TV
+
+	// First-order sampler only (RunFirstOrder):
+	AnchorIters  int64 // gradient passes of the anchor loop (Linearize calls)
+	AnchorMisses int64 // anchors that reached AnchorMax without ‖r‖ ≤ AnchorTol·σ (0 in exact arithmetic)
 }
 
 // Run draws one sample from π_B within TV pl.TV (Plan documents the split),

@@ -17,7 +17,7 @@ func dataAPI() map[string]any {
 			if tv.Type() != js.TypeString {
 				return nil, &checks.Error{Field: "text", Rule: "a string of CSV", Got: jsio.Describe(tv)}
 			}
-			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "target", "drop", "features")
+			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "target", "drop", "features", "positive", "targetType")
 			if err != nil {
 				return nil, err
 			}
@@ -30,6 +30,18 @@ func dataAPI() map[string]any {
 				opt.Target = t.String()
 			}
 			if opt.Drop, err = o.Str("drop", true, "", "missing"); err != nil {
+				return nil, err
+			}
+			// The declared target schema (docs/PRIVACY.md): the label coded +1,
+			// or a numeric target; checked once more by dataset.Parse.
+			if o.Has("positive") {
+				p := o.Get("positive")
+				if p.Type() != js.TypeString {
+					return nil, &checks.Error{Field: "opts.positive", Rule: "a label (string)", Got: jsio.Describe(p)}
+				}
+				opt.Positive = p.String()
+			}
+			if opt.TargetType, err = o.Str("targetType", true, "", dataset.TargetNumeric, dataset.TargetLabel); err != nil {
 				return nil, err
 			}
 			if o.Has("features") {
@@ -67,6 +79,9 @@ func dataAPI() map[string]any {
 			out.Set("header", tab.Header)
 			if tab.Target != "" {
 				out.Set("target", tab.Target)
+			}
+			if tab.Coding != "" {
+				out.Set("coding", tab.Coding)
 			}
 			if tab.Mapping != nil {
 				m := js.Global().Get("Object").New()

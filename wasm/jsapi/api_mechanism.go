@@ -75,7 +75,7 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 	if req.Samples, err = o.Int("samples", 1, 10000, true, 0); err != nil {
 		return req, err
 	}
-	if req.Sampler, err = o.Str("sampler", true, "", "auto", "proximal", "exact"); err != nil {
+	if req.Sampler, err = o.Str("sampler", true, "", "auto", "proximal", "smooth", "exact"); err != nil {
 		return req, err
 	}
 	if req.EtaRule, err = o.Str("etaRule", true, "", "optimal", "paper"); err != nil {

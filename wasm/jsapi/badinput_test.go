@@ -116,7 +116,7 @@ func TestBadInputCorpus(t *testing.T) {
 		{"huber 0", "mechanism.plan", []any{goodReq("huber", 0)}, "req.huber must be a finite number > 0"},
 		{"samples 0", "mechanism.plan", []any{goodReq("samples", 0)}, "req.samples must be an integer in [1, 10000], got 0"},
 		{"samples huge", "mechanism.plan", []any{goodReq("samples", 1e9)}, "req.samples must be an integer in [1, 10000]"},
-		{"sampler unknown", "mechanism.plan", []any{goodReq("sampler", "mcmc")}, `req.sampler must be one of "auto", "proximal", "exact", got "mcmc"`},
+		{"sampler unknown", "mechanism.plan", []any{goodReq("sampler", "mcmc")}, `req.sampler must be one of "auto", "proximal", "smooth", "exact", got "mcmc"`},
 		{"sampler null", "mechanism.plan", []any{goodReq("sampler", nil)}, ""}, // deleting an optional field is fine
 		{"etaRule unknown", "mechanism.plan", []any{goodReq("etaRule", "best")}, `req.etaRule must be one of "optimal", "paper"`},
 		{"mode unknown", "mechanism.plan", []any{goodReq("mode", "fast")}, `req.mode must be one of "auto", "full", "stochastic"`},

@@ -357,6 +357,9 @@ func (v *estimateView) build() (*estimateInput, error) {
 	if b != nil || v.dropMissing.Checked() {
 		opt.Drop = "missing"
 	}
+	if b != nil && opt.Target == b.Target {
+		opt.Positive, opt.TargetType = b.Positive, dataset.TargetLabel // the declared schema
+	}
 	if len(opt.Features) == 0 {
 		// No columns to offer usually means the file itself is malformed: say how.
 		if _, err := dataset.Parse(txt, dataset.Options{Target: opt.Target, Drop: opt.Drop}); err != nil {

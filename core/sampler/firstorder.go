@@ -1,0 +1,225 @@
+package sampler
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+
+	"github.com/dpsample/dpsample/core/checks"
+)
+
+// SmoothPotential is the data term of the first-order sampler:
+// f(x) = η·L(x), L the mean of n GLM losses smooth in ⟨aᵢ, x⟩. It is
+// implemented by loss.Set for the smooth losses (loss.Smooth); the curvature
+// bound itself comes from the plan (public), not from the potential.
+type SmoothPotential interface {
+	N() int
+	Dim() int
+	// Linearize returns L(z), sets grad = ∇L(z) and fills lin (length
+	// 3·N()) with what Bregman needs.
+	Linearize(z, grad, lin []float64) float64
+	// Bregman returns L(x) − L(z) − ⟨∇L(z), x − z⟩ ≥ 0 for the z of the
+	// Linearize call that filled lin, summed per record.
+	Bregman(x, lin []float64) float64
+}
+
+// First-order restricted Gaussian oracle (smooth-sampler.md §2). Target of a
+// call: π_y(x) ∝ exp(−f(x) − ‖x − m‖²/(2σ²)), m = y/(1+λα), σ² = λ/(1+λα).
+//
+//  1. Anchor. z₀ = m − σ²∇f(z_prev) (the previous step's anchor; z₀ = m on
+//     the first step), then gradient descent on the prox objective
+//     h(x) = f(x) + ‖x − m‖²/(2σ²) (1/σ²-strongly convex, (1/σ² + η·Curv)-smooth)
+//     with step σ²/(1+κ): z ← z + r/(1+κ), r = m − σ²∇f(z) − z = −σ²∇h(z).
+//     The loop stops on the computed residual, ‖r‖ ≤ AnchorTol·σ, or after
+//     AnchorMax iterations, the data-independent worst case (the contraction
+//     ρ = κ/(1+κ) ≤ ½ and ‖z₀ − z*‖ = σ²‖∇f(z_prev) − ∇f(z*)‖ ≤ 2σ²ηG guarantee
+//     the residual by then).
+//     The stop only changes speed: the law of the output holds for every z.
+//  2. Trials. Propose x ~ N(m − σ²∇f(z), σ²I) ∝ exp(−⟨∇f(z), x⟩ − ‖x − m‖²/(2σ²))
+//     and accept with probability e^{−B(x)}, B = f(x) − f(z) − ⟨∇f(z), x − z⟩ ≥ 0
+//     (convexity). Accepted x has density ∝ exp(−f(x) − ‖x − m‖²/(2σ²)) = π_y:
+//     exact.
+//  3. Acceptance. E_q B ≤ (η·Curv/2)(σ² + ‖r‖²) = (κ/2)(1 + ‖r‖²/σ²) for a GLM
+//     (E⟨aᵢ, x − z⟩² = ⟨aᵢ, r⟩² + σ²‖aᵢ‖², ‖aᵢ‖ ≤ clip), so by Jensen each trial
+//     accepts with probability ≥ PMin = e^{−(κ/2)(1+AnchorTol²)} ≥ e^{−17/32}
+//     ≈ 0.59 for every data set and every y — independent of n, d and rank.
+//  4. Cap. After M = TrialBudget rejections x is left unchanged; probability
+//     ≤ (1 − PMin)^M, charged to TV (FirstOrderPlan.TauFail).
+
+// foChain is the state of one first-order run; all buffers are allocated once.
+type foChain struct {
+	pot       SmoothPotential
+	r         *rand.Rand
+	n         int
+	eta       float64
+	shrink    float64 // 1/(1+λα)
+	sigma     float64
+	s2eta     float64 // σ²·η
+	sqrtLam   float64
+	relax     float64 // 1/(1+κ)
+	tol2      float64 // (AnchorTol·σ)²
+	kmax      int
+	trials    int
+	acceptAll bool
+	x, m      []float64
+	z, g, c   []float64 // anchor, ∇L(z), proposal centre m − σ²η∇L(z)
+	prop      []float64
+	lin       []float64
+	st        Stats
+	nonFinit  bool
+}
+
+// step performs one alternating step: y ← x + √λ·ξ, then x ← RGO(y).
+func (c *foChain) step() {
+	r := c.r
+	for j, xj := range c.x {
+		c.m[j] = (xj + c.sqrtLam*r.NormFloat64()) * c.shrink
+	}
+	c.st.Steps++
+	// Warm start z₀ = m − σ²η·∇L(previous anchor) (z₀ = m on the first step,
+	// g = 0): no extra pass, and ‖z₀ − z*‖ ≤ 2σ²ηG still bounds K.
+	for j, mj := range c.m {
+		c.z[j] = mj - c.s2eta*c.g[j]
+	}
+	for k := 0; ; k++ {
+		v := c.pot.Linearize(c.z, c.g, c.lin)
+		c.st.LossEvals += int64(c.n)
+		c.st.AnchorIters++
+		rr := 0.0
+		for j, mj := range c.m {
+			cj := mj - c.s2eta*c.g[j]
+			c.c[j] = cj
+			e := cj - c.z[j]
+			rr += e * e
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(rr) || math.IsInf(rr, 0) {
+			c.nonFinit = true
+			return
+		}
+		if rr <= c.tol2 {
+			break
+		}
+		if k == c.kmax {
+			c.st.AnchorMisses++
+			break
+		}
+		for j, cj := range c.c {
+			c.z[j] += (cj - c.z[j]) * c.relax
+		}
+	}
+	for k := 0; k < c.trials; k++ {
+		c.st.Trials++
+		for j, cj := range c.c {
+			c.prop[j] = cj + c.sigma*r.NormFloat64()
+		}
+		b := c.eta * c.pot.Bregman(c.prop, c.lin)
+		c.st.LossEvals += int64(c.n)
+		if math.IsNaN(b) || math.IsInf(b, 0) {
+			c.nonFinit = true
+			return
+		}
+		if c.acceptAll || r.Float64() < math.Exp(-b) {
+			c.x, c.prop = c.prop, c.x
+			return
+		}
+	}
+	c.st.Failures++
+}
+
+// RunFirstOrder draws one sample from π within TV pl.TV with the first-order
+// proximal sampler, starting from x₀ = 0 and running exactly pl.Steps steps.
+// The contract is Run's: chunks of pl.ChunkSteps steps, progress (may be nil,
+// may block) after each chunk with (steps done, pl.Steps), ctx checked between
+// chunks (a cancelled run returns ctx.Err() and no sample), no allocation in
+// the hot loop. Timing: T and the cap are fixed; the anchor iterations and
+// trials per step are random and data-dependent (≤ AnchorMax + 1 passes and a
+// geometric number of trials with success probability ≥ PMin); callers exposed
+// to a timing adversary should pad the total run time.
+func RunFirstOrder(ctx context.Context, pl FirstOrderPlan, pot SmoothPotential, r *rand.Rand, progress func(done, total int)) ([]float64, Stats, error) {
+	if err := validateFirstOrder(pl, pot, r); err != nil {
+		return nil, Stats{}, err
+	}
+	c := newFOChain(pl, pot, r)
+	chunk := max(pl.ChunkSteps, 1)
+	for done := 0; done < pl.Steps; {
+		if err := ctx.Err(); err != nil {
+			return nil, c.st, err
+		}
+		k := min(chunk, pl.Steps-done)
+		for i := 0; i < k; i++ {
+			c.step()
+		}
+		if c.nonFinit {
+			return nil, c.st, checks.Errorf("potential", "finite at every point (Linearize or Bregman returned NaN or ±Inf)")
+		}
+		done += k
+		if progress != nil {
+			progress(done, pl.Steps)
+		}
+	}
+	out := make([]float64, pl.D)
+	copy(out, c.x)
+	return out, c.st, nil
+}
+
+func newFOChain(pl FirstOrderPlan, pot SmoothPotential, r *rand.Rand) *foChain {
+	d := pl.D
+	buf := make([]float64, 6*d)
+	sigma := math.Sqrt(pl.Sigma2)
+	c := &foChain{
+		pot:       pot,
+		r:         r,
+		n:         pl.N,
+		eta:       pl.Eta,
+		shrink:    1 / (1 + pl.Lambda*pl.Alpha),
+		sigma:     sigma,
+		s2eta:     pl.Sigma2 * pl.Eta,
+		sqrtLam:   math.Sqrt(pl.Lambda),
+		relax:     1 / (1 + pl.Kappa),
+		tol2:      AnchorTol * AnchorTol * pl.Sigma2,
+		kmax:      pl.AnchorMax,
+		trials:    pl.TrialBudget,
+		acceptAll: pl.acceptAll,
+		x:         buf[:d:d],
+		m:         buf[d : 2*d : 2*d],
+		z:         buf[2*d : 3*d : 3*d],
+		g:         buf[3*d : 4*d : 4*d],
+		c:         buf[4*d : 5*d : 5*d],
+		prop:      buf[5*d:],
+		lin:       make([]float64, 3*pl.N),
+	}
+	if pl.start != nil {
+		copy(c.x, pl.start)
+	}
+	return c
+}
+
+func validateFirstOrder(pl FirstOrderPlan, pot SmoothPotential, r *rand.Rand) error {
+	if pot == nil {
+		return checks.Errorf("potential", "non-nil")
+	}
+	if r == nil {
+		return checks.Errorf("rng", "non-nil")
+	}
+	if pl.Steps < 1 || pl.TrialBudget < 1 || pl.AnchorMax < 0 {
+		return checks.Errorf("plan", "a plan made by NewFirstOrderPlan (steps and trial budget ≥ 1)")
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"plan.Lambda", pl.Lambda}, {"plan.Alpha", pl.Alpha}, {"plan.Eta", pl.Eta}, {"plan.Sigma2", pl.Sigma2}, {"plan.Kappa", pl.Kappa}} {
+		if err := checks.Positive(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	if pot.N() != pl.N {
+		return checks.Errorf("potential", "a potential over the plan's n = %d records (got n = %d)", pl.N, pot.N())
+	}
+	if pot.Dim() != pl.D {
+		return checks.Errorf("potential", "a potential in the plan's dimension d = %d (got d = %d)", pl.D, pot.Dim())
+	}
+	if pl.start != nil && len(pl.start) != pl.D {
+		return checks.Errorf("plan", "a start of length d")
+	}
+	return nil
+}

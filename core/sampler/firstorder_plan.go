@@ -1,0 +1,148 @@
+package sampler
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dpsample/dpsample/core/checks"
+)
+
+// Constants of the first-order RGO (smooth-sampler.md §2–3).
+const (
+	// StepRatio is c in λ = c/(η·Curv): it makes κ = σ²·η·Curv ≤ c ≤ 1.
+	StepRatio = 1.0
+	// AnchorTol is the residual target of the anchor: the GD loop stops as
+	// soon as ‖r‖ ≤ AnchorTol·σ (r = m − σ²∇f(z) − z).
+	AnchorTol = 0.25
+	// FailShare is the share of the TV budget given to the trial cap:
+	// T·(1 − p_min)^M ≤ FailShare·τ.
+	FailShare = 1e-3
+)
+
+// FirstOrderParams are the data-independent inputs of the first-order
+// proximal sampler. The potential is F(x) = η·L(x) + (ημ/2)‖x‖² with L the
+// mean of n GLM losses, each G-Lipschitz and with Hessian ⪯ Curv·I on all of
+// ℝ^d (Curv = β·clip², loss.Set.Curvature).
+type FirstOrderParams struct {
+	N, D int
+	G    float64 // Lipschitz constant of each loss
+	Curv float64 // curvature bound β·clip² of each loss
+	Eta  float64
+	Mu   float64
+	TV   float64 // total-variation budget τ, in (0, 1)
+}
+
+// FirstOrderPlan is everything RunFirstOrder needs, computed from
+// FirstOrderParams alone (never from the data). The TV budget is spent as
+//
+//	τ = TauC + TauFail,  TauFail = Steps·FailBound,  FailBound = (1 − PMin)^Trials,
+//
+// TauC being the mixing error of the exact proximal sampler after T steps
+// (CCSW22 Thm 3 + Pinsker, as in Plan): the first-order RGO is exact except
+// when all M = TrialBudget trials of a call reject.
+type FirstOrderPlan struct {
+	FirstOrderParams
+
+	Steps  int     // T
+	Lambda float64 // λ = StepRatio/(η·Curv)
+	Alpha  float64 // α = ημ
+	Sigma2 float64 // σ² = λ/(1+λα), variance of the RGO's Gaussian
+	Kappa  float64 // κ = σ²·η·Curv ≤ StepRatio: curvature of f in units of 1/σ²
+	// AnchorMax is K: the most gradient-descent iterations on the prox
+	// objective per step, the data-independent worst case for ‖r‖ ≤ AnchorTol·σ
+	// from the warm start z₀ = m − σ²∇f(z_prev):
+	// ρ^K·2σ²ηG·(1+κ) ≤ AnchorTol·σ with ρ = κ/(1+κ).
+	AnchorMax int
+	// PMin = exp(−(κ/2)(1 + AnchorTol²)) lower-bounds the acceptance
+	// probability of every trial (Jensen on E e^{−B}), for every data set and
+	// every y, once ‖r‖ ≤ AnchorTol·σ.
+	PMin        float64
+	TrialBudget int     // M: trials per RGO call before it counts as failed
+	FailBound   float64 // (1 − PMin)^M: the TV error of one call
+	TauC        float64 // mixing share of TV
+	TauFail     float64 // Steps·FailBound
+	RadiusBall  float64 // LLL Lemma E.3 radius (reported, not enforced; see Plan)
+	W2          float64 // (G/μ + √(d/α))²
+
+	// ExpectedLossEvals bounds the expected single-record loss evaluations:
+	// T·n·(AnchorMax + 1 + 1/PMin).
+	ExpectedLossEvals float64
+	// ChunkSteps is the number of steps between progress callbacks (≈ 10⁶
+	// multiply-adds of work).
+	ChunkSteps int
+
+	start     []float64 // test hook: a non-zero start (breaks the guarantee)
+	acceptAll bool      // test hook: a broken oracle that drops e^{−B}
+}
+
+// NewFirstOrderPlan validates p and computes λ, K, M and T (smooth-sampler.md
+// §3):
+//
+//	λ = c/(η·Curv), σ² = λ/(1+λα), κ = σ²η·Curv, p_min = e^{−(κ/2)(1+AnchorTol²)},
+//	T = ⌈ln(1 + αW²/(2τ_c²)) / (2 ln(1 + αλ))⌉     (the same bound as NewPlan),
+//	M = the least M with T₀·(1 − p_min)^M ≤ FailShare·τ, T₀ = T at τ_c = τ/2,
+//	τ_c = τ − T₀·(1 − p_min)^M  (≥ (1 − FailShare)τ; T ≤ T₀ at this τ_c).
+//
+// Errors name the field ("n", "d", "G", "curvature", "eta", "mu", "tv").
+func NewFirstOrderPlan(p FirstOrderParams) (FirstOrderPlan, error) {
+	if err := checks.IntRange("n", p.N, 1, 1_000_000_000); err != nil {
+		return FirstOrderPlan{}, err
+	}
+	if err := checks.IntRange("d", p.D, 1, 1_000_000); err != nil {
+		return FirstOrderPlan{}, err
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"G", p.G}, {"curvature", p.Curv}, {"eta", p.Eta}, {"mu", p.Mu}} {
+		if err := checks.Positive(f.name, f.v); err != nil {
+			return FirstOrderPlan{}, err
+		}
+	}
+	if err := checks.Probability("tv", p.TV); err != nil {
+		return FirstOrderPlan{}, err
+	}
+	alpha := p.Eta * p.Mu
+	lam := StepRatio / (p.Eta * p.Curv)
+	for _, v := range []float64{alpha, lam, p.Eta * p.G} {
+		if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return FirstOrderPlan{}, checks.Errorf("eta", "such that ημ, ηG and 1/(η·curvature) are finite and non-zero (eta=%s, mu=%s)",
+				checks.Fmt(p.Eta), checks.Fmt(p.Mu))
+		}
+	}
+	pl := FirstOrderPlan{FirstOrderParams: p, Lambda: lam, Alpha: alpha}
+	pl.Sigma2 = lam / (1 + lam*alpha)
+	pl.Kappa = pl.Sigma2 * p.Eta * p.Curv
+	sigma := math.Sqrt(pl.Sigma2)
+	rho := pl.Kappa / (1 + pl.Kappa)
+	// z* = m − σ²∇f(z*), so ‖z₀ − z*‖ = σ²‖∇f(z_prev) − ∇f(z*)‖ ≤ 2σ²ηG, and
+	// ‖r‖ ≤ (1+κ)‖z − z*‖; after K iterations ‖z − z*‖ ≤ ρ^K·2σ²ηG.
+	start := 2 * pl.Sigma2 * p.Eta * p.G * (1 + pl.Kappa) / (AnchorTol * sigma)
+	if start > 1 {
+		pl.AnchorMax = int(math.Ceil(math.Log(start) / math.Log(1/rho)))
+	}
+	pl.PMin = math.Exp(-pl.Kappa / 2 * (1 + AnchorTol*AnchorTol))
+
+	d := float64(p.D)
+	pl.RadiusBall = Radius(p.G, p.Mu, alpha, p.D, p.TV)
+	w := p.G/p.Mu + math.Sqrt(d/alpha)
+	pl.W2 = w * w
+	aw := p.G*math.Sqrt(p.Eta/p.Mu) + math.Sqrt(d)
+	stepsFor := func(tauC float64) float64 {
+		return math.Ceil(math.Log1p(aw*aw/(2*tauC*tauC)) / (2 * math.Log1p(alpha*lam)))
+	}
+	t0 := stepsFor(p.TV / 2)
+	if t0 > MaxSteps || math.IsNaN(t0) {
+		return FirstOrderPlan{}, &checks.Error{Field: "eta", Rule: fmt.Sprintf("such that the sampler needs ≤ %g steps", MaxSteps), Got: fmt.Sprintf("T ≈ %s", checks.Fmt(t0))}
+	}
+	m := math.Ceil(math.Log(FailShare*p.TV/t0) / math.Log1p(-pl.PMin))
+	pl.TrialBudget = max(1, int(m))
+	pl.FailBound = math.Pow(1-pl.PMin, float64(pl.TrialBudget))
+	pl.TauC = p.TV - t0*pl.FailBound
+	pl.Steps = int(stepsFor(pl.TauC))
+	pl.TauFail = float64(pl.Steps) * pl.FailBound
+	pl.ExpectedLossEvals = float64(pl.Steps) * float64(p.N) * (float64(pl.AnchorMax) + 1 + 1/pl.PMin)
+	units := float64(p.N) * d * (float64(pl.AnchorMax) + 1 + 1/pl.PMin)
+	pl.ChunkSteps = int(math.Max(1, math.Min(float64(pl.Steps), math.Round(1e6/units))))
+	return pl, nil
+}
