@@ -51,8 +51,10 @@ async function boot() {
   const go = new Go();
   // The same compiled module as the worker's: one download, one compile.
   const module = await wasmModule();
+  performance.mark("dpsample:module-compiled");
   stage = "starting the worker (site/worker.js) and the page's interface";
   const instance = await WebAssembly.instantiate(module, go.importObject);
+  performance.mark("dpsample:go-start");
   go.run(instance).then(() => {
     // main() never returns; reaching here means the runtime exited (a fatal error).
     finished = true;
@@ -63,6 +65,7 @@ async function boot() {
   if (finished) return;
   finished = true;
   clearTimeout(slow);
+  performance.mark("dpsample:ready");
   say("Ready. Everything below runs on this device.", "ready");
 }
 
