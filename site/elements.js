@@ -154,7 +154,7 @@ function message(el, lines, kind) {
   const head = document.createElement("p");
   head.textContent = kind === "attributes"
     ? `This <${el.localName}> was not started because of its attributes (see docs/ELEMENTS.md):`
-    : "This interactive figure could not start:";
+    : "dpsample could not start completely (what runs in its background worker, or all of it, will not work):";
   box.append(head);
   const ul = document.createElement("ul");
   for (const l of lines) { const li = document.createElement("li"); li.textContent = l; ul.append(li); }
