@@ -129,8 +129,27 @@ export interface Loaded extends DPSample {
   readonly restarts: number;
 }
 
-/** Starts dpsample in a Web Worker (the .wasm is compiled once) and resolves to its API. */
-export function load(options?: { wasmURL?: string | URL; workerURL?: string | URL; hardCancelMs?: number }): Promise<Loaded>;
+/** Options of load(). */
+export interface LoadOptions {
+  /** URL of dpsample.wasm (default: next to dpsample.js). */
+  wasmURL?: string | URL;
+  /** URL of worker.js (default: next to dpsample.js); must be same-origin with the page. */
+  workerURL?: string | URL;
+  /** after an AbortSignal fires, how long a run may take to stop before the worker is replaced (default 1000 ms). */
+  hardCancelMs?: number;
+  /** how long the first worker may take to report ready before load() rejects (default 20000 ms). */
+  startTimeoutMs?: number;
+}
+
+/**
+ * Starts dpsample in a Web Worker (the .wasm is compiled once) and resolves to its API.
+ * Rejects, naming the URL, if the module cannot be fetched or compiled or the
+ * worker cannot start (script blocked or missing, or no answer within startTimeoutMs).
+ */
+export function load(options?: LoadOptions): Promise<Loaded>;
+
+/** Resolves to the compiled dpsample WebAssembly.Module (fetched and compiled once per page). */
+export function wasmModule(wasmURL?: string | URL): Promise<WebAssembly.Module>;
 
 declare global {
   // The raw module, present in any realm where dpsample.wasm runs.

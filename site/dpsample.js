@@ -12,14 +12,20 @@
 // calls; an AbortSignal cancels: the run stops cooperatively at its next chunk
 // (well under 200 ms), and if the worker has not answered within `hardCancelMs`
 // it is terminated and respawned. If the Go runtime ever exits, the worker is
-// respawned and pending calls reject.
+// respawned and pending calls reject. If the worker cannot start at all (its
+// script blocked or missing, or no "ready" within `startTimeoutMs`), load()
+// rejects with a message naming the worker's URL instead of waiting forever.
 
 const here = new URL(".", import.meta.url);
 let compiled = null;
 
 function compile(wasmURL) {
   if (!compiled) {
-    compiled = WebAssembly.compileStreaming(fetch(wasmURL)).catch((e) => { compiled = null; throw e; });
+    compiled = WebAssembly.compileStreaming(fetch(wasmURL)).catch((e) => {
+      compiled = null;
+      throw new Error(`the WebAssembly module ${wasmURL} could not be fetched or compiled (${e.message}); ` +
+        "it must be on this page's origin, served as application/wasm");
+    });
   }
   return compiled;
 }
@@ -47,6 +53,8 @@ class Runtime {
   constructor(module, opts) {
     this.module = module;
     this.hardCancelMs = opts.hardCancelMs ?? 1000;
+    this.startTimeoutMs = opts.startTimeoutMs ?? 20000;
+    this.started = false; // a worker has reported "ready" at least once
     this.workerURL = opts.workerURL;
     this.pending = new Map();
     this.nextId = 1;
@@ -59,15 +67,33 @@ class Runtime {
     this.worker = w;
     this.ready = new Promise((resolve, reject) => { this._ready = resolve; this._readyFail = reject; });
     w.onmessage = ({ data: m }) => this.onMessage(w, m);
-    w.onerror = (e) => { e.preventDefault?.(); this.crash(w, new Error("dpsample worker error: " + (e.message || "unknown"))); };
+    w.onerror = (e) => {
+      e.preventDefault?.();
+      if (!this.started) return this.failStart(w, `the worker script ${this.workerURL} could not be loaded or run` + (e.message ? ` (${e.message})` : " (blocked, missing, or not served as JavaScript)"));
+      this.crash(w, new Error("dpsample worker error: " + (e.message || "unknown")));
+    };
+    if (!this.started) {
+      this.startTimer = setTimeout(() => this.failStart(w, `the worker ${this.workerURL} did not start within ${this.startTimeoutMs / 1000} s`), this.startTimeoutMs);
+    }
     w.postMessage({ type: "init", module: this.module });
+  }
+
+  // failStart gives up on a worker that never became ready: no respawn loop,
+  // and load() rejects with the reason.
+  failStart(w, msg) {
+    if (w !== this.worker || this.started) return;
+    clearTimeout(this.startTimer);
+    try { w.terminate(); } catch { /* already gone */ }
+    this._readyFail(new Error(msg));
   }
 
   onMessage(w, m) {
     if (w !== this.worker) return;
     switch (m.type) {
-      case "ready": this.version = m.version; this._ready(); return;
-      case "fatal": this._readyFail(new Error(m.message)); this.crash(w, new Error(m.message)); return;
+      case "ready": this.version = m.version; this.started = true; clearTimeout(this.startTimer); this._ready(); return;
+      case "fatal":
+        if (!this.started) return this.failStart(w, "the dpsample worker could not start the WebAssembly module: " + m.message);
+        this._readyFail(new Error(m.message)); this.crash(w, new Error(m.message)); return;
       case "exited": this.crash(w, new Error("the dpsample runtime exited; it has been restarted")); return;
     }
     const call = this.pending.get(m.id);
@@ -156,7 +182,7 @@ export function wasmModule(wasmURL) {
 
 /**
  * Starts dpsample in a Web Worker and resolves to its API.
- * @param {{wasmURL?: string|URL, workerURL?: string|URL, hardCancelMs?: number}} [options]
+ * @param {{wasmURL?: string|URL, workerURL?: string|URL, hardCancelMs?: number, startTimeoutMs?: number}} [options]
  */
 export async function load(options = {}) {
   const wasmURL = new URL(options.wasmURL ?? "dpsample.wasm", here);

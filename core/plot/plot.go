@@ -1,7 +1,8 @@
 // Package plot draws the site's charts as standalone SVG: titled, with
-// labelled axes, ticks on linear or log₁₀ scales, a legend, and text sized to
-// stay readable at 360 px width. It is pure Go with no browser bindings, so every view
-// of the site draws through the same code and tests check the markup natively.
+// labelled axes, ticks on linear or log₁₀ scales, a legend below the frame
+// (never over the data), and text sized to stay readable at 360 px width. It
+// is pure Go with no browser bindings, so every view of the site draws through
+// the same code and tests check the markup natively.
 package plot
 
 import (
@@ -199,7 +200,48 @@ func FormatTick(v float64) string {
 	return fmt.Sprintf("%.0e", v)
 }
 
-// SVG renders the plot.
+// Legend layout: entries flow left to right in rows below the x-axis label,
+// outside the data area, so a legend never covers a point or a line. Text
+// widths are estimated at legendCharW px per character of the 13 px legend font
+// (a generous average for system-ui; an estimate too wide only wraps earlier).
+const (
+	legendCharW  = 7.6
+	legendRowH   = 20.0
+	legendSwatch = 30.0 // swatch and gap before the entry's text
+	legendGap    = 16.0 // between entries on one row
+)
+
+// legendEntry is one positioned legend item.
+type legendEntry struct {
+	x, y float64 // top-left of the entry
+	idx  int     // index into p.Series
+}
+
+// layoutLegend places the named series' entries in rows of at most width
+// pixels starting at x0, and returns them with the number of rows used.
+func (p *Plot) layoutLegend(x0, width float64) ([]legendEntry, int) {
+	var out []legendEntry
+	x, row := x0, 0
+	for i, s := range p.Series {
+		if s.Name == "" {
+			continue
+		}
+		ew := legendSwatch + legendCharW*float64(len([]rune(s.Name)))
+		if x > x0 && x+ew > x0+width {
+			x, row = x0, row+1
+		}
+		out = append(out, legendEntry{x: x, y: float64(row) * legendRowH, idx: i})
+		x += ew + legendGap
+	}
+	rows := 0
+	if len(out) > 0 {
+		rows = row + 1
+	}
+	return out, rows
+}
+
+// SVG renders the plot. The viewBox is Width × (Height + the legend's rows):
+// the legend sits below the frame, never on the data.
 func (p *Plot) SVG() string {
 	w, h := p.Width, p.Height
 	if w == 0 {
@@ -209,21 +251,31 @@ func (p *Plot) SVG() string {
 		h = 400
 	}
 	const left, right, top, bottom = 84.0, 16.0, 40.0, 52.0
+	legend, rows := p.layoutLegend(8, w-16)
+	legendH := float64(rows) * legendRowH
+	if rows > 0 {
+		legendH += 4
+	}
 	xlo, xhi := extent(p, true)
 	ylo, yhi := extent(p, false)
 	xa := axis{xlo, xhi, p.XLog, left, w - right}
 	ya := axis{ylo, yhi, p.YLog, h - bottom, top}
+	// Fewer x ticks on a narrow plot, so their labels do not run together.
+	nx := 6
+	if w-left-right < 360 {
+		nx = 4
+	}
 	var b strings.Builder
 	esc := html.EscapeString
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" class="plot %s" role="img" aria-label="%s" font-family="system-ui, sans-serif" font-size="14">`, w, h, esc(p.Class), esc(p.Title))
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" class="plot %s" role="img" aria-label="%s" font-family="system-ui, sans-serif" font-size="14">`, w, h+legendH, esc(p.Class), esc(p.Title))
 	fmt.Fprintf(&b, `<title>%s</title>`, esc(p.Title))
 	if p.Desc != "" {
 		fmt.Fprintf(&b, `<desc>%s</desc>`, esc(p.Desc))
 	}
-	fmt.Fprintf(&b, `<rect x="0" y="0" width="%g" height="%g" fill="#fff"/>`, w, h)
+	fmt.Fprintf(&b, `<rect x="0" y="0" width="%g" height="%g" fill="#fff"/>`, w, h+legendH)
 	fmt.Fprintf(&b, `<text x="%g" y="22" text-anchor="middle" font-size="16" font-weight="600">%s</text>`, w/2, esc(p.Title))
 	// grid and ticks
-	for _, t := range Ticks(xlo, xhi, 6, p.XLog) {
+	for _, t := range Ticks(xlo, xhi, nx, p.XLog) {
 		x := xa.tr(t)
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="#e5e5e5"/>`, x, top, x, h-bottom)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="middle" class="tick">%s</text>`, x, h-bottom+18, FormatTick(t))
@@ -239,6 +291,9 @@ func (p *Plot) SVG() string {
 	// clip the data to the frame
 	id := clipIDs.Add(1)
 	fmt.Fprintf(&b, `<clipPath id="plotclip%d"><rect x="%g" y="%g" width="%g" height="%g"/></clipPath><g clip-path="url(#plotclip%d)">`, id, left, top, w-left-right, h-top-bottom, id)
+	// Rule lines go under the data; their labels go over it (below), with a
+	// white halo, so no bar or line hides them.
+	var labels strings.Builder
 	for i, r := range p.Rules {
 		col := r.Color
 		if col == "" {
@@ -250,14 +305,14 @@ func (p *Plot) SVG() string {
 			}
 			y := ya.tr(r.At)
 			fmt.Fprintf(&b, `<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="%s" stroke-dasharray="6 4" class="rule"/>`, left, y, w-right, y, col)
-			fmt.Fprintf(&b, `<text x="%g" y="%.1f" text-anchor="end" fill="%s" font-size="12">%s</text>`, w-right-4, y-4, col, esc(r.Label))
+			fmt.Fprintf(&labels, `<text x="%g" y="%.1f" text-anchor="end" fill="%s" font-size="12" class="rulelabel" stroke="#fff" stroke-width="3" paint-order="stroke">%s</text>`, w-right-4, y-4, col, esc(r.Label))
 		} else {
 			if !usable(r.At, p.XLog) {
 				continue
 			}
 			x := xa.tr(r.At)
 			fmt.Fprintf(&b, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="%s" stroke-dasharray="6 4" class="rule"/>`, x, top, x, h-bottom, col)
-			fmt.Fprintf(&b, `<text x="%.1f" y="%g" fill="%s" font-size="12">%s</text>`, x+4, h-bottom-8-14*float64(i%2), col, esc(r.Label))
+			fmt.Fprintf(&labels, `<text x="%.1f" y="%g" fill="%s" font-size="12" class="rulelabel" stroke="#fff" stroke-width="3" paint-order="stroke">%s</text>`, x+4, h-bottom-8-14*float64(i%2), col, esc(r.Label))
 		}
 	}
 	for i, s := range p.Series {
@@ -267,29 +322,27 @@ func (p *Plot) SVG() string {
 		}
 		p.drawSeries(&b, s, col, xa, ya)
 	}
+	b.WriteString(labels.String())
 	b.WriteString(`</g>`)
-	// legend
-	ly := top + 8
-	for i, s := range p.Series {
-		if s.Name == "" {
-			continue
-		}
+	// legend, below the x-axis label
+	for _, e := range legend {
+		s := p.Series[e.idx]
 		col := s.Color
 		if col == "" {
-			col = Palette[i%len(Palette)]
+			col = Palette[e.idx%len(Palette)]
 		}
 		dash := ""
 		if s.Dashed {
 			dash = ` stroke-dasharray="5 3"`
 		}
-		fmt.Fprintf(&b, `<g class="legend"><rect x="%g" y="%g" width="%g" height="18" fill="#fff" fill-opacity="0.85"/>`, left+8, ly-2, 8.0*float64(len([]rune(s.Name)))+34)
+		x, y := e.x, h+e.y
+		b.WriteString(`<g class="legend">`)
 		if s.Kind == Points {
-			fmt.Fprintf(&b, `<circle cx="%g" cy="%g" r="4" fill="%s"/>`, left+20, ly+7, col)
+			fmt.Fprintf(&b, `<circle cx="%g" cy="%g" r="4" fill="%s"/>`, x+12, y+9, col)
 		} else {
-			fmt.Fprintf(&b, `<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="3"%s/>`, left+12, ly+7, left+28, ly+7, col, dash)
+			fmt.Fprintf(&b, `<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="3"%s/>`, x+2, y+9, x+22, y+9, col, dash)
 		}
-		fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="13">%s</text></g>`, left+34, ly+12, esc(s.Name))
-		ly += 20
+		fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="13">%s</text></g>`, x+legendSwatch, y+14, esc(s.Name))
 	}
 	b.WriteString(`</svg>`)
 	return b.String()

@@ -2,7 +2,9 @@ package plot
 
 import (
 	"encoding/xml"
+	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -74,5 +76,198 @@ func TestEmptyPlot(t *testing.T) {
 	s := (&Plot{Title: "empty", XLog: true, YLog: true}).SVG()
 	if err := xml.Unmarshal([]byte(s), new(struct{})); err != nil || strings.Contains(s, "NaN") {
 		t.Fatalf("empty plot: %v %s", err, s)
+	}
+}
+
+// box is an axis-aligned rectangle in SVG user units.
+type box struct{ x0, y0, x1, y1 float64 }
+
+func (a box) overlaps(b box) bool { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 }
+
+// svgGeometry parses the markup and returns the viewBox, the frame (the
+// first unfilled rect), every drawn data mark (circles, polyline vertices,
+// bars inside the clip group) and every legend entry's box (its swatch and
+// its text, the text's width estimated generously at 8 px per character).
+func svgGeometry(t *testing.T, s string) (view box, marks, legends []box) {
+	t.Helper()
+	dec := xml.NewDecoder(strings.NewReader(s))
+	num := func(attrs []xml.Attr, name string) float64 {
+		for _, a := range attrs {
+			if a.Name.Local == name {
+				v, err := strconv.ParseFloat(a.Value, 64)
+				if err != nil {
+					t.Fatalf("attribute %s=%q: %v", name, a.Value, err)
+				}
+				return v
+			}
+		}
+		return math.NaN()
+	}
+	attr := func(attrs []xml.Attr, name string) string {
+		for _, a := range attrs {
+			if a.Name.Local == name {
+				return a.Value
+			}
+		}
+		return ""
+	}
+	var inClip, inLegend int
+	var depth int
+	var cur box
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			depth++
+			switch e.Name.Local {
+			case "svg":
+				f := strings.Fields(attr(e.Attr, "viewBox"))
+				w, _ := strconv.ParseFloat(f[2], 64)
+				h, _ := strconv.ParseFloat(f[3], 64)
+				view = box{0, 0, w, h}
+			case "g":
+				if attr(e.Attr, "clip-path") != "" {
+					inClip = depth
+				}
+				if attr(e.Attr, "class") == "legend" {
+					inLegend = depth
+					cur = box{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+				}
+			}
+			grow := func(b box) {
+				cur = box{math.Min(cur.x0, b.x0), math.Min(cur.y0, b.y0), math.Max(cur.x1, b.x1), math.Max(cur.y1, b.y1)}
+			}
+			if inLegend > 0 {
+				switch e.Name.Local {
+				case "circle":
+					cx, cy, r := num(e.Attr, "cx"), num(e.Attr, "cy"), num(e.Attr, "r")
+					grow(box{cx - r, cy - r, cx + r, cy + r})
+				case "line":
+					grow(box{num(e.Attr, "x1"), num(e.Attr, "y1") - 2, num(e.Attr, "x2"), num(e.Attr, "y2") + 2})
+				case "text":
+					var txt string
+					if err := dec.DecodeElement(&txt, &e); err != nil {
+						t.Fatal(err)
+					}
+					depth--
+					x, y := num(e.Attr, "x"), num(e.Attr, "y")
+					grow(box{x, y - 13, x + 8*float64(len([]rune(txt))), y + 3})
+				}
+				continue
+			}
+			if inClip > 0 {
+				switch e.Name.Local {
+				case "circle":
+					cx, cy, r := num(e.Attr, "cx"), num(e.Attr, "cy"), num(e.Attr, "r")
+					marks = append(marks, box{cx - r, cy - r, cx + r, cy + r})
+				case "rect":
+					x, y := num(e.Attr, "x"), num(e.Attr, "y")
+					marks = append(marks, box{x, y, x + num(e.Attr, "width"), y + num(e.Attr, "height")})
+				case "polyline":
+					for _, pt := range strings.Fields(attr(e.Attr, "points")) {
+						var x, y float64
+						fmt.Sscanf(pt, "%g,%g", &x, &y)
+						marks = append(marks, box{x - 1, y - 1, x + 1, y + 1})
+					}
+				}
+			}
+		case xml.EndElement:
+			if depth == inLegend {
+				inLegend = 0
+				legends = append(legends, cur)
+			}
+			if depth == inClip {
+				inClip = 0
+			}
+			depth--
+		}
+	}
+	return view, marks, legends
+}
+
+// TestLegendCoversNoData fills every corner of the frame with points and
+// lines (where an in-frame legend would have to go) at desktop and phone
+// widths, and checks that no legend entry overlaps a data mark, that entries
+// do not overlap each other, and that all lie inside the viewBox. The old
+// layout (legend at the top left of the frame) fails the first check.
+func TestLegendCoversNoData(t *testing.T) {
+	var xs, ys []float64
+	for i := 0; i <= 20; i++ {
+		for j := 0; j <= 20; j++ {
+			xs, ys = append(xs, float64(i)/20), append(ys, float64(j)/20)
+		}
+	}
+	for _, w := range []float64{640, 300} {
+		p := &Plot{Title: "grid", XLabel: "x", YLabel: "y", Width: w, Height: w * 0.9,
+			Series: []Series{
+				{Name: "every point of a 21 × 21 grid", X: xs, Y: ys, Kind: Points},
+				{Name: "diagonal (a rising line)", X: []float64{0, 1}, Y: []float64{0, 1}},
+				{Name: "anti-diagonal, dashed", X: []float64{0, 1}, Y: []float64{1, 0}, Dashed: true},
+				{Name: "bars", X: []float64{0.25, 0.75}, Y: []float64{0.9, 0.9}, Kind: Bars},
+			}}
+		view, marks, legends := svgGeometry(t, p.SVG())
+		if len(legends) != 4 {
+			t.Fatalf("width %g: %d legend entries, want 4", w, len(legends))
+		}
+		if len(marks) < 441 {
+			t.Fatalf("width %g: parsed %d data marks, want ≥ 441", w, len(marks))
+		}
+		for i, l := range legends {
+			if l.x0 < 0 || l.x1 > view.x1 || l.y0 < 0 || l.y1 > view.y1 {
+				t.Errorf("width %g: legend entry %d %+v outside the viewBox %+v", w, i, l, view)
+			}
+			for _, m := range marks {
+				if l.overlaps(m) {
+					t.Errorf("width %g: legend entry %d %+v covers the data mark %+v", w, i, l, m)
+					break
+				}
+			}
+			for j := i + 1; j < len(legends); j++ {
+				if l.overlaps(legends[j]) {
+					t.Errorf("width %g: legend entries %d and %d overlap: %+v %+v", w, i, j, l, legends[j])
+				}
+			}
+		}
+	}
+}
+
+// TestRuleLabelsOverData: a rule's label is drawn after the series (so a bar
+// cannot hide it) and carries a white halo.
+func TestRuleLabelsOverData(t *testing.T) {
+	p := &Plot{Series: []Series{{X: []float64{1, 2, 3}, Y: []float64{5, 6, 7}, Kind: Bars}},
+		Rules: []Rule{{Label: "threshold", At: 4, Horizontal: true}}}
+	s := p.SVG()
+	lab, bar := strings.Index(s, ">threshold<"), strings.LastIndex(s, `fill-opacity="0.8"`)
+	if lab < 0 || bar < 0 || lab < bar {
+		t.Errorf("the rule label (at %d) is not drawn after the last bar (at %d)", lab, bar)
+	}
+	if !strings.Contains(s, `paint-order="stroke"`) {
+		t.Error("the rule label has no halo")
+	}
+}
+
+// TestNarrowTicks: a phone-width plot gets at most 5 x tick labels, each
+// given at least 40 px.
+func TestNarrowTicks(t *testing.T) {
+	p := &Plot{Width: 300, Height: 270, Series: []Series{{X: []float64{0, 1000}, Y: []float64{0, 1}}}}
+	s := p.SVG()
+	var xs []float64
+	for _, part := range strings.Split(s, `<text x="`)[1:] {
+		if !strings.Contains(part[:80], `class="tick"`) || !strings.Contains(part[:80], `text-anchor="middle"`) {
+			continue
+		}
+		x, _ := strconv.ParseFloat(part[:strings.IndexByte(part, '"')], 64)
+		xs = append(xs, x)
+	}
+	if len(xs) < 2 || len(xs) > 5 {
+		t.Fatalf("%d x tick labels at 300 px, want 2–5", len(xs))
+	}
+	for i := 1; i < len(xs); i++ {
+		if xs[i]-xs[i-1] < 40 {
+			t.Errorf("x ticks %g and %g are %g px apart", xs[i-1], xs[i], xs[i]-xs[i-1])
+		}
 	}
 }

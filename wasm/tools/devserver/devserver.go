@@ -15,11 +15,15 @@ import (
 	"strings"
 )
 
-// CSP is the Content-Security-Policy of every page (the same text as the
-// pages' <meta http-equiv> tags): nothing but the page's own origin, wasm
-// compilation allowed, no inline script.
-const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; " +
-	"img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
+// MetaCSP is the policy in the pages' <meta http-equiv> tags: nothing but the
+// page's own origin, wasm compilation allowed, no inline script.
+const MetaCSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; " +
+	"img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'"
+
+// CSP is the Content-Security-Policy header of every response: MetaCSP plus
+// frame-ancestors, which browsers ignore (with a console error) in a <meta>
+// tag and honour only as a header (docs/ELEMENTS.md, Hosting).
+const CSP = MetaCSP + "; frame-ancestors 'self'"
 
 func init() {
 	// Never depend on the host's /etc/mime.types for these.

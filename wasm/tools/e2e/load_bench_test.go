@@ -1,0 +1,214 @@
+//go:build !js
+
+package e2e
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/dpsample/dpsample/wasm/tools/devserver"
+)
+
+// loadProbe records, in ms since navigation start, when the Go UI is ready
+// (window.dpsampleUIReady) and when the worker is (#status gets
+// data-state="ready"), like wasm/bench's readyProbe.
+const loadProbe = `Object.defineProperty(window, "dpsampleUIReady", {
+  configurable: true,
+  get() { return this.__ui; },
+  set(v) { if (v && this.__uiAt === undefined) this.__uiAt = performance.now(); this.__ui = v; },
+});
+new MutationObserver((_, o) => {
+  const s = document.getElementById("status");
+  if (s && s.dataset.state === "ready" && window.__workerAt === undefined) { window.__workerAt = performance.now(); o.disconnect(); }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });`
+
+// loadPhases is read after a load: timings (ms from navigation start) and
+// the bytes on the wire per resource.
+const loadPhasesJS = `(() => {
+  const nav = performance.getEntriesByType("navigation")[0];
+  const res = performance.getEntriesByType("resource");
+  const wasm = res.find(r => r.name.endsWith("/dpsample.wasm"));
+  const bytes = {};
+  for (const r of [nav, ...res]) bytes[new URL(r.name).pathname] = r.transferSize;
+  const mark = (n) => (performance.getEntriesByName(n)[0] || { startTime: -1 }).startTime;
+  return { compiled: mark("dpsample:module-compiled"), goStart: mark("dpsample:go-start"), ui: window.__uiAt, worker: window.__workerAt, dcl: nav.domContentLoadedEventEnd,
+    wasmStart: wasm ? wasm.startTime : -1, wasmEnd: wasm ? wasm.responseEnd : -1, bytes };
+})()`
+
+type loadPhases struct {
+	Compiled, GoStart                   float64
+	UI, Worker, DCL, WasmStart, WasmEnd float64
+	Bytes                               map[string]float64
+}
+
+// BenchmarkPageLoad measures cold loads of index.html (HTTP cache disabled,
+// loopback, the dev server's handler) with the precompressed module served
+// as brotli, as gzip only, and uncompressed: navigation → UI ready and →
+// worker ready (medians of 5), the module's download window, and the bytes on
+// the wire per resource (what dominates). Run:
+//
+//	E2E_REQUIRE=1 go test -run '^$' -bench PageLoad -benchtime 1x ./wasm/tools/e2e/
+func BenchmarkPageLoad(b *testing.B) {
+	site := devserver.Handler(root)
+	for _, enc := range []string{"br", "gzip", "identity"} {
+		b.Run(enc, func(b *testing.B) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				r.Header.Set("Accept-Encoding", enc) // what a client (or a host) that only offers enc gets
+				site.ServeHTTP(w, r)
+			}))
+			defer srv.Close()
+			var ui, worker, wasmDL, compile, goInit []float64
+			var last loadPhases
+			for range b.N * 5 {
+				ctx, cancel := chromedp.NewContext(browser)
+				if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: loadProbe}); err != nil {
+					b.Fatal(err)
+				}
+				if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"),
+					chromedp.Poll[chromedp.Void](`window.__uiAt !== undefined && window.__workerAt !== undefined`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+					b.Fatal(err)
+				}
+				time.Sleep(200 * time.Millisecond)
+				ph, err := chromedp.Run(ctx, chromedp.Evaluate[loadPhases](loadPhasesJS))
+				cancel()
+				if err != nil {
+					b.Fatal(err)
+				}
+				ui, worker, wasmDL = append(ui, ph.UI), append(worker, ph.Worker), append(wasmDL, ph.WasmEnd-ph.WasmStart)
+				compile, goInit = append(compile, ph.Compiled-ph.WasmEnd), append(goInit, ph.UI-ph.GoStart)
+				last = ph
+			}
+			var total float64
+			var names []string
+			for n, v := range last.Bytes {
+				total += v
+				names = append(names, n)
+			}
+			sort.Slice(names, func(i, j int) bool { return last.Bytes[names[i]] > last.Bytes[names[j]] })
+			var top []string
+			for _, n := range names[:min(5, len(names))] {
+				top = append(top, fmt.Sprintf("%s %.0f B (%.0f%%)", n, last.Bytes[n], 100*last.Bytes[n]/total))
+			}
+			b.Logf("%s: UI ready %v ms, worker ready %v ms; phases: .wasm request→last byte %v ms, last byte→compiled %v ms, "+
+				"Go start→UI ready %v ms, HTML+scripts before the .wasm request %v ms; wire total %.0f B; largest: %s",
+				enc, rounded(ui), rounded(worker), rounded(wasmDL), rounded(compile), rounded(goInit), int(last.WasmStart+0.5), total, strings.Join(top, ", "))
+			b.ReportMetric(median(ui), "ms-ui-ready")
+			b.ReportMetric(median(worker), "ms-worker-ready")
+			b.ReportMetric(median(wasmDL), "ms-wasm-download")
+			b.ReportMetric(median(compile), "ms-compile-after-download")
+			b.ReportMetric(median(goInit), "ms-go-start-to-ui")
+			b.ReportMetric(total, "wire-bytes")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func rounded(xs []float64) []int {
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = int(x + 0.5)
+	}
+	return out
+}
+
+// BenchmarkPreloadWasm compares, interleaved on one browser, cold loads of
+// index.html as shipped (the .wasm preloaded from the <head>, so its download
+// starts while the module scripts load) and the same page without the two
+// preload links: the ratio of medians of navigation → UI ready, and the bytes
+// on the wire of each (equal: the preload is used, not fetched twice).
+func BenchmarkPreloadWasm(b *testing.B) {
+	site := devserver.Handler(root)
+	index, err := os.ReadFile(filepath.Join(root, "index.html"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	const tags = `<link rel="preload" href="site/dpsample.wasm" as="fetch" type="application/wasm" crossorigin>` + "\n" +
+		`<link rel="modulepreload" href="site/dpsample.js">` + "\n"
+	without := strings.Replace(string(index), tags, "", 1)
+	if without == string(index) {
+		b.Fatal("index.html does not carry the preload links this benchmark removes")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Both variants through the same code path (the dev server's own
+		// "/" differs in timing from a handler-written page by more than the
+		// preload's effect).
+		if page, ok := map[string]string{"/with.html": string(index), "/without.html": without}[r.URL.Path]; ok {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Content-Security-Policy", devserver.CSP)
+			io.WriteString(w, page)
+			return
+		}
+		site.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	load := func(path string) (float64, float64) {
+		ctx, cancel := chromedp.NewContext(browser)
+		defer cancel()
+		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: loadProbe}); err != nil {
+			b.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+path),
+			chromedp.Poll[chromedp.Void](`window.__uiAt !== undefined && window.__workerAt !== undefined`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+			b.Fatal(err)
+		}
+		time.Sleep(200 * time.Millisecond)
+		ph, err := chromedp.Run(ctx, chromedp.Evaluate[loadPhases](loadPhasesJS))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var total float64
+		for _, v := range ph.Bytes {
+			total += v
+		}
+		return ph.UI, total
+	}
+	var plain, preloaded []float64
+	var bytesPlain, bytesPre float64
+	for range b.N * 9 {
+		t, n := load("/without.html")
+		plain, bytesPlain = append(plain, t), n
+		t, n = load("/with.html")
+		preloaded, bytesPre = append(preloaded, t), n
+	}
+	b.Logf("UI ready, without preload %v ms; as shipped (preload) %v ms; wire %.0f vs %.0f B", rounded(plain), rounded(preloaded), bytesPlain, bytesPre)
+	b.ReportMetric(median(plain), "ms-without-preload")
+	b.ReportMetric(median(preloaded), "ms-preload")
+	b.ReportMetric(median(preloaded)/median(plain), "ratio")
+	b.ReportMetric(0, "ns/op")
+}
