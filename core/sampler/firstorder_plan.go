@@ -143,6 +143,6 @@ func NewFirstOrderPlan(p FirstOrderParams) (FirstOrderPlan, error) {
 	pl.TauFail = float64(pl.Steps) * pl.FailBound
 	pl.ExpectedLossEvals = float64(pl.Steps) * float64(p.N) * (float64(pl.AnchorMax) + 1 + 1/pl.PMin)
 	units := float64(p.N) * d * (float64(pl.AnchorMax) + 1 + 1/pl.PMin)
-	pl.ChunkSteps = int(math.Max(1, math.Min(float64(pl.Steps), math.Round(1e6/units))))
+	pl.ChunkSteps = int(math.Max(1, math.Min(float64(pl.Steps), math.Round(ChunkWork/units))))
 	return pl, nil
 }

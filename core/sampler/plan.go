@@ -261,6 +261,12 @@ func plan(p Params, mode string) (Plan, error) {
 	}
 	pl.ExpectedLossEvals = perStep * T
 	units := d * (1 + 2*math.E + perStep)
-	pl.ChunkSteps = int(math.Max(1, math.Min(T, math.Round(1e6/units))))
+	pl.ChunkSteps = int(math.Max(1, math.Min(T, math.Round(ChunkWork/units))))
 	return pl, nil
 }
+
+// ChunkWork is the work (≈ multiply-adds) of the samplers between two context
+// checks and progress reports: ≈ 1 ms natively and a few ms in WebAssembly, so
+// that a page sees ≥ 5 progress events per second and a cancel lands within
+// 200 ms (docs/API.md) even when other work shares the CPU several times over.
+const ChunkWork = 2.5e5
