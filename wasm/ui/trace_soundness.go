@@ -86,10 +86,10 @@ func (v *traceView) buildSoundness() {
 func (v *traceView) drawWorst(ex *lowerbound.Experiment, su traceSetup) {
 	sd := ex.Soundness
 	approx := "Φ̄(√ln(n/ξ))"
-	lead := "For the worst output (all ones) an innocent is accused with probability"
+	lead := "for the worst output (all ones) an innocent is accused with probability"
 	if su.mode == fingerprint.Symmetric {
 		approx = "Φ̄(√(2·ln(n/ξ)))"
-		lead = "Practical code: an innocent's score has the same variance for every output; for the all-ones output an innocent is accused with probability"
+		lead = "practical code: an innocent's score has the same variance for every output; for the all-ones output an innocent is accused with probability"
 	}
 	meets := "which this worst case meets."
 	if sd.WorstCaseExceedsXi {
@@ -242,14 +242,15 @@ func (v *traceView) drawSound() {
 	removed := fmt.Sprintf("Person %d accused on the data without them: %s; exact probability for these codes and outputs %s; Definition G.1 asks ≤ ξ = %s.",
 		u, ofN(sd.RemovedHits, n, *sd.RemovedCI, "runs"), optNum(sd.RemovedExact, "—"), fmtNum(sd.Xi))
 	if sd.RemovedHits == 0 {
-		removed += fmt.Sprintf(" (0 hits: the upper end 1 − 0.025^{1/%d} = %s ≈ 3.7/%d is all %d runs can show.)", n, fmtNum(sd.RemovedCI[1]), n, n)
+		removed += fmt.Sprintf(" (0 hits: the upper end 1 − 0.025^(1/%d) = %s ≈ 3.7/%d is all %d runs can show.)", n, fmtNum(sd.RemovedCI[1]), n, n)
 	}
 	ghost := "—"
 	if p.GhostScored > 0 {
 		ghost = fmtNum(float64(p.GhostAccused) / float64(p.GhostScored))
 	}
 	appendAll(ul,
-		text("li", fmt.Sprintf("trials: %d (%s)", n, t.mech.label())),
+		text("li", fmt.Sprintf("trials: %d (%s; n = %d, ξ = %s, k = %d cop%s)", n, t.mech.label(), t.su.n, fmtNum(t.su.xi), t.su.copies,
+			map[bool]string{true: "y", false: "ies"}[t.su.copies == 1])),
 		text("li", "Trace returned a member on the full data: "+ofN(p.Traced, n, p.TracedCI, "runs")+"."),
 		text("li", fmt.Sprintf("Person %d accused on the full data: %s.", u, ofN(p.MemberHits, n, p.MemberCI, "runs"))),
 		text("li", removed, "id", v.pre+"-removed-line"),
