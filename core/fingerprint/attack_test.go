@@ -33,8 +33,9 @@ func majority(c *Code, without int, _ *rand.Rand) Word {
 	return w
 }
 
-// majorityRandomTies breaks ties with a fair coin: the protocol behind the
-// reference innocent rates of fingerprinting.md §7 test 6. The tie rule
+// majorityRandomTies breaks ties with a fair coin: the protocol of an earlier
+// design note's reference innocent rates (docs/LOWERBOUND-NOTES.md quotes
+// them against the shipped rule). The tie rule
 // matters at small n: at n = 4, ξ = .1 the innocent rate is ≈ 5.4e-3 with
 // ties → 1 (what rounding the median's θ = ½ gives), 2.5e-3 with fair coins
 // and 1.0e-3 with ties → 0 (all three ≪ ξ).

@@ -43,9 +43,9 @@ func BenchmarkTrace(b *testing.B) {
 	}
 }
 
-// BenchmarkInnocentRates runs the heavy soundness/completeness settings of
-// fingerprinting.md §7 (run with -benchtime=1x) and reports the measured
-// rates as metrics.
+// BenchmarkInnocentRates runs the heavy soundness/completeness settings
+// (Definition G.1 for Algorithm 2; run with -benchtime=1x) and reports the
+// measured rates as metrics.
 func BenchmarkInnocentRates(b *testing.B) {
 	cases := []struct {
 		p              Params

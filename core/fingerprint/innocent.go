@@ -46,7 +46,7 @@ func (c *Code) InnocentRate(w Word) (float64, error) {
 // the per-innocent accusation rate for the output with the largest innocent
 // variance. In tardos mode that is the all-ones output (Var S = #{j : c_j = 1}
 // ≤ d₀), and threshold/√d₀ = (Z/2)/√⌈100n²k⌉ ≤ √k with k = ln(n/ξ): the
-// "Φ̄(√k)" of fingerprinting.md §3. In symmetric mode Var S = d₀ for every
+// "Φ̄(√k)" of docs/LOWERBOUND-NOTES.md. In symmetric mode Var S = d₀ for every
 // output and threshold/√d₀ = √(2k). It is an approximation: the U_j are
 // heavy-tailed (E U⁴ ≈ 43 at n = 4), and the exact all-ones rate
 // (InnocentRate of the all-ones word) is somewhat larger at small ξ.

@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// section5 is the table of fingerprinting.md §5 (computed there with python3):
-// k = ln(n/ξ), d₀ = ⌈100n²k⌉, D = 5d₀, Z = 20nk, practical ℓ = ⌈10n²k⌉. The note
-// prints ℓ = 59,069 and 82,646 at n = 32; ⌈10n²k⌉ is 59,068 (10n²k = 59067.61)
+// section5 is a table of Algorithm 2's lengths computed independently with python3:
+// k = ln(n/ξ), d₀ = ⌈100n²k⌉, D = 5d₀, Z = 20nk, practical ℓ = ⌈10n²k⌉. A design
+// note (not in the repository) printed ℓ = 59,069 and 82,646 at n = 32; ⌈10n²k⌉ is 59,068 (10n²k = 59067.61)
 // and 82,647 (82646.08), so those two entries are corrected here.
 var section5 = []struct {
 	n         int

@@ -153,7 +153,8 @@ func (l gaussLaw) sample(r *rand.Rand, ones int) float64 {
 
 // excess returns f(θ) − min f for one coordinate, where
 // f(θ) = (1/rows)Σ_i|θ − z_i| = m|θ−1| + (1−m)|θ| and m = ones/rows; for θ in
-// [0,1] it equals |1−2m|·|θ − θ*| (fingerprinting.md §1).
+// [0,1] it equals |1−2m|·|θ − θ*| (the ℓ1 instance of Section 3.2 and
+// Lemma G.2's proof; derivation in the package doc).
 func excess(theta float64, ones, rows int) float64 {
 	m := float64(ones) / float64(rows)
 	return m*math.Abs(theta-1) + (1-m)*math.Abs(theta) - math.Min(m, 1-m)

@@ -21,7 +21,9 @@ import (
 // Theorem 3.7 of the paper: a fingerprinting code becomes the
 // dataset, a mechanism answers the ℓ1 ERM problem, the adversary rounds the
 // answer at ½ and Trace names a member — or fails, when the answer is
-// private and therefore inaccurate.
+// private and therefore inaccurate. Every number the page states about
+// soundness, the privacy claim and the implied ε comes from the core
+// (lowerbound.Experiment, lowerbound.Pool); the page only formats it.
 //
 // Every trial runs in the Web Worker (lowerbound.run). The walk-through trial
 // is seeded so that the page can rebuild the same code — and its secret key —
@@ -292,7 +294,8 @@ func buildTraceView(root dom.Element) {
 		text("p", "Why can no private algorithm be accurate on some problems? Theorem 3.7 of the paper answers with "+
 			"an attack. The data set is a fingerprinting code: each person's row is a long random bit string. "+
 			"If an algorithm solves the ℓ1 problem over these rows accurately, rounding its answer at ½ gives a word "+
-			"that the code's Trace traces back to someone in the data (Lemma G.2: accurate ⇒ traceable). "+
+			"that the code's Trace traces back to someone in the data, except with small probability "+
+			"(Lemma G.2: accurate and untraceable together has probability ≤ ξ). "+
 			"A private algorithm cannot let that happen, so it must be inaccurate. Below, every step runs for real, "+
 			"in a background worker on this device.", "class", "lede"),
 	)
@@ -395,7 +398,7 @@ func maxAbs(x []float64) float64 {
 	return m
 }
 
-// ---- stage 5: the dichotomy ----
+// ---- stage 7: where the demo departs from the paper's text ----
 
 func (v *traceView) buildSlips() {
 	s := stage(v.pre+"-stage-slips", "7. Where this demo departs from the paper's text")
@@ -407,7 +410,9 @@ func (v *traceView) buildSlips() {
 		"Trace′ leaves the choice among several accused people open; Algorithm 2's \"Return: i randomly from Trace′\" is read as a uniformly random member of A, and the page shows all of A.",
 		"The score runs only over the real columns after undoing π: dummy columns have p ∈ {0, 1}, where Uᵢⱼ would be infinite.",
 		"Theorem 3.7 applies the code to the n_k distinct people of the group construction (k copies each), so d₀, t and Z use n_k.",
-		"Soundness at Z/2 with d₀ = 100n²k is per person (≈ Φ̄(√k) in the worst case), not a union bound over all innocents; the measured rates are shown above.",
+		"Definition G.1's soundness is per person and for every output. With threshold Z/2 and d₀ = 100n²k, the worst output (all ones) gets an " +
+			"innocent accused with probability ≈ Φ̄(√k), k = ln(n/ξ). That exceeds ξ at small ξ (n = 4: 2.0×10⁻³ at ξ = 10⁻³, 5.7×10⁻⁴ at ξ = 10⁻⁴; " +
+			"stage 6 computes it for the code drawn above). The paper does not check Algorithm 2's constants against the definition.",
 	} {
 		ul.AppendChild(text("li", item))
 	}

@@ -15,7 +15,8 @@ import (
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
-// traceDichotomyStage is stage 5: accurate ⇒ traceable, trial by trial and swept over the parameter.
+// traceDichotomyStage is stage 5: accuracy against tracing (Lemma G.2's
+// completeness), trial by trial and swept over the parameter.
 type traceDichotomyStage struct {
 	dichotomy dom.Element
 	sweepPlot dom.Element
@@ -29,10 +30,13 @@ type traceDichotomyStage struct {
 	sweepMech traceMech // mechanism of sweep
 }
 
-// tracePoint is one trial in the (excess/D, traced) plane.
+// tracePoint is one trial in the (excess/D, traced) plane; fresh marks the
+// unseeded trials of a sweep (independent draws), as opposed to the seeded
+// walk-through trials, which repeat when a setting is revisited.
 type tracePoint struct {
 	excess float64
 	traced bool
+	fresh  bool
 }
 
 // sweepPoint is the mean excess/D of the trials at one parameter value.
@@ -41,7 +45,7 @@ type sweepPoint struct {
 }
 
 func (v *traceView) buildDichotomy() {
-	s := stage(v.pre+"-stage-dichotomy", "5. The dichotomy: accurate ⇒ traced")
+	s := stage(v.pre+"-stage-dichotomy", "5. The dichotomy: accuracy against tracing")
 	v.dich.sweepBtn = text("button", "Sweep the slider (runs in the worker)", "type", "button", "id", v.pre+"-sweep")
 	v.dich.sweepProg = el("progress", "id", v.pre+"-sweep-progress", "max", "1", "value", "0", "hidden", "")
 	v.dich.sweepPlot = el("figure", "id", v.pre+"-sweep-plot", "class", "plot")
@@ -49,9 +53,10 @@ func (v *traceView) buildDichotomy() {
 	v.dich.dichotomy = el("figure", "id", v.pre+"-dichotomy", "class", "plot")
 	v.dich.corner = text("p", "", "id", v.pre+"-corner", "class", "result", "aria-live", "polite")
 	css(v.dich.corner, "font-size", "16px")
-	appendAll(s, narration("Lemma G.2 (Definition G.1 with α = 1/150): if excess ≤ D/150 then Trace fails with probability at most ξ. "+
-		"Every trial the page runs lands in this plane. The corner left of the 1/150 line and at the bottom — accurate but untraced — stays empty; "+
-		"traced-but-inaccurate trials are allowed, since the lemma is an implication, not an equivalence. "+
+	appendAll(s, narration("Lemma G.2 (completeness in Definition G.1, α = 1/150): the probability that the output is accurate "+
+		"(excess ≤ D/150) and Trace returns nobody is ≤ ξ. It bounds that joint event. It does not bound the failure rate among "+
+		"accurate outputs, which can be up to ξ divided by the chance of being accurate. Every trial the page runs lands in this plane; "+
+		"the lemma says nothing about the trials right of the 1/150 line, traced or not. "+
 		"Sweeping runs the chosen mechanism at 9 values of its slider, "+strconv.Itoa(sweepTrials)+" fresh trials each."),
 		v.dich.sweepBtn, v.dich.sweepProg, v.dich.corner, v.dich.dichotomy, v.dich.sweepPlot, v.dich.sweepNote)
 	v.root.AppendChild(s)
@@ -61,7 +66,7 @@ func (v *traceView) buildDichotomy() {
 
 func (v *traceView) drawDichotomy() {
 	var tx, ty, ux, uy []float64
-	acc, accUntraced := 0, 0
+	acc, accUntraced, fresh, freshCorner := 0, 0, 0, 0
 	for i, p := range v.dich.points {
 		j := 0.12 * (float64((i*7919)%21)/10 - 1) // deterministic jitter in ±0.12
 		x := math.Max(p.excess, 1.15e-4)          // the median's excess 0 is drawn at the left edge
@@ -70,10 +75,17 @@ func (v *traceView) drawDichotomy() {
 		} else {
 			ux, uy = append(ux, x), append(uy, j)
 		}
+		corner := p.excess <= accurateCut && !p.traced
 		if p.excess <= accurateCut {
 			acc++
-			if !p.traced {
-				accUntraced++
+		}
+		if corner {
+			accUntraced++
+		}
+		if p.fresh {
+			fresh++
+			if corner {
+				freshCorner++
 			}
 		}
 	}
@@ -88,8 +100,20 @@ func (v *traceView) drawDichotomy() {
 		Rules: []plot.Rule{{Label: "excess = D/150 (accurate to the left)", At: accurateCut, Color: "#000000"}},
 	}
 	v.dich.dichotomy.SetInnerHTML(fitWidth(v.dich.dichotomy, p).SVG())
-	v.dich.corner.SetTextContent(fmt.Sprintf("%d trials so far; %d accurate (excess ≤ D/150); accurate but untraced: %d. "+
-		"(Trials with excess 0, the median's, sit on the left edge.)", len(v.dich.points), acc, accUntraced))
+	say := fmt.Sprintf("%d trials so far; %d accurate (excess ≤ D/150); accurate but untraced: %d. "+
+		"(Trials with excess 0, the median's, sit on the left edge.) ", len(v.dich.points), acc, accUntraced)
+	if fresh == 0 {
+		say += "The seeded walk-through trials repeat when a setting is revisited, so they are not independent draws: sweep the slider for fresh trials."
+	} else {
+		_, hi := lowerbound.ClopperPearson(freshCorner, fresh, 0.05)
+		say += fmt.Sprintf("In the %d fresh trials of the sweeps, %d landed in the accurate-but-untraced corner (95 %% Clopper–Pearson upper bound %s "+
+			"on the joint probability, for the sweeps' mix of settings). The lemma bounds that probability by ξ = %s. It does not say the corner is empty, "+
+			"and a run of zeros only bounds it by ≈ 3.7/N.", fresh, freshCorner, fmtNum(hi), fmtNum(v.su.xi))
+		v.dich.corner.SetAttribute("data-fresh-hi", strconv.FormatFloat(hi, 'g', -1, 64))
+	}
+	v.dich.corner.SetTextContent(say)
+	v.dich.corner.SetAttribute("data-fresh", strconv.Itoa(fresh))
+	v.dich.corner.SetAttribute("data-fresh-untraced", strconv.Itoa(freshCorner))
 	v.dich.corner.SetAttribute("data-trials", strconv.Itoa(len(v.dich.points)))
 	v.dich.corner.SetAttribute("data-accurate", strconv.Itoa(acc))
 	v.dich.corner.SetAttribute("data-accurate-untraced", strconv.Itoa(accUntraced))
@@ -153,7 +177,7 @@ func (v *traceView) runSweep() {
 			}
 			mean, tr := 0.0, 0.0
 			for i, e := range ex.ExcessOverD {
-				v.dich.points = append(v.dich.points, tracePoint{e, ex.Traced[i]})
+				v.dich.points = append(v.dich.points, tracePoint{e, ex.Traced[i], true})
 				mean += e
 				if ex.Traced[i] {
 					tr++

@@ -134,13 +134,16 @@ func (v *traceView) setupChanged() {
 	if !ok {
 		return
 	}
+	if su != v.su { // the dichotomy plane shows one code setup: Lemma G.2's ξ is that setup's
+		v.dich.points = nil
+	}
 	v.su = su
 	show(v.setup.practical, su.mode == fingerprint.Symmetric)
 	// The DP contradiction needs ξ < exp(−ε′)((1 − ξ)/n_k − δ′); at ε′ = 1, δ′ = 0: ξ < 1/(1 + e·n).
 	lim := 1 / (1 + math.E*float64(su.n))
 	show(v.setup.xiWarn, su.xi >= lim)
 	v.setup.xiWarn.SetTextContent(fmt.Sprintf("ξ = %s is too large for the privacy contradiction of Theorem 3.7: it needs "+
-		"ξ < exp(−ε′)·((1 − ξ)/n − δ′), i.e. ξ < %.3g at ε′ = 1 (fingerprinting.md §5). Tracing still works, but a "+
+		"ξ < exp(−ε′)·((1 − ξ)/n − δ′), i.e. ξ < %.3g at ε′ = 1 (the contradiction closing Theorem 3.7's proof, Appendix G.5). Tracing still works, but a "+
 		"soundness rate of ξ would not contradict (1, 0)-DP. Use ξ ≤ 1/(4n) = %.3g.", fmtNum(su.xi), lim, 1/(4*float64(su.n))))
 	rep, err := newTraceReplica(su)
 	if err != nil {
@@ -163,8 +166,9 @@ func (v *traceView) setupChanged() {
 		map[bool]string{true: "y", false: "ies"}[su.copies == 1], c.K, c.T))
 	if su.copies > 1 {
 		v.setup.counts.AppendChild(doc().CreateTextNode(fmt.Sprintf(" Group privacy (Lemma 3.6, Theorem 3.7): the code is built for the n_k = %d distinct people "+
-			"and each row appears k = %d times, so an (ε, δ)-DP mechanism only protects a person — all k of their rows — at (kε, k·e^{(k−1)ε}·δ); "+
-			"Trace still names one of the %d people.", su.n, su.copies, su.n)))
+			"and each row appears k = %d times, so a mechanism's per-row promise covers a person — all k of their rows — only through group privacy "+
+			"(Proposition C.2); stage 6 prints the per-person (ε, δ) the core computes for the chosen mechanism. Trace still names one of the %d people.",
+			su.n, su.copies, su.n)))
 	}
 	v.drawCodebook()
 	v.fillRemove()

@@ -10,9 +10,9 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/fingerprint"
 	"github.com/dpsample/dpsample/core/lowerbound"
 	"github.com/dpsample/dpsample/core/plot"
-	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
@@ -27,19 +27,22 @@ type traceSoundStage struct {
 	claimed    dom.Element
 	trialsF    numberField
 	remove     *dom.HTMLSelectElement
+	worst      dom.Element
+	warn       dom.Element
 	soundRun   *remoteRun
 	snd        soundTally
 }
 
-// soundTally accumulates the soundness run.
+// soundTally accumulates the soundness run: the worker's chunks, pooled by
+// lowerbound.Pool (the page computes no statistic itself).
 type soundTally struct {
-	mech                           traceMech
-	su                             traceSetup
-	user                           int
-	trials, traced, member, remove int
-	ghostAcc, ghostN               int
-	epsClaim, deltaClaim           float64
-	history                        [][4]float64 // trials, traced, member, removed rates
+	mech                       traceMech
+	su                         traceSetup
+	user                       int
+	runs                       []lowerbound.Experiment
+	pooled                     *lowerbound.Pooled
+	history                    [][4]float64 // trials, traced, member, removed rates
+	tracedN, memberN, removedN int
 }
 
 func (v *traceView) buildSoundness() {
@@ -55,6 +58,8 @@ func (v *traceView) buildSoundness() {
 	v.sound.soundStop = text("button", "Stop", "type", "button", "id", v.pre+"-sound-stop", "class", "secondary", "disabled", "")
 	appendAll(bw, v.sound.soundBtn, v.sound.soundStop)
 	appendAll(form, rw, v.sound.trialsF.wrap, bw)
+	v.sound.worst = text("p", "", "id", v.pre+"-worst", "class", "detail")
+	v.sound.warn = banner(v.pre+"-sound-warning", "warn")
 	v.sound.soundProg = el("progress", "id", v.pre+"-sound-progress", "max", "1", "value", "0", "hidden", "")
 	v.sound.soundRates = el("div", "id", v.pre+"-sound-rates", "aria-live", "polite")
 	v.sound.implied = el("p", "id", v.pre+"-implied", "class", "result")
@@ -62,14 +67,49 @@ func (v *traceView) buildSoundness() {
 	v.sound.claimed = text("p", "", "id", v.pre+"-claimed", "class", "detail")
 	v.sound.soundPlot = el("figure", "id", v.pre+"-sound-plot", "class", "plot")
 	appendAll(s, narration("The other half of the argument. Each trial draws a fresh code, runs the mechanism on the full data set "+
-		"and again on the data without the chosen person (all k copies), and traces both answers. Without their row the person is an "+
-		"innocent, and the code's soundness says they are accused with probability at most ξ (Definition G.1, per person). "+
-		"If the mechanism is (ε, δ)-DP, then P[accused | in data] ≤ e^ε·P[accused | removed] + δ; the rates below therefore imply a "+
-		"lower bound on ε, with 95% Clopper–Pearson intervals on both rates."),
-		form, v.sound.soundProg, v.sound.soundRates, v.sound.implied, v.sound.claimed, v.sound.soundPlot)
+		"and again on the data without the chosen person (all k copies of their row; the mechanism's parameters stay the ones the full "+
+		"data set fixed), and traces both answers. Without their rows the person is an innocent. Definition G.1 asks that an innocent "+
+		"be accused with probability ≤ ξ whatever the mechanism outputs. With this code's constants that holds only approximately, "+
+		"and only when Φ̄(√ln(n/ξ)) ≤ ξ: the next line gives the worst output's rate for the code drawn above. "+
+		"After a run, the list below says how often this person was actually accused in N runs without them, with a 95 % Clopper–Pearson "+
+		"interval, and the exact probability computed from each code's secret key. If the mechanism is (ε, δ)-DP, then "+
+		"P[accused | in the data] ≤ e^ε·P[accused | removed] + δ, so the two rates give a lower bound on ε."),
+		v.sound.worst, v.sound.warn, form, v.sound.soundProg, v.sound.soundRates, v.sound.implied, v.sound.claimed, v.sound.soundPlot)
 	v.root.AppendChild(s)
 	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault(); v.runSound() })
 	v.sound.soundStop.AddEventListener("click", false, func(dom.Event) { v.sound.soundRun.abort() })
+}
+
+// drawWorst states the worst case over outputs of Definition G.1's
+// soundness for the walk-through trial's code (ex.Soundness, computed by the
+// core from the code's key), with the warning when it exceeds ξ.
+func (v *traceView) drawWorst(ex *lowerbound.Experiment, su traceSetup) {
+	sd := ex.Soundness
+	approx := "Φ̄(√ln(n/ξ))"
+	lead := "for the worst output (all ones) an innocent is accused with probability"
+	if su.mode == fingerprint.Symmetric {
+		approx = "Φ̄(√(2·ln(n/ξ)))"
+		lead = "practical code: an innocent's score has the same variance for every output; for the all-ones output an innocent is accused with probability"
+	}
+	meets := "which this worst case meets."
+	if sd.WorstCaseExceedsXi {
+		meets = "which this worst case exceeds (see the warning)."
+	}
+	v.sound.worst.SetTextContent(fmt.Sprintf("Code drawn above (n = %d, ξ = %s): %s %s (exact, from this code's key); normal approximation %s = %s. "+
+		"Definition G.1 asks ≤ ξ = %s, %s", su.n, fmtNum(su.xi), lead, fmtNum(sd.WorstCaseExact), approx, fmtNum(sd.WorstCaseGaussian), fmtNum(su.xi), meets))
+	v.sound.worst.SetAttribute("data-exact", strconv.FormatFloat(sd.WorstCaseExact, 'g', -1, 64))
+	v.sound.worst.SetAttribute("data-gaussian", strconv.FormatFloat(sd.WorstCaseGaussian, 'g', -1, 64))
+	v.sound.worst.SetAttribute("data-exceeds", strconv.FormatBool(sd.WorstCaseExceedsXi))
+	show(v.sound.warn, sd.WorstCaseExceedsXi)
+	worst := fmtNum(math.Max(sd.WorstCaseExact, sd.WorstCaseGaussian))
+	if su.mode == fingerprint.Symmetric {
+		v.sound.warn.SetTextContent(fmt.Sprintf("At ξ = %s the practical code (a heuristic, not Algorithm 2) is not ξ-sound for arbitrary outputs: "+
+			"an innocent is accused with probability %s > ξ (≈ %s).", fmtNum(su.xi), worst, approx))
+		return
+	}
+	v.sound.warn.SetTextContent(fmt.Sprintf("At ξ = %s this code is not ξ-sound for arbitrary outputs: the all-ones output gets an innocent "+
+		"accused with probability %s > ξ. This is a gap between Algorithm 2's constants (threshold Z/2, d₀ = 100n²ln(n/ξ)) and Definition G.1, "+
+		"not a bug in this page. The rate is ≈ %s, and it exceeds ξ once ξ ≲ 1/(2πn·ln(n/ξ)).", fmtNum(su.xi), worst, approx))
 }
 
 func (v *traceView) fillRemove() {
@@ -82,26 +122,6 @@ func (v *traceView) fillRemove() {
 		}
 		v.sound.remove.AppendChild(o)
 	}
-}
-
-// claim is the privacy the mechanism promises for removing one person's k
-// rows: group privacy (privacy.Group; Lemma 3.6 copies each row k times).
-func claim(m traceMech, ex *lowerbound.Experiment, copies int) (eps, delta float64) {
-	switch m.mech {
-	case lowerbound.Median:
-		return math.Inf(1), 0
-	case lowerbound.BoxExponential:
-		eps, delta, err := privacy.Group(copies, ex.Mechanism.Epsilon, 0)
-		if err != nil {
-			return math.Inf(1), 0 // no claim
-		}
-		return eps, delta
-	}
-	eps, delta, err := privacy.Group(copies, m.eps(), m.delta)
-	if err != nil {
-		return math.Inf(1), 0
-	}
-	return eps, delta
 }
 
 func (v *traceView) runSound() {
@@ -139,11 +159,11 @@ func (v *traceView) runSound() {
 			show(v.sound.soundProg, false)
 			v.root.SetAttribute("data-sound", "done")
 		}()
-		for v.sound.snd.trials < total {
-			n := min(soundChunk, total-v.sound.snd.trials)
+		for v.sound.snd.trials() < total {
+			done := v.sound.snd.trials()
+			n := min(soundChunk, total-done)
 			opts := m.lbOptions(su)
 			opts.Seed, opts.Trials, opts.Remove, opts.Ghosts = nil, n, &user, 10
-			done := v.sound.snd.trials
 			ex, err := runLowerbound(opts, run, func(f float64) {
 				v.sound.soundProg.SetAttribute("value", strconv.FormatFloat((float64(done)+f*float64(n))/float64(total), 'f', 3, 64))
 			})
@@ -153,104 +173,172 @@ func (v *traceView) runSound() {
 				}
 				return
 			}
-			v.sound.snd.add(ex)
+			if err := v.sound.snd.add(ex); err != nil {
+				v.sound.soundRates.SetTextContent("The run failed: " + err.Error())
+				return
+			}
 			v.drawSound()
 		}
 	}()
 }
 
-func (t *soundTally) add(ex *lowerbound.Experiment) {
-	for i := range ex.Trials {
-		t.trials++
-		if ex.Traced[i] {
-			t.traced++
-		}
-		if ex.MemberAccused[i] {
-			t.member++
-		}
-		if ex.RemovedAccused[i] {
-			t.remove++
-		}
-		n := float64(t.trials)
-		t.history = append(t.history, [4]float64{n, float64(t.traced) / n, float64(t.member) / n, float64(t.remove) / n})
+func (t *soundTally) trials() int {
+	if t.pooled == nil {
+		return 0
 	}
-	t.ghostAcc += ex.GhostAccused
-	t.ghostN += ex.GhostScored
-	t.epsClaim, t.deltaClaim = claim(t.mech, ex, t.su.copies)
+	return t.pooled.Trials
 }
 
-func ciText(x, n int) string {
-	lo, hi := lowerbound.ClopperPearson(x, n, 0.05)
-	return fmt.Sprintf("%s [%s, %s]", fmtNum(float64(x)/float64(n)), fmtNum(lo), fmtNum(hi))
+// add pools one chunk of trials with the previous ones (lowerbound.Pool) and
+// extends the running rates of the plot.
+func (t *soundTally) add(ex *lowerbound.Experiment) error {
+	e := *ex
+	e.Last = nil // the plot of stage 4 shows the walk-through trial, not these
+	p, err := lowerbound.Pool(append(t.runs, e)...)
+	if err != nil {
+		return err
+	}
+	t.runs = append(t.runs, e)
+	for i := range e.Trials {
+		if e.Traced[i] {
+			t.tracedN++
+		}
+		if e.MemberAccused[i] {
+			t.memberN++
+		}
+		if e.RemovedAccused[i] {
+			t.removedN++
+		}
+		n := float64(len(t.history) + 1)
+		t.history = append(t.history, [4]float64{n, float64(t.tracedN) / n, float64(t.memberN) / n, float64(t.removedN) / n})
+	}
+	t.pooled = &p
+	return nil
+}
+
+// ofN prints "x of N = r, 95 % Clopper–Pearson [lo, hi]".
+func ofN(x, n int, ci [2]float64, what string) string {
+	return fmt.Sprintf("%d of %d %s = %s, 95 %% Clopper–Pearson [%s, %s]", x, n, what, fmtNum(float64(x)/float64(n)), fmtNum(ci[0]), fmtNum(ci[1]))
+}
+
+func optNum(p *float64, none string) string {
+	if p == nil {
+		return none
+	}
+	return fmtNum(*p)
 }
 
 func (v *traceView) drawSound() {
 	t := &v.sound.snd
-	if t.trials == 0 {
+	p := t.pooled
+	if p == nil {
 		return
 	}
 	u := t.user + 1
+	n := p.Trials
+	sd := p.Soundness
 	v.sound.soundRates.SetInnerHTML("")
 	ul := el("ul")
+	removed := fmt.Sprintf("Person %d accused on the data without them: %s; exact probability for these codes and outputs %s; Definition G.1 asks ≤ ξ = %s.",
+		u, ofN(sd.RemovedHits, n, *sd.RemovedCI, "runs"), optNum(sd.RemovedExact, "—"), fmtNum(sd.Xi))
+	if sd.RemovedHits == 0 {
+		removed += fmt.Sprintf(" (0 hits: the upper end 1 − 0.025^(1/%d) = %s ≈ 3.7/%d is all %d runs can show.)", n, fmtNum(sd.RemovedCI[1]), n, n)
+	}
 	ghost := "—"
-	if t.ghostN > 0 {
-		ghost = fmtNum(float64(t.ghostAcc) / float64(t.ghostN))
+	if p.GhostScored > 0 {
+		ghost = fmtNum(float64(p.GhostAccused) / float64(p.GhostScored))
 	}
 	appendAll(ul,
-		text("li", fmt.Sprintf("trials: %d (%s)", t.trials, t.mech.label())),
-		text("li", fmt.Sprintf("P[Trace ∈ data] on the full data: %s", ciText(t.traced, t.trials))),
-		text("li", fmt.Sprintf("P[person %d ∈ A | in the data]: %s", u, ciText(t.member, t.trials))),
-		text("li", fmt.Sprintf("P[person %d ∈ A | removed]: %s — the code promises ≤ ξ = %s", u, ciText(t.remove, t.trials), fmtNum(t.su.xi))),
-		text("li", fmt.Sprintf("ghost (innocent) accusation rate: %s over %d ghost scores", ghost, t.ghostN)),
+		text("li", fmt.Sprintf("trials: %d (%s; n = %d, ξ = %s, k = %d cop%s)", n, t.mech.label(), t.su.n, fmtNum(t.su.xi), t.su.copies,
+			map[bool]string{true: "y", false: "ies"}[t.su.copies == 1])),
+		text("li", "Trace returned a member on the full data: "+ofN(p.Traced, n, p.TracedCI, "runs")+"."),
+		text("li", fmt.Sprintf("Person %d accused on the full data: %s.", u, ofN(p.MemberHits, n, p.MemberCI, "runs"))),
+		text("li", removed, "id", v.pre+"-removed-line"),
+		text("li", fmt.Sprintf("ghost (innocent) accusation rate: %s over %d ghost scores, scored against the full-data output "+
+			"(not the output without person %d); exact %s.", ghost, p.GhostScored, u, fmtNum(sd.GhostExact))),
 	)
 	v.sound.soundRates.AppendChild(ul)
-	v.sound.soundRates.SetAttribute("data-trials", strconv.Itoa(t.trials))
-	v.sound.soundRates.SetAttribute("data-traced", strconv.Itoa(t.traced))
-	v.sound.soundRates.SetAttribute("data-member", strconv.Itoa(t.member))
-	v.sound.soundRates.SetAttribute("data-removed", strconv.Itoa(t.remove))
-	v.sound.soundRates.SetAttribute("data-xi", strconv.FormatFloat(t.su.xi, 'g', -1, 64))
+	r := v.sound.soundRates
+	r.SetAttribute("data-trials", strconv.Itoa(n))
+	r.SetAttribute("data-traced", strconv.Itoa(p.Traced))
+	r.SetAttribute("data-member", strconv.Itoa(p.MemberHits))
+	r.SetAttribute("data-removed", strconv.Itoa(sd.RemovedHits))
+	r.SetAttribute("data-removed-lo", strconv.FormatFloat(sd.RemovedCI[0], 'g', -1, 64))
+	r.SetAttribute("data-removed-hi", strconv.FormatFloat(sd.RemovedCI[1], 'g', -1, 64))
+	r.SetAttribute("data-xi", strconv.FormatFloat(sd.Xi, 'g', -1, 64))
 
-	imp := lowerbound.ImpliedEpsilon(t.member, t.remove, t.trials, t.deltaClaim, 0.05)
-	est := "unbounded (never accused after removal)"
-	if imp.Estimate != nil {
+	imp, c := p.ImpliedEpsilon, p.Claim
+	est := "none"
+	switch {
+	case imp.Estimate != nil:
 		est = fmtNum(*imp.Estimate)
-	} else if float64(t.member)/float64(t.trials) <= t.deltaClaim || t.member == 0 {
-		est = "0 (never accused while in the data)"
+	case sd.RemovedHits == 0:
+		est = fmt.Sprintf("none (person %d was never accused without their rows)", u)
+	default:
+		est = "none (p̂₁ ≤ δ)"
 	}
-	up := "∞"
-	if imp.Upper != nil {
-		up = fmtNum(*imp.Upper)
+	shows := fmt.Sprintf("What this attack shows (%d runs, δ = %s): any (ε, δ)-DP mechanism with these accusation rates "+
+		"has ε ≥ %s (95 %%). Point estimate %s. The interval [%s, %s] is about the attack's rates; it does not bound the mechanism's ε from above. "+
+		"With %d runs the lower bound can be at most %s ≈ ln(N/3.7). ",
+		n, fmtNum(imp.Delta), fmtNum(imp.Lower), est, fmtNum(imp.Lower), optNum(imp.Upper, "∞"), n, optNum(imp.Ceiling, "—"))
+	if imp.Limit != nil {
+		shows += fmt.Sprintf("As runs grow the estimate settles near ln((p̂₁ − δ)/p₀) = %s, p₀ = %s being the exact probability "+
+			"that person %d is accused without their rows.", fmtNum(*imp.Limit), optNum(sd.RemovedExact, "—"), u)
+	} else {
+		shows += fmt.Sprintf("Person %d was accused in at most a δ share of the runs even with their rows in the data (p̂₁ ≤ δ), "+
+			"so these runs give no evidence against any ε; without their rows the exact probability is p₀ = %s.", u, optNum(sd.RemovedExact, "—"))
 	}
-	v.sound.implied.SetTextContent(fmt.Sprintf("ε implied by the attack: %s, 95%% interval [%s, %s] · claimed ε = %s",
-		est, fmtNum(imp.Lower), up, fmtNum(t.epsClaim)))
+	v.sound.implied.SetTextContent(shows)
 	v.sound.implied.SetAttribute("data-lower", strconv.FormatFloat(imp.Lower, 'g', -1, 64))
-	claimed := strconv.FormatFloat(t.epsClaim, 'g', -1, 64)
-	if math.IsInf(t.epsClaim, 1) {
-		claimed = "Infinity" // as JS reads it
+	claimed := "Infinity" // no claim, as JS reads it
+	if c.Epsilon != nil {
+		claimed = strconv.FormatFloat(*c.Epsilon, 'g', -1, 64)
 	}
 	v.sound.implied.SetAttribute("data-claimed", claimed)
+	v.sound.implied.SetAttribute("data-claimed-delta", strconv.FormatFloat(c.Delta, 'g', -1, 64))
+	if imp.Ceiling != nil {
+		v.sound.implied.SetAttribute("data-ceiling", strconv.FormatFloat(*imp.Ceiling, 'g', -1, 64))
+	}
+	if imp.Limit != nil {
+		v.sound.implied.SetAttribute("data-limit", strconv.FormatFloat(*imp.Limit, 'g', -1, 64))
+	}
 	var say string
 	switch {
-	case math.IsInf(t.epsClaim, 1):
-		say = fmt.Sprintf("The median is not private, and the attack proves it: with 95%% confidence no mechanism that behaves like this is ε-DP for ε < %s "+
-			"(more trials push this up without limit).", fmtNum(imp.Lower))
-	case imp.Lower > t.epsClaim:
-		say = "The attack's lower bound exceeds the claimed ε — this would be a privacy bug."
+	case c.Epsilon == nil:
+		say = fmt.Sprintf("The median is not private, and the attack shows it: with 95 %% confidence no mechanism with these accusation rates "+
+			"is ε-DP for ε < %s (%d runs; with %d runs this can be at most %s ≈ ln(N/3.7)). More runs raise it only to about "+
+			"ln((p̂₁ − δ)/p₀) = %s. Even without their rows the person is accused with probability p₀ = %s (exact, from the codes' keys), "+
+			"so this attack cannot certify an ε much above %s, however long it runs.",
+			fmtNum(imp.Lower), n, n, optNum(imp.Ceiling, "—"), optNum(imp.Limit, "—"), optNum(sd.RemovedExact, "—"), optNum(imp.Limit, "—"))
 	default:
-		say = fmt.Sprintf("Consistent: the attack's lower bound %s does not exceed the claimed ε = %s (δ = %s). "+
-			"Claims this large are what accuracy costs on this problem: D ≫ n².", fmtNum(imp.Lower), fmtNum(t.epsClaim), fmtNum(t.deltaClaim))
+		say = fmt.Sprintf("What the mechanism promises for one person's %d row%s: ε = %s, δ = %s. ", c.Copies,
+			map[bool]string{true: "", false: "s"}[c.Copies == 1], fmtNum(*c.Epsilon), fmtNum(c.Delta))
+		if imp.Lower > *c.Epsilon {
+			say += fmt.Sprintf("The attack's lower bound %s exceeds the claimed ε = %s: this would be a privacy bug.", fmtNum(imp.Lower), fmtNum(*c.Epsilon))
+		} else {
+			say += fmt.Sprintf("Consistent: the attack's lower bound %s does not exceed the claimed ε = %s.", fmtNum(imp.Lower), fmtNum(*c.Epsilon))
+		}
 	}
-	if t.su.copies > 1 {
-		say += fmt.Sprintf(" With k = %d copies of each row, removing a person removes k rows, so the claim is group privacy (Lemma 3.6): kε and k·e^{(k−1)ε}·δ.", t.su.copies)
+	if c.Copies > 1 {
+		switch c.Rule {
+		case "gdp":
+			say += fmt.Sprintf(" With k = %d copies, removing a person removes %d rows. The Gaussian mechanism and Algorithm 1 are s-GDP per row, "+
+				"so they are (k·s)-GDP per person (the GDP group property; Proposition C.2 is the (ε, δ) form, with k = %d copies built as in Lemma 3.6), "+
+				"k·s = %s: ε = kε = %s, δ = δ_{k·s}(kε) = %s. The generic rule k·e^{(k−1)ε}·δ = %s is also valid but looser. The implied ε above uses δ = %s.",
+				c.Copies, c.Copies, c.Copies, fmtNum(c.GDP), optNum(c.Epsilon, "—"), fmtNum(c.Delta), fmtNum(c.DeltaGeneric), fmtNum(c.Delta))
+		case "pure":
+			say += fmt.Sprintf(" With k = %d copies, removing a person removes %d rows; the box mechanism's λ is fixed by the full data, so the promise "+
+				"is kε = %s with δ = 0.", c.Copies, c.Copies, optNum(c.Epsilon, "—"))
+		}
 	}
 	v.sound.claimed.SetTextContent(say)
 	var x, tr, mem, rem []float64
 	for _, h := range t.history {
 		x, tr, mem, rem = append(x, h[0]), append(tr, h[1]), append(mem, h[2]), append(rem, h[3])
 	}
-	p := &plot.Plot{
+	pl := &plot.Plot{
 		Title: "Running rates", XLabel: "trials", YLabel: "rate", YMin: 0, YMax: 1.6, Height: 320,
-		Desc: "Running estimates of P[Trace in data], P[person accused while in the data] and P[person accused after removal], with ξ.",
+		Desc: "Running estimates of P[Trace in data], P[person accused while in the data] and P[person accused without their rows], with ξ.",
 		Series: []plot.Series{
 			{Name: "P[Trace ∈ data]", X: x, Y: tr, Color: "#009E73"},
 			{Name: fmt.Sprintf("P[%d accused | in]", u), X: x, Y: mem, Color: "#D55E00", Dashed: true},
@@ -258,7 +346,5 @@ func (v *traceView) drawSound() {
 		},
 		Rules: []plot.Rule{{Label: "ξ", At: t.su.xi, Horizontal: true, Color: "#000000"}},
 	}
-	v.sound.soundPlot.SetInnerHTML(fitWidth(v.sound.soundPlot, p).SVG())
+	v.sound.soundPlot.SetInnerHTML(fitWidth(v.sound.soundPlot, pl).SVG())
 }
-
-// ---- stage 7: what the paper's text gets wrong ----

@@ -69,11 +69,12 @@ func (v *traceView) runWalk() {
 			return
 		}
 		v.walk.last = ex
+		v.drawWorst(ex, su)
 		v.walk.lastMech, v.walk.lastRep = m, rep
 		v.drawOutput(rep, ex, m)
 		v.drawScores(ex, m)
 		if len(ex.ExcessOverD) > 0 {
-			v.dich.points = append(v.dich.points, tracePoint{ex.ExcessOverD[0], ex.Traced[0]})
+			v.dich.points = append(v.dich.points, tracePoint{ex.ExcessOverD[0], ex.Traced[0], false})
 			v.drawDichotomy()
 		}
 		v.walk.walkStatus.SetTextContent(fmt.Sprintf("One trial of %s on the code above (seeded so the page can show the key; "+
@@ -151,12 +152,12 @@ func (v *traceView) drawOutput(r *traceReplica, ex *lowerbound.Experiment, m tra
 	var note string
 	switch {
 	case exD <= accurateCut:
-		note = fmt.Sprintf("Accurate: excess/D = %s ≤ 1/150, so at most D/75 columns violate the marking condition — the regime where Lemma G.2 promises a trace.", fmtNum(exD))
+		note = fmt.Sprintf("Accurate: excess/D = %s ≤ 1/150, so at most D/75 columns violate the marking condition — the regime Lemma G.2's completeness is about: the probability of landing here untraced is ≤ ξ.", fmtNum(exD))
 	case viD > 0.2:
 		note = fmt.Sprintf("Inaccurate: excess/D = %s, %s× the 1/150 line, and %s of all columns violate the marking condition. "+
 			"The rounded word carries almost nothing of anyone's row.", fmtNum(exD), fmtNum(exD*150), fmtNum(viD))
 	default:
-		note = fmt.Sprintf("Between the regimes: excess/D = %s is above 1/150, so the lemma promises nothing — but Trace may still succeed (the lemma is only an implication).", fmtNum(exD))
+		note = fmt.Sprintf("Between the regimes: excess/D = %s is above 1/150, where Lemma G.2 says nothing; Trace may still succeed.", fmtNum(exD))
 	}
 	if m.mech == lowerbound.Exponential && ex.Mechanism.A > 0 {
 		note += fmt.Sprintf(" Per column Algorithm 1's target is exp(−a·Σᵢ|t − zᵢ| − b·t²) with "+

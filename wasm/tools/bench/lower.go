@@ -33,7 +33,16 @@ type CodeRow struct {
 	RemovedCI [2]float64       `json:"removedCI"`
 	Ghost     float64          `json:"ghostAccused"` // soundness: innocent ghosts accused
 	GhostSE   float64          `json:"ghostSE"`
-	XiOverN   float64          `json:"xiOverN"`
+	// RemovedHits of Trials: the removed user's accusations (Soundness.RemovedHits).
+	RemovedHits int `json:"removedHits"`
+	// RemovedExact is the exact probability, from each trial's code and the
+	// median's output without user 0, that user 0 is accused (Soundness.RemovedExact).
+	RemovedExact float64 `json:"removedExact"`
+	// WorstGaussian = Φ̄(threshold/√d₀) ≈ Φ̄(√ln(n/ξ)) and WorstExact, the first
+	// code's exact all-ones rate: the worst output for an innocent (tardos).
+	WorstGaussian float64 `json:"worstCaseGaussian"`
+	WorstExact    float64 `json:"worstCaseExact"`
+	WorstExceeds  bool    `json:"worstCaseExceedsXi"`
 }
 
 // BoxRow: excess/D of the box exponential mechanism at s = εn/(2D) against
@@ -67,7 +76,9 @@ func lower() (LowerReport, error) {
 				return rep, err
 			}
 			row := CodeRow{N: n, Mode: mode, Length: e.Code.Length, Trials: e.Trials, Ghosts: 100,
-				Traced: e.Rates.Traced, TracedCI: e.Rates.TracedCI, XiOverN: xi / float64(n)}
+				Traced: e.Rates.Traced, TracedCI: e.Rates.TracedCI, RemovedHits: e.Soundness.RemovedHits,
+				RemovedExact: deref(e.Soundness.RemovedExact), WorstGaussian: e.Soundness.WorstCaseGaussian,
+				WorstExact: e.Soundness.WorstCaseExact, WorstExceeds: e.Soundness.WorstCaseExceedsXi}
 			row.Member = deref(e.Rates.MemberAccused)
 			row.Removed = deref(e.Rates.RemovedAccused)
 			if e.Rates.RemovedCI != nil {
