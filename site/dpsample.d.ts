@@ -7,7 +7,7 @@
 export interface Progress { done: number; total: number; fraction: number }
 export interface RunOptions { onProgress?: (p: Progress) => void; signal?: AbortSignal }
 
-export type Loss = "l1" | "l2dist" | "lad" | "quantile" | "hinge" | "logistic" | "huber" | "linear" | "linext";
+export type Loss = "l1" | "l2dist" | "lad" | "quantile" | "hinge" | "logistic" | "huber" | "smooth-hinge" | "smooth-quantile" | "linear" | "linext";
 
 export interface Request {
   loss: Loss | string;
@@ -28,7 +28,12 @@ export interface Request {
   ball?: number;
   /** independent private samples; each costs privacy and the report composes them (√m·s). */
   samples?: number;
-  sampler?: "auto" | "proximal" | "exact";
+  /** "smooth": the exact first-order sampler (an error for a non-smooth loss). */
+  sampler?: "auto" | "proximal" | "smooth" | "exact";
+  /** public target domain [lo, hi] for lad, quantile, huber, smooth-quantile (default [-1, 1]); targets are clamped to it. */
+  targetRange?: [number, number];
+  /** public box [lo, hi] for every coordinate of the points of l1 and l2dist (default [-1, 1]); points are clamped to it. */
+  pointBox?: [number, number];
   etaRule?: "optimal" | "paper";
   mode?: "auto" | "full" | "stochastic";
   /** reproducible, NOT private: the result then has private: false. */
@@ -44,6 +49,10 @@ export interface Plan {
   expectedLossEvals: number; sampler: string; neighbours: "replace-one";
   method: string; loss: string; rank: number; radius: number; clip: number; epsilon: number; delta: number;
   samples: number; gdpTotal: number; etaRule: string; grid: number;
+  targetRange?: [number, number]; pointBox?: [number, number];
+  /** which sampler and why; the first-order sampler's curvature β·clip², anchor passes K, trial cap M,
+   *  acceptance lower bound and the split of tv into mixing and oracle failure. */
+  why: string; curvature: number; anchorMax: number; trialBudget: number; acceptMin: number; tvMix: number; tvRGO: number;
 }
 
 export interface Result {
@@ -52,7 +61,11 @@ export interface Result {
   private: boolean;
   plan: Plan;
   privacy: { epsilon: number; delta: number; gdp: number; composedOver: number; neighbours: string };
-  stats: { steps: number; lossEvals: number; trials: number; seconds: number };
+  /** public: follows from the plan alone. */
+  stats: { steps: number; samples: number };
+  /** data-dependent work counters, timings and clamp counts: NOT private, never publish beside θ. */
+  diagnostics: { private: false; trials: number; lossEvals: number; anchorPasses: number; seconds: number;
+                 clampedTargets: number; clampedPoints: number; clippedRows: number };
   /** computed on the user's own device for display only; NOT private. */
   fit: { loss: number; nonPrivateLoss: number; excess: number; [k: string]: unknown };
 }
@@ -76,7 +89,17 @@ export interface Experiment {
   excessOverD: number[];
   traced: boolean[];
   rates: { traced: number; removedAccused: number | null; [k: string]: unknown };
-  impliedEpsilon: { estimate: number | null; lower: number; upper: number | null } | null;
+  /** what an (ε, δ)-DP mechanism could show against this attack; a lower bound for the attack, never an upper
+   *  bound on the mechanism's ε. ceiling: the most N trials can show (≈ ln(N/3.7)); limit: where it settles. */
+  impliedEpsilon: { estimate: number | null; lower: number; upper: number | null; delta: number; trials: number;
+                    ceiling: number | null; limit?: number } | null;
+  /** the mechanism's promise for one person's `copies` rows (group privacy; GDP rule for Algorithm 1 and the Gaussian). */
+  claim: { copies: number; rule: "none" | "pure" | "gdp"; epsilon: number | null; delta: number; deltaGeneric: number;
+           gdp?: number; rowDelta?: number };
+  /** soundness measured (Clopper–Pearson, level) and computed (exact rates, the all-ones worst case Φ̄(√ln(n/ξ))). */
+  soundness: { xi: number; level: number; removedHits: number; trials: number; removedCI?: [number, number];
+               removedExact?: number; ghostExact: number; worstCaseGaussian: number; worstCaseExact: number;
+               worstCaseExceedsXi: boolean; [k: string]: unknown };
   private: boolean;
   trials: number;
   [k: string]: unknown;
@@ -90,6 +113,8 @@ export interface BoundsRow {
 export interface Table {
   x: Float64Array[]; y?: Float64Array; columns: string[]; allColumns: string[]; dropped: number;
   header: boolean; target?: string; mapping?: Record<string, number>;
+  /** "positive-vs-rest" or "numeric" (declared), or "inferred …" (from the labels present: not private). */
+  coding?: string;
 }
 
 export interface DPSample {
@@ -110,7 +135,7 @@ export interface DPSample {
   };
   lowerbound: { run(opts: LowerboundOptions, onProgress?: ((p: Progress) => void) | RunOptions): Promise<Experiment> };
   bounds: { table(opts: { n: number; d: number; rank?: number; epsilon: number; delta: number; G?: number; C?: number }): Promise<BoundsRow[]> };
-  data: { parseCSV(text: string, opts?: { target?: string; drop?: "missing"; features?: string[] }): Promise<Table> };
+  data: { parseCSV(text: string, opts?: { target?: string; drop?: "missing"; features?: string[]; positive?: string; targetType?: "numeric" | "label" }): Promise<Table> };
   /** The site's dimension-free demonstration: synthetic rank-k data embedded in each d of dims; excess risk of
    *  Algorithm 1 and of projected noisy gradient descent calibrated with the same accountant. */
   demo: {
