@@ -47,7 +47,7 @@ type sweepPoint struct {
 func (v *traceView) buildDichotomy() {
 	s := stage(v.pre+"-stage-dichotomy", "5. The dichotomy: accuracy against tracing")
 	v.dich.sweepBtn = text("button", "Sweep the slider (runs in the worker)", "type", "button", "id", v.pre+"-sweep")
-	v.dich.sweepProg = el("progress", "id", v.pre+"-sweep-progress", "max", "1", "value", "0", "hidden", "")
+	v.dich.sweepProg = el("progress", "id", v.pre+"-sweep-progress", "max", "1", "value", "0", "hidden", "", "aria-label", "progress of the privacy sweep")
 	v.dich.sweepPlot = el("figure", "id", v.pre+"-sweep-plot", "class", "plot")
 	v.dich.sweepNote = text("p", "", "id", v.pre+"-sweep-note", "class", "detail")
 	v.dich.dichotomy = el("figure", "id", v.pre+"-dichotomy", "class", "plot")

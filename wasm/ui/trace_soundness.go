@@ -60,7 +60,7 @@ func (v *traceView) buildSoundness() {
 	appendAll(form, rw, v.sound.trialsF.wrap, bw)
 	v.sound.worst = text("p", "", "id", v.pre+"-worst", "class", "detail")
 	v.sound.warn = banner(v.pre+"-sound-warning", "warn")
-	v.sound.soundProg = el("progress", "id", v.pre+"-sound-progress", "max", "1", "value", "0", "hidden", "")
+	v.sound.soundProg = el("progress", "id", v.pre+"-sound-progress", "max", "1", "value", "0", "hidden", "", "aria-label", "progress of the soundness runs")
 	v.sound.soundRates = el("div", "id", v.pre+"-sound-rates", "aria-live", "polite")
 	v.sound.implied = el("p", "id", v.pre+"-implied", "class", "result")
 	css(v.sound.implied, "font-size", "16px")
