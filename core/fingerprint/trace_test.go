@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/dpsample/dpsample/core/rng"
-	"gonum.org/v1/gonum/mathext"
+	"github.com/dpsample/dpsample/core/stats"
 )
 
 type trialStats struct {
@@ -24,18 +24,8 @@ type trialStats struct {
 	refRate float64
 }
 
-// cpInterval is the two-sided 1−α Clopper–Pearson interval for x of n
-// (the same formula as lowerbound.ClopperPearson, which this package cannot import).
-func cpInterval(x, n int, alpha float64) (lo, hi float64) {
-	lo, hi = 0, 1
-	if x > 0 {
-		lo = mathext.InvRegIncBeta(float64(x), float64(n-x+1), alpha/2)
-	}
-	if x < n {
-		hi = mathext.InvRegIncBeta(float64(x+1), float64(n-x), 1-alpha/2)
-	}
-	return lo, hi
-}
+// cpInterval is the two-sided 1−α Clopper–Pearson interval for x of n.
+func cpInterval(x, n int, alpha float64) (lo, hi float64) { return stats.ClopperPearson(x, n, alpha) }
 
 // bandAlpha is the false-failure rate of every band below (two-sided).
 const bandAlpha = 1e-3

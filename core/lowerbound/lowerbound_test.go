@@ -419,22 +419,7 @@ func TestGroupPrivacy(t *testing.T) {
 	}
 }
 
-func TestClopperPearson(t *testing.T) {
-	// Closed forms: x = 0 → hi = 1 − (α/2)^{1/n}; x = n → lo = (α/2)^{1/n}.
-	lo, hi := ClopperPearson(0, 10, .05)
-	if lo != 0 || math.Abs(hi-(1-math.Pow(.025, .1))) > 1e-9 {
-		t.Errorf("x=0: (%g, %g)", lo, hi)
-	}
-	lo, hi = ClopperPearson(10, 10, .05)
-	if hi != 1 || math.Abs(lo-math.Pow(.025, .1)) > 1e-9 {
-		t.Errorf("x=n: (%g, %g)", lo, hi)
-	}
-	// Symmetry: CP(x, n) = 1 − CP(n−x, n) reversed.
-	lo, hi = ClopperPearson(3, 17, .05)
-	lo2, hi2 := ClopperPearson(14, 17, .05)
-	if math.Abs(lo-(1-hi2)) > 1e-9 || math.Abs(hi-(1-lo2)) > 1e-9 || !(lo < 3.0/17 && 3.0/17 < hi) {
-		t.Errorf("CP(3,17) = (%g, %g), CP(14,17) = (%g, %g)", lo, hi, lo2, hi2)
-	}
+func TestImpliedEpsilonAllVsNone(t *testing.T) {
 	im := ImpliedEpsilon(20, 0, 20, 0, .05)
 	if im.Estimate != nil || im.Upper != nil || im.Lower <= 0 {
 		t.Errorf("20/20 vs 0/20: %+v", im)

@@ -140,22 +140,14 @@ func RunFirstOrder(ctx context.Context, pl FirstOrderPlan, pot SmoothPotential, 
 		return nil, Stats{}, err
 	}
 	c := newFOChain(pl, pot, r)
-	chunk := max(pl.ChunkSteps, 1)
-	for done := 0; done < pl.Steps; {
-		if err := ctx.Err(); err != nil {
-			return nil, c.st, err
-		}
-		k := min(chunk, pl.Steps-done)
-		for i := 0; i < k; i++ {
-			c.step()
-		}
+	err := chunked(ctx, pl.Steps, pl.ChunkSteps, c.step, func() error {
 		if c.nonFinit {
-			return nil, c.st, checks.Errorf("potential", "finite at every point (Linearize or Bregman returned NaN or ±Inf)")
+			return checks.Errorf("potential", "finite at every point (Linearize or Bregman returned NaN or ±Inf)")
 		}
-		done += k
-		if progress != nil {
-			progress(done, pl.Steps)
-		}
+		return nil
+	}, progress)
+	if err != nil {
+		return nil, c.st, err
 	}
 	out := make([]float64, pl.D)
 	copy(out, c.x)

@@ -65,26 +65,43 @@ func Run(ctx context.Context, pl Plan, pot Potential, r *rand.Rand, progress fun
 	if !c.full {
 		c.poisCDF = poissonCDF(FactoryRate, pl.PoissonCap)
 	}
-	chunk := max(pl.ChunkSteps, 1)
-	for done := 0; done < pl.Steps; {
-		if err := ctx.Err(); err != nil {
-			return nil, c.st, err
-		}
-		k := min(chunk, pl.Steps-done)
-		for i := 0; i < k; i++ {
-			c.step()
-		}
+	err := chunked(ctx, pl.Steps, pl.ChunkSteps, c.step, func() error {
 		if c.nonFinit {
-			return nil, c.st, checks.Errorf("potential", "finite at every point (Value or Mean returned NaN or ±Inf)")
+			return checks.Errorf("potential", "finite at every point (Value or Mean returned NaN or ±Inf)")
 		}
-		done += k
-		if progress != nil {
-			progress(done, pl.Steps)
-		}
+		return nil
+	}, progress)
+	if err != nil {
+		return nil, c.st, err
 	}
 	out := make([]float64, d)
 	copy(out, c.x)
 	return out, c.st, nil
+}
+
+// chunked is the run contract both proximal samplers share: steps calls of
+// step in chunks of chunk (≥ 1), ctx checked before each chunk (a cancelled
+// run returns ctx.Err()), check called after each chunk (an error stops the
+// run), then progress(done, steps) if progress is non-nil.
+func chunked(ctx context.Context, steps, chunk int, step func(), check func() error, progress func(done, total int)) error {
+	chunk = max(chunk, 1)
+	for done := 0; done < steps; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		k := min(chunk, steps-done)
+		for i := 0; i < k; i++ {
+			step()
+		}
+		if err := check(); err != nil {
+			return err
+		}
+		done += k
+		if progress != nil {
+			progress(done, steps)
+		}
+	}
+	return nil
 }
 
 // poissonCDF returns P(N ≤ k) for k = 0..cap−1, N ~ Poisson(rate).
