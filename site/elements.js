@@ -84,8 +84,8 @@ export const SCHEMA = {
   "dp-estimate": {
     view: "estimate",
     attrs: {
-      dataset: rule.oneOf("penguins", "cancer", "csv"),
-      loss: rule.oneOf("l1", "l2dist", "logistic", "hinge", "lad", "quantile", "huber"),
+      dataset: rule.oneOf("penguins", "breast-cancer", "cancer", "csv"),
+      loss: rule.oneOf("l1", "l2dist", "logistic", "hinge", "lad", "quantile", "huber", "smooth-hinge", "smooth-quantile"),
       epsilon: rule.positive(), delta: rule.open01(), radius: rule.positive(),
       rank: rule.int(1, 100000), samples: rule.int(1, 10000), base: rule.url(), ...PREFIX,
     },
