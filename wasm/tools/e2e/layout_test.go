@@ -200,7 +200,7 @@ func TestElementAttributeErrors(t *testing.T) {
 		tag, attrs string
 		want       []string
 	}{
-		{"dp-estimate", `dataset="iris"`, []string{`dataset="iris"`, `"penguins", "cancer", "csv"`}},
+		{"dp-estimate", `dataset="iris"`, []string{`dataset="iris"`, `"penguins", "breast-cancer", "cancer", "csv"`}},
 		{"dp-estimate", `loss="ridge"`, []string{`loss="ridge"`, `"l1", "l2dist", "logistic", "hinge", "lad", "quantile", "huber"`}},
 		{"dp-estimate", `epsilon="1,5"`, []string{`epsilon="1,5"`, "a finite number > 0"}},
 		{"dp-estimate", `samples="0"`, []string{`samples="0"`, "an integer from 1 to 10000"}},
