@@ -23,17 +23,17 @@ import (
 
 // Methods compared by UtilityBench.
 const (
-	MethodNonPrivate     = "non-private"            // the reference minimiser over ‖θ‖ ≤ C (not private)
-	MethodExponential    = "exponential"            // Algorithm 1 (mechanism.Sample, sampler auto, default η rule), in the ambient d
-	MethodExpLatent      = "exponential-latent"     // cross-check only: Algorithm 1 on the k-dim latent data, lifted (synthetic, d ≤ latentMaxD)
-	MethodDPGD           = "dp-gd"                  // unprojected full-batch DP-GD (Song et al. 2021)
-	MethodDPGDProjected  = "dp-gd-projected"        // DP-GD projected onto ‖θ‖ ≤ C (BST14)
-	MethodOutputPert     = "output-perturbation"    // regularised ERM + Gaussian noise
-	MethodObjectivePert  = "objective-perturbation" // KST12, logistic only
-	WorkloadSynthetic    = "synthetic"
-	DatasetBreastCancer  = "breast-cancer" // dataset.Builtins keys
-	DatasetPenguins      = "penguins"
-	maxUtilityJobs       = 1_000_000
+	MethodNonPrivate    = "non-private"            // the reference minimiser over ‖θ‖ ≤ C (not private)
+	MethodExponential   = "exponential"            // Algorithm 1 (mechanism.Sample, sampler auto, default η rule), in the ambient d
+	MethodExpLatent     = "exponential-latent"     // cross-check only: Algorithm 1 on the k-dim latent data, lifted (synthetic, d ≤ latentMaxD)
+	MethodDPGD          = "dp-gd"                  // unprojected full-batch DP-GD (Song et al. 2021)
+	MethodDPGDProjected = "dp-gd-projected"        // DP-GD projected onto ‖θ‖ ≤ C (BST14)
+	MethodOutputPert    = "output-perturbation"    // regularised ERM + Gaussian noise
+	MethodObjectivePert = "objective-perturbation" // KST12, logistic only
+	WorkloadSynthetic   = "synthetic"
+	DatasetBreastCancer = "breast-cancer" // dataset.Builtins keys
+	DatasetPenguins     = "penguins"
+	maxUtilityJobs      = 1_000_000
 )
 
 // AllMethods lists every method in report order.
@@ -103,49 +103,49 @@ type UtilityOptions struct {
 
 // Hyper records the a-priori hyper-parameter rules (no tuning on private data).
 type Hyper struct {
-	Delta            float64  `json:"delta"`
-	Clip             float64  `json:"clip"`
-	Neighbours       string   `json:"neighbours"`
-	Accountant       string   `json:"accountant"`
-	ExponentialRule  string   `json:"exponentialRule"`
-	GDSteps          int      `json:"gdSteps"`
-	GDRule           string   `json:"gdRule"`
-	OutputMuRule     string   `json:"outputMuRule"`
-	OutputTol        float64  `json:"outputTol"`
-	ObjectiveRule    string   `json:"objectiveRule"`
-	ReferenceRule    string   `json:"referenceRule"`
-	DimensionFree    string   `json:"dimensionFree"`
-	Notes            []string `json:"notes"`
+	Delta           float64  `json:"delta"`
+	Clip            float64  `json:"clip"`
+	Neighbours      string   `json:"neighbours"`
+	Accountant      string   `json:"accountant"`
+	ExponentialRule string   `json:"exponentialRule"`
+	GDSteps         int      `json:"gdSteps"`
+	GDRule          string   `json:"gdRule"`
+	OutputMuRule    string   `json:"outputMuRule"`
+	OutputTol       float64  `json:"outputTol"`
+	ObjectiveRule   string   `json:"objectiveRule"`
+	ReferenceRule   string   `json:"referenceRule"`
+	DimensionFree   string   `json:"dimensionFree"`
+	Notes           []string `json:"notes"`
 	SyntheticRadius float64  `json:"syntheticRadius,omitempty"`
 	RealRadius      float64  `json:"realRadius,omitempty"`
 }
 
 // UtilityCell is one workload × method × (ε, d, k) result.
 type UtilityCell struct {
-	Workload         string             `json:"workload"` // "synthetic", "breast-cancer", "penguins"
-	Loss             string             `json:"loss"`
-	Rank             int                `json:"rank"`
-	D                int                `json:"d"`
-	N                int                `json:"n"` // training records
-	Epsilon          float64            `json:"epsilon"`
-	Method           string             `json:"method"`
-	Runs             int                `json:"runs"`
-	Excess           []float64          `json:"excess"` // L(θ) − min_{‖θ‖≤C} L on the training data, per run
-	ExcessMean       float64            `json:"excessMean"`
-	ExcessStd        float64            `json:"excessStd"` // sample standard deviation over runs (0 if runs < 2)
-	ExcessMedian     float64            `json:"excessMedian"`
-	ExcessCI         [2]float64         `json:"excessMedianCI95"` // percentile bootstrap of the median
-	Accuracy         []float64          `json:"accuracy,omitempty"`
-	AccuracyMean     float64            `json:"accuracyMean,omitempty"` // test accuracy (real data)
-	AccuracyStd      float64            `json:"accuracyStd,omitempty"`
-	AccuracySE       float64            `json:"accuracySE,omitempty"` // std/√runs
-	AccuracyCI       [2]float64         `json:"accuracyMeanCI95,omitempty"` // percentile bootstrap of the mean
-	Seconds          float64            `json:"seconds"`       // wall time of all runs
-	SecondsPerRun    float64            `json:"secondsPerRun"` // wall time per run
-	Params           map[string]float64 `json:"params"`        // calibrated σ, μ, η, T, …
-	ReferenceLoss    float64            `json:"referenceLoss"`
-	ReferenceGap     float64            `json:"referenceGap"` // certified gap of the reference
-	Error            string             `json:"error,omitempty"`
+	Workload      string             `json:"workload"` // "synthetic", "breast-cancer", "penguins"
+	Loss          string             `json:"loss"`
+	Rank          int                `json:"rank"`
+	D             int                `json:"d"`
+	N             int                `json:"n"` // training records
+	Epsilon       float64            `json:"epsilon"`
+	Method        string             `json:"method"`
+	Runs          int                `json:"runs"`
+	Excess        []float64          `json:"excess"` // L(θ) − min_{‖θ‖≤C} L on the training data, per run
+	ExcessMean    float64            `json:"excessMean"`
+	ExcessStd     float64            `json:"excessStd"` // sample standard deviation over runs (0 if runs < 2)
+	ExcessMedian  float64            `json:"excessMedian"`
+	ExcessCI      [2]float64         `json:"excessMedianCI95"` // percentile bootstrap of the median
+	Accuracy      []float64          `json:"accuracy,omitempty"`
+	AccuracyMean  float64            `json:"accuracyMean,omitempty"` // test accuracy (real data)
+	AccuracyStd   float64            `json:"accuracyStd,omitempty"`
+	AccuracySE    float64            `json:"accuracySE,omitempty"`       // std/√runs
+	AccuracyCI    [2]float64         `json:"accuracyMeanCI95,omitempty"` // percentile bootstrap of the mean
+	Seconds       float64            `json:"seconds"`                    // wall time of all runs
+	SecondsPerRun float64            `json:"secondsPerRun"`              // wall time per run
+	Params        map[string]float64 `json:"params"`                     // calibrated σ, μ, η, T, …
+	ReferenceLoss float64            `json:"referenceLoss"`
+	ReferenceGap  float64            `json:"referenceGap"` // certified gap of the reference
+	Error         string             `json:"error,omitempty"`
 }
 
 // DimRatio is the dimension-free check: median excess at the largest d over
