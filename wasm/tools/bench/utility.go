@@ -629,14 +629,6 @@ func maxInt(xs []int) int {
 	return m
 }
 
-func minInt(xs []int) int {
-	m := math.MaxInt
-	for _, x := range xs {
-		m = min(m, x)
-	}
-	return m
-}
-
 // methodColor gives every method one colour in every plot (Okabe–Ito, as
 // core/plot's palette); the two samplings of Algorithm 1 share theirs.
 func methodColor(m string) string {
