@@ -425,18 +425,18 @@ type studyJob struct {
 // accounted with package privacy's exact GDP curve under replace-one
 // neighbours (objective perturbation: its own pointwise bound, see baseline.ObjPert),
 // hyper-parameters fixed a priori (Hyper). For each workload × ε × method it
-// reports the excess empirical risk L(θ) − min_{‖θ‖≤C} L (mean ± std over
-// seeds), the test accuracy for real data, the wall time, and for synthetic
-// data the ratio risk(d_max)/risk(d_min) at fixed rank (DimRatio).
+// reports the excess empirical risk L(θ) − min_{‖θ‖≤C} L (per run, mean ±
+// std, median with a 95 % bootstrap interval), the test accuracy for real
+// data (mean, SE, bootstrap interval), the wall time, and for synthetic data
+// the ratio of medians risk(d_max)/risk(d_min) at fixed loss, n and rank
+// (DimRatio).
 //
-// Synthetic data: the exponential mechanism is sampled through the rank-k
-// structure as in DimensionFree (α from mechanism.Sample on the latent data,
-// the orthogonal part exactly Gaussian). This is exact because the rows lie
-// exactly in the k-dimensional span of the basis and the regulariser is
-// isotropic; TestLatentMatchesDirect checks it against a direct d-dimensional
-// run. Output and objective perturbation use the same exact reduction (their
-// minimisers' orthogonal parts are 0 and −P⊥b/(nλ)); both DP-GD variants run
-// in the full dimension d.
+// Synthetic data: every method runs on the d-dimensional rows — Algorithm 1
+// through mechanism.Sample with the public rank declared, both DP-GD
+// variants, output perturbation (SDCA in d) and objective perturbation
+// (Newton in d, within ObjectiveMaxWork). MethodExpLatent, Algorithm 1 on the
+// k-dim latent data lifted with its exact Gaussian orthogonal part, is a
+// cross-check of the reduction only (d ≤ LatentMaxD).
 //
 // progress (may be nil) gets (done, total) in runs (one run = every method on
 // one workload, ε and seed).
