@@ -11,6 +11,7 @@ import (
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/fingerprint"
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/rng"
 	"github.com/dpsample/dpsample/core/sampler"
 	"github.com/dpsample/dpsample/core/sampler/exact"
@@ -42,6 +43,13 @@ var kernels = func() []kernel {
 			})
 		}
 	}
+	// Issue 12's benchmark shape: n = 455 training rows, d = 30 (breast
+	// cancer's training split), logistic, C = 10, δ = 1e-5.
+	ks = append(ks,
+		kernel{Info: Info{Name: "firstorder/logistic/n=455,d=30", Group: "firstorder", Unit: "step", PerIter: 1, Iters: 400}, build: firstOrderKernel},
+		kernel{Info: Info{Name: "mechanism/logistic/n=455,d=30,ε=1", Group: "mechanism", Unit: "sample", PerIter: 1, Iters: 1}, build: sampleKernel(1)},
+		kernel{Info: Info{Name: "mechanism/logistic/n=455,d=30,ε=5", Group: "mechanism", Unit: "sample", PerIter: 1, Iters: 1}, build: sampleKernel(5)},
+	)
 	ks = append(ks,
 		kernel{Info: Info{Name: "exact/l1-separable", Group: "exact", Unit: "coordinate", PerIter: 1000, Iters: 1}, build: separableKernel},
 		kernel{Info: Info{Name: "exact/l1-binary", Group: "exact", Unit: "coordinate", PerIter: 1, Iters: 800_000}, build: binaryKernel},
@@ -152,6 +160,76 @@ func samplerKernel(l loss.Kind, d int) func() (func(int) error, error) {
 			p.Steps = iters
 			_, _, err := sampler.Run(context.Background(), p, pot, r, nil)
 			return err
+		}, nil
+	}
+}
+
+// SampleN, SampleD, SampleRadius are the shape of the first-order kernels:
+// breast cancer's 80 % training split (455 rows, 30 features), C = 10.
+const (
+	SampleN      = 455
+	SampleD      = 30
+	SampleRadius = 10.0
+)
+
+// sampleRequest is a logistic request of the kernels' shape on GLM data
+// (features on the unit sphere: ‖x‖ = clip = 1, the worst case of the
+// curvature bound), fixed seed (not private: a benchmark).
+func sampleRequest(eps float64) mechanism.Request {
+	set, _ := GLM(loss.Logistic, SampleN, SampleD, rng.Seeded(455))
+	x := make([][]float64, SampleN)
+	y := make([]float64, SampleN)
+	for i := range x {
+		x[i] = append([]float64(nil), set.Row(i)...)
+		y[i] = set.Target(i)
+	}
+	seed := uint64(30)
+	return mechanism.Request{Loss: "logistic", X: x, Y: y, Epsilon: eps, Delta: 1e-5, Radius: SampleRadius, Clip: 1, Seed: &seed}
+}
+
+// firstOrderKernel times steps of the first-order sampler
+// (sampler.RunFirstOrder) with the plan mechanism.NewPlan makes for the
+// kernels' shape at ε = 1; one iteration is one step (anchor passes and
+// trials included).
+func firstOrderKernel() (func(int) error, error) {
+	req := sampleRequest(1)
+	pl, err := mechanism.NewPlan(req)
+	if err != nil {
+		return nil, err
+	}
+	if pl.Method != "first-order" {
+		return nil, fmt.Errorf("benchkit: the plan for logistic uses %q, not the first-order sampler", pl.Method)
+	}
+	set, err := loss.New(loss.Logistic, req.X, req.Y, loss.Params{Clip: 1})
+	if err != nil {
+		return nil, err
+	}
+	fo, err := sampler.NewFirstOrderPlan(sampler.FirstOrderParams{N: SampleN, D: SampleD, G: pl.G, Curv: set.Curvature(),
+		Eta: pl.Eta, Mu: pl.Mu, TV: pl.TV})
+	if err != nil {
+		return nil, err
+	}
+	r := rng.Seeded(7)
+	return func(iters int) error {
+		p := fo
+		p.Steps = iters
+		_, _, err := sampler.RunFirstOrder(context.Background(), p, set, r, nil)
+		return err
+	}, nil
+}
+
+// sampleKernel times one whole mechanism.Sample call (plan, non-private
+// fit, the sampler's T steps) for the kernels' shape at ε.
+func sampleKernel(eps float64) func() (func(int) error, error) {
+	return func() (func(int) error, error) {
+		req := sampleRequest(eps)
+		return func(iters int) error {
+			for range iters {
+				if _, err := mechanism.Sample(context.Background(), req, nil); err != nil {
+					return err
+				}
+			}
+			return nil
 		}, nil
 	}
 }

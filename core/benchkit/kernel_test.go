@@ -25,8 +25,8 @@ func TestKernelsRun(t *testing.T) {
 			t.Errorf("%s: %v", k.Name, err)
 		}
 	}
-	if len(seen) != 11 {
-		t.Errorf("%d kernels, want 11", len(seen))
+	if len(seen) != 14 {
+		t.Errorf("%d kernels, want 14", len(seen))
 	}
 }
 

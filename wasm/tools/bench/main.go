@@ -59,7 +59,14 @@ func main() {
 	gtNative := flag.String("gotest-native", "", "output of `go test -bench` natively (optional)")
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
+	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
 	flag.Parse()
+	if *render {
+		if err := rerender(*root); err != nil {
+			fatal(err)
+		}
+		return
+	}
 	start := time.Now()
 	r := Report{Generated: time.Now().UTC().Format(time.RFC3339), Quick: quick}
 	r.Machine = Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), Go: runtime.Version(), Node: nodeVersion(), Commit: gitCommit(*root)}
@@ -107,31 +114,54 @@ func main() {
 	if err := os.WriteFile(filepath.Join(docs, "benchmarks.json"), append(js, '\n'), 0o644); err != nil {
 		fatal(err)
 	}
+	if err := writeRendered(*root, &r); err != nil {
+		fatal(err)
+	}
+	fmt.Println(headline(&r))
+	fmt.Fprintf(os.Stderr, "bench: wrote docs/BENCHMARKS.md, docs/benchmarks.json, docs/bench/*.svg in %.0f s\n", r.Seconds)
+}
+
+// rerender rebuilds every rendered file from docs/benchmarks.json: the
+// numbers are the measured run's; only their presentation is regenerated.
+func rerender(root string) error {
+	js, err := os.ReadFile(filepath.Join(root, "docs", "benchmarks.json"))
+	if err != nil {
+		return err
+	}
+	var r Report
+	if err := json.Unmarshal(js, &r); err != nil {
+		return err
+	}
+	return writeRendered(root, &r)
+}
+
+// writeRendered writes the plots, docs/BENCHMARKS.md and README's headline.
+func writeRendered(root string, r *Report) error {
+	docs := filepath.Join(root, "docs")
 	// Every plot is regenerated: drop the previous run's, so none goes stale.
 	old, _ := filepath.Glob(filepath.Join(docs, "bench", "*.svg"))
 	for _, f := range old {
 		os.Remove(f)
 	}
-	for name, svg := range plots(&r) {
+	for name, svg := range plots(r) {
 		if err := os.WriteFile(filepath.Join(docs, "bench", name), []byte(svg), 0o644); err != nil {
-			fatal(err)
+			return err
 		}
 	}
-	if err := os.WriteFile(filepath.Join(docs, "BENCHMARKS.md"), []byte(markdown(&r)), 0o644); err != nil {
-		fatal(err)
+	if err := os.WriteFile(filepath.Join(docs, "BENCHMARKS.md"), []byte(markdown(r)), 0o644); err != nil {
+		return err
 	}
-	readme := filepath.Join(*root, "README.md")
+	readme := filepath.Join(root, "README.md")
 	if old, err := os.ReadFile(readme); err == nil {
-		if s, ok := spliceReadme(string(old), readmeHeadline(&r)); ok {
+		if s, ok := spliceReadme(string(old), readmeHeadline(r)); ok {
 			if err := os.WriteFile(readme, []byte(s), 0o644); err != nil {
-				fatal(err)
+				return err
 			}
 		} else {
 			fmt.Fprintln(os.Stderr, "bench: README.md has no headline markers; not updated")
 		}
 	}
-	fmt.Println(headline(&r))
-	fmt.Fprintf(os.Stderr, "bench: wrote docs/BENCHMARKS.md, docs/benchmarks.json, docs/bench/*.svg in %.0f s\n", r.Seconds)
+	return nil
 }
 
 func fatal(err error) {

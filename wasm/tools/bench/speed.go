@@ -14,13 +14,29 @@ import (
 	"strings"
 
 	"github.com/dpsample/dpsample/core/benchkit"
+	"github.com/dpsample/dpsample/core/mechanism"
 )
 
 // Speed is section 1: the same kernels timed in three places.
 type Speed struct {
-	Protocol string      `json:"protocol"`
-	Kernels  []SpeedRow  `json:"kernels"`
-	GoTest   []GoTestRow `json:"goTest,omitempty"`
+	Protocol string       `json:"protocol"`
+	Kernels  []SpeedRow   `json:"kernels"`
+	GoTest   []GoTestRow  `json:"goTest,omitempty"`
+	Sample   SampleTarget `json:"sampleTargets"`
+}
+
+// SampleTarget is issue 12's speed benchmark: one logistic sample at the
+// shape of breast cancer's training split (n = 455, d = 30, C = 10,
+// δ = 1e-5), T from mechanism.NewPlan, the seconds of one whole
+// mechanism.Sample call (benchkit's mechanism/… kernels, fastest of the
+// timed calls) natively, under node and in Chromium in the same run, and
+// the first-order step's Chromium/native ratio.
+type SampleTarget struct {
+	Steps1, Steps5          int     // T at ε = 1 and ε = 5
+	Method                  string  // the plan's sampler
+	Native1, Node1, Chrom1  float64 // seconds per sample at ε = 1
+	Native5, Node5, Chrom5  float64 // seconds per sample at ε = 5
+	StepNativeUs, StepRatio float64 // first-order step: native µs, Chromium/native
 }
 
 // SpeedRow is one kernel: nanoseconds per unit of work in each place
@@ -128,7 +144,39 @@ func speed(wasmPath string, br *browser) (Speed, error) {
 		row.ChromRatio = row.ChromiumNs / row.NativeNs
 		s.Kernels = append(s.Kernels, row)
 	}
-	return s, nil
+	s.Sample, err = sampleTarget(s.Kernels)
+	return s, err
+}
+
+// sampleTarget fills SampleTarget from the kernel rows and the public plans.
+func sampleTarget(rows []SpeedRow) (SampleTarget, error) {
+	var t SampleTarget
+	for _, e := range []float64{1, 5} {
+		x := make([][]float64, benchkit.SampleN)
+		for i := range x {
+			x[i] = make([]float64, benchkit.SampleD)
+		}
+		pl, err := mechanism.NewPlan(mechanism.Request{Loss: "logistic", X: x, Y: make([]float64, benchkit.SampleN), Epsilon: e, Delta: 1e-5, Radius: benchkit.SampleRadius, Clip: 1})
+		if err != nil {
+			return t, err
+		}
+		if e == 1 {
+			t.Steps1, t.Method = pl.Steps, pl.Method
+		} else {
+			t.Steps5 = pl.Steps
+		}
+	}
+	for _, k := range rows {
+		switch k.Name {
+		case "mechanism/logistic/n=455,d=30,ε=1":
+			t.Native1, t.Node1, t.Chrom1 = k.NativeNs/1e9, k.NodeNs/1e9, k.ChromiumNs/1e9
+		case "mechanism/logistic/n=455,d=30,ε=5":
+			t.Native5, t.Node5, t.Chrom5 = k.NativeNs/1e9, k.NodeNs/1e9, k.ChromiumNs/1e9
+		case "firstorder/logistic/n=455,d=30":
+			t.StepNativeUs, t.StepRatio = k.NativeNs/1e3, k.ChromRatio
+		}
+	}
+	return t, nil
 }
 
 // benchJS runs a job list against globalThis.dpsample._bench and returns

@@ -4,6 +4,7 @@ package main
 
 import (
 	"math"
+	"math/rand/v2"
 	"sort"
 )
 
@@ -62,4 +63,74 @@ func dot(a, b []float64) float64 {
 		s += a[i] * b[i]
 	}
 	return s
+}
+
+// mean returns the arithmetic mean of xs, or 0 for none.
+func mean(xs []float64) float64 {
+	m, _ := meanStd(xs)
+	return m
+}
+
+// bootReps is the number of bootstrap resamples behind every interval.
+const bootReps = 2000
+
+// bootSeed derives a fixed, public seed for one cell's bootstrap (the
+// intervals are analysis of released outputs, reproducible by design).
+func bootSeed(cell, method int) uint64 {
+	return uint64(cell)*0x9E3779B97F4A7C15 ^ uint64(method+1)*0xBF58476D1CE4E5B9
+}
+
+// bootstrapCI is the 95 % percentile-bootstrap interval of stat(xs):
+// bootReps resamples of len(xs) values drawn with replacement, and the
+// 2.5 % and 97.5 % quantiles of stat over them (Efron & Tibshirani 1993,
+// §13.3). With fewer than two values it returns [stat, stat].
+func bootstrapCI(xs []float64, stat func([]float64) float64, seed uint64) [2]float64 {
+	if len(xs) < 2 {
+		v := stat(xs)
+		return [2]float64{v, v}
+	}
+	r := rand.New(rand.NewPCG(seed, 0x5851F42D4C957F2D))
+	buf := make([]float64, len(xs))
+	st := make([]float64, bootReps)
+	for b := range st {
+		for i := range buf {
+			buf[i] = xs[r.IntN(len(xs))]
+		}
+		st[b] = stat(buf)
+	}
+	return [2]float64{quantile(st, 0.025), quantile(st, 0.975)}
+}
+
+// ratioCI is the 95 % percentile-bootstrap interval of median(hi)/median(lo)
+// with the two samples resampled independently.
+func ratioCI(lo, hi []float64, seed uint64) [2]float64 {
+	if len(lo) < 2 || len(hi) < 2 {
+		v := median(hi) / median(lo)
+		return [2]float64{v, v}
+	}
+	r := rand.New(rand.NewPCG(seed, 0x2545F4914F6CDD1D))
+	bl, bh := make([]float64, len(lo)), make([]float64, len(hi))
+	st := make([]float64, bootReps)
+	for b := range st {
+		for i := range bl {
+			bl[i] = lo[r.IntN(len(lo))]
+		}
+		for i := range bh {
+			bh[i] = hi[r.IntN(len(hi))]
+		}
+		st[b] = median(bh) / median(bl)
+	}
+	return [2]float64{quantile(st, 0.025), quantile(st, 0.975)}
+}
+
+// quantile is the type-7 (linear interpolation) sample quantile of xs at p.
+func quantile(xs []float64, p float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	h := p * float64(len(s)-1)
+	i := int(math.Floor(h))
+	if i+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	return s[i] + (h-float64(i))*(s[i+1]-s[i])
 }

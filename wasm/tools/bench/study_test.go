@@ -106,10 +106,12 @@ func TestUtilityBadInput(t *testing.T) {
 		{"negative clip", func(o *UtilityOptions) { o.Clip = -1 }, "clip"},
 		{"unknown method", func(o *UtilityOptions) { o.Methods = []string{"magic"} }, "methods"},
 		{"no workloads", func(o *UtilityOptions) { o.Synthetic, o.Real = nil, nil }, "synthetic"},
-		{"d < k", func(o *UtilityOptions) { o.Synthetic.Dims = []int{1} }, "synthetic.dims"},
-		{"n = 1", func(o *UtilityOptions) { o.Synthetic.N = 1 }, "synthetic.n"},
-		{"bad loss", func(o *UtilityOptions) { o.Synthetic.Losses = []string{"l1"} }, "synthetic.losses"},
-		{"eps ∞", func(o *UtilityOptions) { o.Synthetic.Epsilons = []float64{math.Inf(1)} }, "synthetic.epsilons"},
+		{"d < k", func(o *UtilityOptions) { o.Synthetic.Grids[0].Dims = []int{1} }, "synthetic.grids.dims"},
+		{"n = 1", func(o *UtilityOptions) { o.Synthetic.Grids[1].N = 1 }, "synthetic.grids.n"},
+		{"bad loss", func(o *UtilityOptions) { o.Synthetic.Grids[2].Loss = "l1" }, "synthetic.grids.loss"},
+		{"eps ∞", func(o *UtilityOptions) { o.Synthetic.Grids[0].Epsilons = []float64{math.Inf(1)} }, "synthetic.grids.epsilons"},
+		{"no grids", func(o *UtilityOptions) { o.Synthetic.Grids = nil }, "synthetic.grids"},
+		{"maxWork 0", func(o *UtilityOptions) { o.Synthetic.MaxWork = 0 }, "synthetic.maxWork"},
 		{"eps 0", func(o *UtilityOptions) { o.Real.Epsilons = []float64{0} }, "real.epsilons"},
 		{"no seeds", func(o *UtilityOptions) { o.Synthetic.Seeds = 0 }, "synthetic.seeds"},
 		{"bad dataset", func(o *UtilityOptions) { o.Real.Datasets = []string{"iris"} }, "real.datasets"},
@@ -133,8 +135,12 @@ func TestUtilityBadInput(t *testing.T) {
 // scale at ‖θ‖ ≤ C = 3), and not below −gap for projected DP-GD (its output
 // averages points of the ball; the other methods may leave the ball and beat
 // the constrained reference); objective perturbation is skipped, with a reason, exactly for
-// the non-smooth losses; test accuracies lie in [0, 1]; 0 < ε′ ≤ ε; and the
-// exponential mechanism's dimension ratio is reported for every loss × rank.
+// the non-smooth losses; the latent cross-check runs exactly for d ≤
+// latentMaxD; Algorithm 1 on logistic data uses the first-order sampler;
+// medians lie inside their bootstrap intervals; test accuracies lie in
+// [0, 1]; the dimension ratio of Algorithm 1 is reported for every loss ×
+// rank with two dimensions; and the report has no target column on a
+// quantity whose law is the same at every d.
 func TestUtilityQuick(t *testing.T) {
 	o := QuickUtilityOptions()
 	o.Real.DataDir = "../../../site/data"
@@ -159,9 +165,9 @@ func TestUtilityQuick(t *testing.T) {
 				t.Errorf("%s/%s: objective perturbation ran on a non-smooth loss", c.Workload, c.Loss)
 			}
 			continue
-		case c.Method == MethodExpDirect && (c.Workload != WorkloadSynthetic || c.D > o.Synthetic.DirectMaxD):
+		case c.Method == MethodExpLatent && (c.Workload != WorkloadSynthetic || c.D > o.Synthetic.LatentMaxD):
 			if c.Error == "" || c.Runs != 0 {
-				t.Errorf("%s d=%d: direct exponential ran beyond directMaxD", c.Workload, c.D)
+				t.Errorf("%s d=%d: latent cross-check ran beyond latentMaxD", c.Workload, c.D)
 			}
 			continue
 		case c.Error != "" || c.Runs == 0:
@@ -184,8 +190,11 @@ func TestUtilityQuick(t *testing.T) {
 				t.Errorf("%s %s: accuracy %g", c.Workload, c.Method, a)
 			}
 		}
-		if c.EffectiveEpsilon > c.Epsilon || c.EffectiveEpsilon <= 0 {
-			t.Errorf("%s %s: effective ε %g vs ε %g", c.Workload, c.Method, c.EffectiveEpsilon, c.Epsilon)
+		if c.ExcessMedian < c.ExcessCI[0] || c.ExcessMedian > c.ExcessCI[1] {
+			t.Errorf("%s %s d=%d: median %g outside its interval %v", c.Workload, c.Method, c.D, c.ExcessMedian, c.ExcessCI)
+		}
+		if c.Method == MethodExponential && c.Loss == "logistic" && c.Params["firstOrder"] != 1 {
+			t.Errorf("%s d=%d: Algorithm 1 on logistic data did not use the first-order sampler (%v)", c.Workload, c.D, c.Params)
 		}
 		if c.Method != MethodNonPrivate && c.Workload == WorkloadSynthetic && c.ExcessMean > 5 {
 			t.Errorf("%s %s k=%d d=%d: excess %g implausibly large", c.Loss, c.Method, c.Rank, c.D, c.ExcessMean)
@@ -194,13 +203,17 @@ func TestUtilityQuick(t *testing.T) {
 	found := map[string]bool{}
 	for _, r := range rep.Ratios {
 		if r.Method == MethodExponential {
-			if math.IsNaN(r.Ratio) || r.Target != DimFreeTarget || r.DLow != 4 || r.DHigh != 40 {
+			if math.IsNaN(r.Ratio) || !r.Invariant || r.DLow != 4 || r.DHigh != 40 || r.Ratio < r.RatioCI[0] || r.Ratio > r.RatioCI[1] {
 				t.Errorf("exponential ratio %+v", r)
 			}
 			found[r.Loss+string(rune('0'+r.Rank))] = true
 		}
 	}
-	if len(found) != 6 {
-		t.Errorf("exponential ratios for %d loss×rank pairs, want 6", len(found))
+	if len(found) != 3 {
+		t.Errorf("exponential ratios for %d loss×rank pairs, want 3", len(found))
+	}
+	md := markdown(&Report{Utility: Utility{Status: "measured", Preset: "QuickUtilityOptions", Report: &rep}})
+	if err := targetOnInvariant(md); err != nil {
+		t.Error(err)
 	}
 }
