@@ -40,6 +40,9 @@ type Report struct {
 	Lower     LowerReport `json:"lowerBound"`
 	Size      SizeLoad    `json:"sizeAndLoad"`
 	Seconds   float64     `json:"runnerSeconds"`
+	// Remeasured lists the sections measured again after the run with -only
+	// (section → "commit at time"), because their code changed since.
+	Remeasured map[string]string `json:"remeasured,omitempty"`
 }
 
 // Machine records where the numbers were taken.
@@ -60,7 +63,14 @@ func main() {
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
+	only := flag.String("only", "", `measure one section again ("lower") into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
 	flag.Parse()
+	if *only != "" {
+		if err := remeasure(*root, *only); err != nil {
+			fatal(err)
+		}
+		return
+	}
 	if *render {
 		if err := rerender(*root); err != nil {
 			fatal(err)
@@ -130,6 +140,38 @@ func rerender(root string) error {
 	}
 	var r Report
 	if err := json.Unmarshal(js, &r); err != nil {
+		return err
+	}
+	return writeRendered(root, &r)
+}
+
+// remeasure runs one section again on top of docs/benchmarks.json.
+func remeasure(root, section string) error {
+	js, err := os.ReadFile(filepath.Join(root, "docs", "benchmarks.json"))
+	if err != nil {
+		return err
+	}
+	var r Report
+	if err := json.Unmarshal(js, &r); err != nil {
+		return err
+	}
+	switch section {
+	case "lower":
+		if r.Lower, err = lower(); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf(`-only: unknown section %q (want "lower")`, section)
+	}
+	if r.Remeasured == nil {
+		r.Remeasured = map[string]string{}
+	}
+	r.Remeasured[section] = gitCommit(root) + " at " + time.Now().UTC().Format(time.RFC3339)
+	out, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(root, "docs", "benchmarks.json"), append(out, '\n'), 0o644); err != nil {
 		return err
 	}
 	return writeRendered(root, &r)

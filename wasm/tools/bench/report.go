@@ -4,7 +4,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -89,6 +91,9 @@ func markdown(r *Report) string {
 	p(" (commit %s, %.0f s on %d CPUs, %s %s/%s, node %s, %s).", r.Machine.Commit, r.Seconds, r.Machine.CPUs, r.Machine.Go, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Node, r.Machine.Chromium)
 	if r.Quick {
 		p(" **This is a BENCH_QUICK=1 run: shortened timings and few trials; do not quote it.**")
+	}
+	for _, sec := range slices.Sorted(maps.Keys(r.Remeasured)) {
+		p(" Section %q was measured again afterwards, at %s, because its code changed after the run.", sec, r.Remeasured[sec])
 	}
 	p("\nPlots are drawn with dpsample's own SVG package `core/plot` (the site's charts) instead of gonum/plot, to avoid a dependency.\n\n")
 
