@@ -608,8 +608,7 @@ func runMethod(ctx context.Context, o UtilityOptions, w *workload, m string, eps
 				return nil, nil, 0, "", err
 			}
 		}
-		req := mechanism.Request{Loss: w.kind.String(), X: latentRows(w.latent), Y: targets(w.latent), Epsilon: effEps,
-			Delta: o.Delta, Radius: w.radius, Clip: o.Clip, Seed: seed}
+		req := expRequest(o, w, effEps, false, "", seed)
 		res, err := mechanism.Sample(ctx, req, nil)
 		if err != nil {
 			return nil, nil, 0, "", err
@@ -627,8 +626,7 @@ func runMethod(ctx context.Context, o UtilityOptions, w *workload, m string, eps
 		case w.d > o.Synthetic.DirectMaxD:
 			return nil, nil, eps, fmt.Sprintf("direct sampling only for d ≤ directMaxD = %d", o.Synthetic.DirectMaxD), nil
 		}
-		req := mechanism.Request{Loss: w.kind.String(), X: w.xTrain, Y: w.yTrain, Epsilon: eps, Delta: o.Delta,
-			Radius: w.radius, Rank: w.rank, Clip: o.Clip, Seed: seed}
+		req := expRequest(o, w, eps, true, "", seed)
 		res, err := mechanism.Sample(ctx, req, nil)
 		if err != nil {
 			return nil, nil, 0, "", err
