@@ -82,9 +82,9 @@ type LatentOptions struct {
 	Runs    int      // independent runs per path per cell
 	Configs []string // names from LatentConfigs (default all)
 	Seed    uint64   // master seed of the runs (the report is NOT private)
-	// RankOverride, when > 0, replaces the rank the direct request declares
-	// (a deliberately broken study, for the test that the check has power).
-	RankOverride int
+	// BreakRank, when > 0, replaces the rank the direct request declares (a
+	// deliberately broken study, for the test that the check has power).
+	BreakRank int
 }
 
 // LatentCell is one loss × rank × configuration.
@@ -113,8 +113,19 @@ type LatentCell struct {
 	Welch       float64   `json:"welchT"`
 	LatentSecs  float64   `json:"latentSecondsPerRun"`
 	DirectSecs  float64   `json:"directSecondsPerRun"`
+	// ⟨u₁, θ⟩ (u₁ the basis vector along the generating direction): the
+	// law of Uᵀθ is what both paths must share; its first coordinate is a
+	// sharper two-sample statistic than the heavy-tailed excess.
+	ProjKS      float64   `json:"projKS"`
+	ProjKSP     float64   `json:"projKSP"`
+	NormKS      float64   `json:"normKS"` // KS on ‖Uᵀθ‖
+	NormKSP     float64   `json:"normKSP"`
 	LatentRisks []float64 `json:"-"`
 	DirectRisks []float64 `json:"-"`
+	LatentProj  []float64 `json:"-"`
+	DirectProj  []float64 `json:"-"`
+	LatentNorm  []float64 `json:"-"`
+	DirectNorm  []float64 `json:"-"`
 }
 
 // LatentSame records a configuration whose plans (method, η, μ of both
@@ -222,7 +233,9 @@ func LatentDirect(ctx context.Context, o LatentOptions) (LatentReport, error) {
 				seen[key] = c.Name
 				ins = append(ins, cellIn{w, c})
 				rep.Cells = append(rep.Cells, LatentCell{Config: c.Name, Loss: kind.String(), Rank: k, D: o.D, Runs: o.Runs,
-					LatentRisks: make([]float64, o.Runs), DirectRisks: make([]float64, o.Runs)})
+					LatentRisks: make([]float64, o.Runs), DirectRisks: make([]float64, o.Runs),
+					LatentProj: make([]float64, o.Runs), DirectProj: make([]float64, o.Runs),
+					LatentNorm: make([]float64, o.Runs), DirectNorm: make([]float64, o.Runs)})
 			}
 		}
 	}
@@ -252,18 +265,23 @@ func LatentDirect(ctx context.Context, o LatentOptions) (LatentReport, error) {
 				}
 				seed := jb.seed
 				req := expRequest(u, w, o.Epsilon, jb.direct, name, &seed)
-				if jb.direct && o.RankOverride > 0 {
-					req.Rank = o.RankOverride
+				if jb.direct && o.BreakRank > 0 {
+					req.Rank = o.BreakRank
 				}
 				t0 := time.Now()
 				res, err := mechanism.Sample(ctx, req, nil)
-				var excess float64
+				var excess, proj, norm float64
 				if err == nil {
 					theta := res.Theta
 					if !jb.direct {
 						theta = w.lift(res.Theta, 1/math.Sqrt(res.Plan.Eta*res.Plan.Mu), rng.Seeded(seed^0x5DEECE66D))
 					}
 					excess = w.full.Mean(theta) - w.ref.Loss
+					proj = dot(theta, w.basis[0])
+					for _, b := range w.basis {
+						norm += dot(theta, b) * dot(theta, b)
+					}
+					norm = math.Sqrt(norm)
 				}
 				dt := time.Since(t0).Seconds()
 				mu.Lock()
@@ -275,9 +293,11 @@ func LatentDirect(ctx context.Context, o LatentOptions) (LatentReport, error) {
 					c := &rep.Cells[jb.cell]
 					desc := res.Plan.Method
 					if jb.direct {
+						c.DirectProj[jb.run], c.DirectNorm[jb.run] = proj, norm
 						c.DirectRisks[jb.run], c.DirectPlan, c.DirectGDP, c.DirectEta = excess, desc, res.Plan.GDP, res.Plan.Eta
 						secs[jb.cell][1] += dt
 					} else {
+						c.LatentProj[jb.run], c.LatentNorm[jb.run] = proj, norm
 						c.LatentRisks[jb.run], c.LatentPlan, c.LatentGDP, c.LatentEta = excess, desc, res.Plan.GDP, res.Plan.Eta
 						secs[jb.cell][0] += dt
 					}
@@ -314,6 +334,10 @@ feed:
 		c.KS = ksTwoSample(c.LatentRisks, c.DirectRisks)
 		c.KSP = ksPValue(c.KS, o.Runs, o.Runs)
 		c.MWZ, c.MWP = mannWhitney(c.LatentRisks, c.DirectRisks)
+		c.ProjKS = ksTwoSample(c.LatentProj, c.DirectProj)
+		c.ProjKSP = ksPValue(c.ProjKS, o.Runs, o.Runs)
+		c.NormKS = ksTwoSample(c.LatentNorm, c.DirectNorm)
+		c.NormKSP = ksPValue(c.NormKS, o.Runs, o.Runs)
 		c.LatentSecs, c.DirectSecs = secs[i][0]/m, secs[i][1]/m
 	}
 	rep.Seconds = time.Since(start).Seconds()
