@@ -89,30 +89,30 @@ type LatentOptions struct {
 
 // LatentCell is one loss × rank × configuration.
 type LatentCell struct {
-	Config      string    `json:"config"`
-	Loss        string    `json:"loss"`
-	Rank        int       `json:"rank"`
-	D           int       `json:"d"`
-	Runs        int       `json:"runs"`
-	LatentPlan  string    `json:"latentMethod"`
-	DirectPlan  string    `json:"directMethod"`
-	LatentGDP   float64   `json:"latentGDP"`
-	DirectGDP   float64   `json:"directGDP"`
-	LatentEta   float64   `json:"latentEta"`
-	DirectEta   float64   `json:"directEta"`
-	LatentMean  float64   `json:"latentMean"`
-	DirectMean  float64   `json:"directMean"`
-	LatentMed   float64   `json:"latentMedian"`
-	DirectMed   float64   `json:"directMedian"`
-	LatentSE    float64   `json:"latentSE"`
-	DirectSE    float64   `json:"directSE"`
-	KS          float64   `json:"ks"`
-	KSP         float64   `json:"ksP"`
-	MWZ         float64   `json:"mannWhitneyZ"`
-	MWP         float64   `json:"mannWhitneyP"`
-	Welch       float64   `json:"welchT"`
-	LatentSecs  float64   `json:"latentSecondsPerRun"`
-	DirectSecs  float64   `json:"directSecondsPerRun"`
+	Config     string  `json:"config"`
+	Loss       string  `json:"loss"`
+	Rank       int     `json:"rank"`
+	D          int     `json:"d"`
+	Runs       int     `json:"runs"`
+	LatentPlan string  `json:"latentMethod"`
+	DirectPlan string  `json:"directMethod"`
+	LatentGDP  float64 `json:"latentGDP"`
+	DirectGDP  float64 `json:"directGDP"`
+	LatentEta  float64 `json:"latentEta"`
+	DirectEta  float64 `json:"directEta"`
+	LatentMean float64 `json:"latentMean"`
+	DirectMean float64 `json:"directMean"`
+	LatentMed  float64 `json:"latentMedian"`
+	DirectMed  float64 `json:"directMedian"`
+	LatentSE   float64 `json:"latentSE"`
+	DirectSE   float64 `json:"directSE"`
+	KS         float64 `json:"ks"`
+	KSP        float64 `json:"ksP"`
+	MWZ        float64 `json:"mannWhitneyZ"`
+	MWP        float64 `json:"mannWhitneyP"`
+	Welch      float64 `json:"welchT"`
+	LatentSecs float64 `json:"latentSecondsPerRun"`
+	DirectSecs float64 `json:"directSecondsPerRun"`
 	// ⟨u₁, θ⟩ (u₁ the basis vector along the generating direction): the
 	// law of Uᵀθ is what both paths must share; its first coordinate is a
 	// sharper two-sample statistic than the heavy-tailed excess.
