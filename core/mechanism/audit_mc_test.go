@@ -16,8 +16,8 @@ func auditRow(t *testing.T, c AuditConfig) AuditResult {
 	if err != nil {
 		t.Fatalf("%+v: %v", c, err)
 	}
-	t.Logf("%-8s %-10s %-19s ε=%-3v δ=%g s=%.4f T=%-5d m=%d: q=%.0e hits %d / %d → ε_lower %.3f (ideal %.3f) claimed %v caught=%v",
-		c.Sampler, r.Constants, r.Method, c.Epsilon, c.Delta, r.GDP, r.Steps, c.Draws, r.TailD, r.HitsD, r.HitsD2, r.EpsLower, r.IdealLower, c.Epsilon, r.Caught)
+	t.Logf("%-8s %-10s %-19s n=%d ε=%-3v δ=%g s=%.4f T=%-5d m=%d: q=%.0e hits %d / %d → ε_lower %.3f (ideal %.3f) claimed %v caught=%v",
+		c.Sampler, r.Constants, r.Method, r.N, c.Epsilon, c.Delta, r.GDP, r.Steps, c.Draws, r.TailD, r.HitsD, r.HitsD2, r.EpsLower, r.IdealLower, c.Epsilon, r.Caught)
 	return r
 }
 

@@ -38,6 +38,7 @@ type Report struct {
 	Cost      []CostRow   `json:"cost"`
 	Utility   Utility     `json:"utility"`
 	Lower     LowerReport `json:"lowerBound"`
+	Audit     AuditReport `json:"privacyAudit"`
 	Size      SizeLoad    `json:"sizeAndLoad"`
 	Seconds   float64     `json:"runnerSeconds"`
 }
@@ -94,6 +95,7 @@ func main() {
 	step("cost vs theory", func() (err error) { r.Cost, err = cost(); return })
 	step("lower bound", func() (err error) { r.Lower, err = lower(); return })
 	step("utility vs baselines", func() (err error) { r.Utility, err = utility(*root); return })
+	step("privacy audit", func() (err error) { r.Audit, err = privacyAudit(); return })
 	r.Seconds = time.Since(start).Seconds()
 
 	docs := filepath.Join(*root, "docs")
