@@ -111,6 +111,7 @@ type LatentCell struct {
 	MWZ        float64 `json:"mannWhitneyZ"`
 	MWP        float64 `json:"mannWhitneyP"`
 	Welch      float64 `json:"welchT"`
+	Clipped    int     `json:"clippedRows"` // feature rows clipped in any run of either path (0: the embedding preserves norms)
 	LatentSecs float64 `json:"latentSecondsPerRun"`
 	DirectSecs float64 `json:"directSecondsPerRun"`
 	// ⟨u₁, θ⟩ (u₁ the basis vector along the generating direction): the
@@ -291,6 +292,7 @@ func LatentDirect(ctx context.Context, o LatentOptions) (LatentReport, error) {
 				}
 				if err == nil {
 					c := &rep.Cells[jb.cell]
+					c.Clipped += res.Diagnostics.ClippedRows
 					desc := res.Plan.Method
 					if jb.direct {
 						c.DirectProj[jb.run], c.DirectNorm[jb.run] = proj, norm

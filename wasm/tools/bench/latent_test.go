@@ -64,6 +64,9 @@ func TestLatentDirectStudyConfig(t *testing.T) {
 		t.Fatalf("%d cells, want logistic k = 1, 3", len(rep.Cells))
 	}
 	for _, c := range rep.Cells {
+		if c.Clipped != 0 {
+			t.Errorf("k=%d: %d rows clipped: latent and embedded rows would differ", c.Rank, c.Clipped)
+		}
 		if c.DirectPlan != "first-order" {
 			t.Errorf("k=%d: the study's direct path ran %q, not the first-order sampler", c.Rank, c.DirectPlan)
 		}
