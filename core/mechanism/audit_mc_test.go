@@ -7,7 +7,10 @@ import (
 	"testing"
 )
 
-var auditDraws = flag.Int("audit.draws", 0, "draws per dataset of TestAuditApproxFull (0 skips it; issue 16 asks for ≥ 1e5)")
+var (
+	auditDraws   = flag.Int("audit.draws", 0, "draws per dataset of TestAuditApproxFull (0 skips it; issue 16 asks for ≥ 1e5)")
+	auditSampler = flag.String("audit.sampler", "", "only this sampler's rows in TestAuditApproxFull (default all)")
+)
 
 // auditRow runs one audit and logs it.
 func auditRow(t *testing.T, c AuditConfig) AuditResult {
@@ -78,6 +81,9 @@ func TestAuditApproxFull(t *testing.T) {
 		t.Skip("set -audit.draws")
 	}
 	for _, c := range AuditGrid(*auditDraws) {
+		if *auditSampler != "" && c.Sampler != *auditSampler {
+			continue
+		}
 		r := auditRow(t, c)
 		switch {
 		case c.Constants == AuditPaper && !r.Caught:
