@@ -192,25 +192,13 @@ func LatentDirect(ctx context.Context, o LatentOptions) (LatentReport, error) {
 		cfg LatentConfig
 	}
 	var ins []cellIn
-	for _, ln := range s.Losses {
-		kind, err := loss.ParseKind(ln)
-		if err != nil {
-			return rep, err
-		}
-		for _, k := range s.Ranks {
-			ws, err := syntheticWorkloads(s, kind, k, u.Clip)
-			if err != nil {
-				return rep, err
-			}
-			var w *workload
-			for i := range ws {
-				if ws[i].d == o.D {
-					w = &ws[i]
-				}
-			}
-			if w == nil {
-				return rep, checks.Errorf("d", "one of synthetic.dims %v, got %d", s.Dims, o.D)
-			}
+	ws, err := latentWorkloads(u, o.D)
+	if err != nil {
+		return rep, err
+	}
+	for _, w := range ws {
+		kind, k := w.kind, w.rank
+		{
 			seen := map[[2]string]string{}
 			for _, c := range cfgs {
 				// A configuration whose two plans coincide with an earlier
@@ -344,6 +332,38 @@ feed:
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// latentWorkloads returns the study's synthetic workloads at dimension d,
+// one per loss and rank (syntheticWorkloads: the same data, basis and
+// reference fit as the utility study). It is the one place that depends on
+// the shape of SyntheticOptions.
+func latentWorkloads(u UtilityOptions, d int) ([]*workload, error) {
+	s := u.Synthetic
+	var out []*workload
+	for _, ln := range s.Losses {
+		kind, err := loss.ParseKind(ln)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range s.Ranks {
+			ws, err := syntheticWorkloads(s, kind, k, u.Clip)
+			if err != nil {
+				return nil, err
+			}
+			var w *workload
+			for i := range ws {
+				if ws[i].d == d {
+					w = &ws[i]
+				}
+			}
+			if w == nil {
+				return nil, checks.Errorf("d", "one of synthetic.dims %v, got %d", s.Dims, d)
+			}
+			out = append(out, w)
+		}
+	}
+	return out, nil
 }
 
 // ksTwoSample is the two-sample Kolmogorov–Smirnov statistic sup|F_a − F_b|.
