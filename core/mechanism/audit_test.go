@@ -11,7 +11,6 @@ import (
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
 	"github.com/dpsample/dpsample/core/sampler/exact"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // column turns points into an n×1 matrix.
@@ -238,18 +237,6 @@ func TestAuditDetectsMiscalibration(t *testing.T) {
 			t.Errorf("ε=%v: μ·0.99 passed the audit (δ_actual/δ = %.6f)", eps, got/delta)
 		}
 	}
-}
-
-// clopperPearson returns the two-sided (1−α) interval for k successes in m.
-func clopperPearson(k, m int, alpha float64) (lo, hi float64) {
-	if k > 0 {
-		lo = distuv.Beta{Alpha: float64(k), Beta: float64(m - k + 1)}.Quantile(alpha / 2)
-	}
-	hi = 1
-	if k < m {
-		hi = distuv.Beta{Alpha: float64(k + 1), Beta: float64(m - k)}.Quantile(1 - alpha/2)
-	}
-	return lo, hi
 }
 
 // mcEpsilonLower draws m outputs of the implemented exact mechanism on each of

@@ -38,6 +38,7 @@ type Report struct {
 	Cost      []CostRow   `json:"cost"`
 	Utility   Utility     `json:"utility"`
 	Lower     LowerReport `json:"lowerBound"`
+	Audit     AuditReport `json:"privacyAudit"`
 	Size      SizeLoad    `json:"sizeAndLoad"`
 	Seconds   float64     `json:"runnerSeconds"`
 	// Remeasured lists the sections measured again after the run with -only
@@ -63,7 +64,7 @@ func main() {
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
-	only := flag.String("only", "", `measure one section again ("lower") into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
+	only := flag.String("only", "", `measure one section again ("lower" or "audit") into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
 	flag.Parse()
 	if *only != "" {
 		if err := remeasure(*root, *only); err != nil {
@@ -111,6 +112,7 @@ func main() {
 	step("cost vs theory", func() (err error) { r.Cost, err = cost(); return })
 	step("lower bound", func() (err error) { r.Lower, err = lower(); return })
 	step("utility vs baselines", func() (err error) { r.Utility, err = utility(*root); return })
+	step("privacy audit", func() (err error) { r.Audit, err = privacyAudit(); return })
 	r.Seconds = time.Since(start).Seconds()
 
 	docs := filepath.Join(*root, "docs")
@@ -160,8 +162,12 @@ func remeasure(root, section string) error {
 		if r.Lower, err = lower(); err != nil {
 			return err
 		}
+	case "audit":
+		if r.Audit, err = privacyAudit(); err != nil {
+			return err
+		}
 	default:
-		return fmt.Errorf(`-only: unknown section %q (want "lower")`, section)
+		return fmt.Errorf(`-only: unknown section %q (want "lower" or "audit")`, section)
 	}
 	if r.Remeasured == nil {
 		r.Remeasured = map[string]string{}

@@ -205,6 +205,7 @@ func markdown(r *Report) string {
 	p("%s\n", table([]string{"raw bytes", "gzip bytes", "brotli bytes", "load → interactive (median)", "all loads (ms)", ".wasm on the wire (encoding)", "all responses on the wire"},
 		[][]string{{kib(r.Size.WasmRaw), kib(r.Size.WasmGzip), kib(r.Size.WasmBrotli), sig(r.Size.LoadMedian) + " ms", strings.Join(loads, ", "),
 			fmt.Sprintf("%s (%s)", kib(int(r.Size.WireWasm)), enc), kib(int(r.Size.WireTotal))}}))
+	p("\n%s", auditMarkdown(r.Audit))
 	p("\n## What fell short\n\n")
 	for _, s := range shortfalls(r) {
 		p("- %s\n", s)

@@ -656,10 +656,8 @@ func runMethod(ctx context.Context, o UtilityOptions, w *workload, m string, eps
 	case MethodNonPrivate:
 		return w.lift(w.ref.Theta, 0, r), map[string]float64{"referenceGap": w.ref.Gap}, "", nil
 	case MethodExponential:
-		req := mechanism.Request{Loss: w.kind.String(), X: w.xTrain, Y: w.yTrain, Epsilon: eps, Delta: o.Delta,
-			Radius: w.radius, Clip: o.Clip, Seed: seed}
+		req := expRequest(o, w, eps, true, "", seed) // sampled in d, rank k declared
 		if w.basis != nil {
-			req.Rank = w.rank
 			pl, err := mechanism.NewPlan(req)
 			if err != nil {
 				return nil, nil, "", err
@@ -680,8 +678,7 @@ func runMethod(ctx context.Context, o UtilityOptions, w *workload, m string, eps
 		case w.d > o.Synthetic.LatentMaxD:
 			return nil, nil, fmt.Sprintf("latent cross-check only for d ≤ latentMaxD = %d", o.Synthetic.LatentMaxD), nil
 		}
-		req := mechanism.Request{Loss: w.kind.String(), X: latentRows(w.latent), Y: targets(w.latent), Epsilon: eps,
-			Delta: o.Delta, Radius: w.radius, Clip: o.Clip, Seed: seed}
+		req := expRequest(o, w, eps, false, "", seed)
 		res, err := mechanism.Sample(ctx, req, nil)
 		if err != nil {
 			return nil, nil, "", err
