@@ -132,6 +132,7 @@ func TestLayoutEverySection(t *testing.T) {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			p := openPage(t, "/", w, 900)
 			p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
+			p.buildAll(30 * time.Second)
 			p.setValue("est-samples", "5")
 			p.click("est-run")
 			p.waitJS(`document.getElementById("est-status").textContent === "Done." || document.getElementById("est-err").textContent !== ""`, 90*time.Second)
@@ -196,6 +197,7 @@ func TestLayoutEverySection(t *testing.T) {
 func TestElementAttributeErrors(t *testing.T) {
 	p := openPage(t, "/embed.html", 1280, 900)
 	p.waitJS(`window.dpsampleUIReady === true && document.querySelector("dp-privacy-curve section[data-built] svg") !== null`, 60*time.Second)
+	p.buildAll(30 * time.Second)
 	cases := []struct {
 		tag, attrs string
 		want       []string
