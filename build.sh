@@ -21,12 +21,19 @@ build() {
   mkdir -p site
   cp "$GOROOT_WASM/wasm_exec.js" site/wasm_exec.js
   GOOS=js GOARCH=wasm go build -trimpath -tags "${WASM_TAGS:-}" -ldflags="-s -w" -o site/dpsample.wasm ./wasm
-  # Precompressed siblings, served by the dev server (and by static hosts that
-  # honour them) when the browser accepts the encoding.
-  gzip -9 -n -c site/dpsample.wasm > site/dpsample.wasm.gz
-  if command -v node >/dev/null 2>&1; then
-    node -e 'const z=require("zlib"),fs=require("fs");const b=fs.readFileSync(process.argv[1]);fs.writeFileSync(process.argv[1]+".br",z.brotliCompressSync(b,{params:{[z.constants.BROTLI_PARAM_QUALITY]:11,[z.constants.BROTLI_PARAM_SIZE_HINT]:b.length}}))' site/dpsample.wasm
-  fi
+  # Merge the linker's ≈ 85,000 data segments across short zero runs: the
+  # same memory image, ≈ 9 % less gzip (wasm/tools/wasmpack).
+  go run ./wasm/tools/wasmpack site/dpsample.wasm
+  # Precompressed siblings of the module and the built-in data, served by the
+  # dev server (and by static hosts that honour them) when the browser
+  # accepts the encoding.
+  local f
+  for f in site/dpsample.wasm site/data/*.csv; do
+    gzip -9 -n -c "$f" > "$f.gz"
+    if command -v node >/dev/null 2>&1; then
+      node -e 'const z=require("zlib"),fs=require("fs");const b=fs.readFileSync(process.argv[1]);fs.writeFileSync(process.argv[1]+".br",z.brotliCompressSync(b,{params:{[z.constants.BROTLI_PARAM_QUALITY]:11,[z.constants.BROTLI_PARAM_SIZE_HINT]:b.length}}))' "$f"
+    fi
+  done
   printf 'built site/dpsample.wasm (%s bytes; gzip %s, brotli %s)\n' "$(wc -c < site/dpsample.wasm)" \
     "$(wc -c < site/dpsample.wasm.gz)" "$( [ -f site/dpsample.wasm.br ] && wc -c < site/dpsample.wasm.br || echo n/a)"
 }
