@@ -92,6 +92,9 @@ func (v *traceView) syncMechControls() {
 	show(v.mechStage.deltaWrap, m.mech == lowerbound.Exponential || m.mech == lowerbound.Gaussian)
 	show(v.mechStage.sWrap, m.mech == lowerbound.BoxExponential)
 	v.mechStage.epsOut.SetTextContent("ε = " + fmtNum(m.eps()))
+	// The sliders move log10 of the value: screen readers announce the value.
+	v.mechStage.epsR.SetAttribute("aria-valuetext", "ε = "+fmtNum(m.eps()))
+	v.mechStage.sR.SetAttribute("aria-valuetext", "s = "+fmtNum(m.s()))
 	D := 0
 	if v.rep != nil {
 		D = v.rep.code.Length
