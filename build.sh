@@ -24,11 +24,12 @@ build() {
   # Merge the linker's ≈ 85,000 data segments across short zero runs: the
   # same memory image, ≈ 9 % less gzip (wasm/tools/wasmpack).
   go run ./wasm/tools/wasmpack site/dpsample.wasm
-  # Precompressed siblings of the module and the built-in data, served by the
-  # dev server (and by static hosts that honour them) when the browser
-  # accepts the encoding.
+  # Precompressed siblings of the module, the built-in data, the scripts, the
+  # stylesheet and the pages, served by the dev server (and by static hosts
+  # that honour them) when the browser accepts the encoding; the dev server
+  # skips a sibling older than its original (a file edited since the build).
   local f
-  for f in site/dpsample.wasm site/data/*.csv; do
+  for f in site/dpsample.wasm site/data/*.csv site/*.js site/*.css site/*.svg *.html; do
     gzip -9 -n -c "$f" > "$f.gz"
     if command -v node >/dev/null 2>&1; then
       node -e 'const z=require("zlib"),fs=require("fs");const b=fs.readFileSync(process.argv[1]);fs.writeFileSync(process.argv[1]+".br",z.brotliCompressSync(b,{params:{[z.constants.BROTLI_PARAM_QUALITY]:11,[z.constants.BROTLI_PARAM_SIZE_HINT]:b.length}}))' "$f"

@@ -21,7 +21,7 @@ import (
 // so the same binary serves the full page and pages embedding single views.
 //
 // Sections are built lazily (issue 15 item 6): at start-up only the views in
-// (or within half a screen of) the viewport, and the eager ones, are built,
+// the viewport, and the eager ones, are built,
 // so the first section is interactive without waiting for the others. The
 // rest are built when they scroll near the viewport (IntersectionObserver)
 // or, one per idle period, after the page is ready (requestIdleCallback), so
@@ -84,7 +84,7 @@ func lookupView(name string) (view, bool) {
 }
 
 // buildViews builds, in document order, every [data-view] element not yet
-// built that is eager or near the viewport, and schedules the others.
+// built that is eager or in the viewport, and schedules the others.
 func buildViews() {
 	defer func() {
 		if uiReady {
@@ -99,7 +99,7 @@ func buildViews() {
 		if !ok {
 			continue
 		}
-		if v.eager || nearViewport(root) {
+		if v.eager || inViewport(root) {
 			buildView(root, v)
 			continue
 		}
@@ -138,12 +138,12 @@ func buildLazy(root dom.Element) {
 	}
 }
 
-// nearViewport reports whether e's box is within half a screen of the
-// viewport, as lazyObserver's rootMargin.
-func nearViewport(e dom.Element) bool {
+// inViewport reports whether e's box meets the viewport. Sections merely
+// near it are left to lazyObserver, whose first callback comes after the
+// first frame, while the page still waits for its initial fetches.
+func inViewport(e dom.Element) bool {
 	r := e.Underlying().Call("getBoundingClientRect")
-	h := js.Global().Get("innerHeight").Float()
-	return r.Get("top").Float() < 1.5*h && r.Get("bottom").Float() > -h/2
+	return r.Get("top").Float() < js.Global().Get("innerHeight").Float() && r.Get("bottom").Float() > 0
 }
 
 // hasAttr reports whether e carries the attribute name. It calls the DOM
