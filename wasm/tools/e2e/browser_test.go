@@ -208,7 +208,7 @@ func (p *page) screenshot(name string) {
 	if err != nil {
 		p.t.Fatalf("screenshot: %v", err)
 	}
-	dir := filepath.Join(root, "wasm", "e2e", "screenshots")
+	dir := filepath.Join(root, "wasm", "tools", "e2e", "screenshots")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		p.t.Fatal(err)
 	}

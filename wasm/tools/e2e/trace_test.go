@@ -22,7 +22,7 @@ func (p *page) shot(sel, name string) {
 	if err != nil {
 		p.t.Fatalf("screenshot of %s: %v", sel, err)
 	}
-	dir := filepath.Join(root, "wasm", "e2e", "screenshots")
+	dir := filepath.Join(root, "wasm", "tools", "e2e", "screenshots")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		p.t.Fatal(err)
 	}
