@@ -5,7 +5,7 @@
 //   <dp-dimension-free n="1000" rank="1" max-d="256"></dp-dimension-free>
 //   <dp-bounds n="1000" d="100" rank="5"></dp-bounds>
 //   <dp-trace-attack n="4" mechanism="box-exponential" s="10"></dp-trace-attack>
-//   <dp-privacy-curve></dp-privacy-curve>
+//   <dp-privacy-curve epsilon="1" delta="1e-5"></dp-privacy-curve>
 //
 // Every attribute is documented in docs/ELEMENTS.md and checked here, before
 // anything is mounted: an element with a bad attribute shows a message naming
@@ -115,8 +115,10 @@ export const SCHEMA = {
       verify: rule.oneOf("0", "1"), ...PREFIX,
     },
   },
-  // The privacy-curve view reads no attributes yet (wasm/ui_privacy.go); it may appear once per page.
-  "dp-privacy-curve": { view: "privacy", attrs: {} },
+  "dp-privacy-curve": {
+    view: "privacy",
+    attrs: { epsilon: rule.positive(), delta: rule.open01(), ...PREFIX },
+  },
 };
 
 // Attributes any HTML element may carry; they are not copied to the section.

@@ -357,6 +357,7 @@ func (p *Plot) drawSeries(b *strings.Builder, s Series, col string, xa, ya axis)
 	switch s.Kind {
 	case Line, Steps:
 		var pts []string
+		var prevY float64 // the y of pts' last point
 		flush := func() {
 			if len(pts) > 1 {
 				fmt.Fprintf(b, `<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>`, col, dash, strings.Join(pts, " "))
@@ -370,11 +371,10 @@ func (p *Plot) drawSeries(b *strings.Builder, s Series, col string, xa, ya axis)
 			}
 			x, y := xa.tr(s.X[i]), ya.tr(s.Y[i])
 			if s.Kind == Steps && len(pts) > 0 {
-				var px, py float64
-				fmt.Sscanf(pts[len(pts)-1], "%g,%g", &px, &py)
-				pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, py))
+				pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, prevY)) // the step: along x at the previous height
 			}
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
+			prevY = y
 		}
 		flush()
 	case Points:

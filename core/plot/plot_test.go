@@ -271,3 +271,28 @@ func TestNarrowTicks(t *testing.T) {
 		}
 	}
 }
+
+// TestStepsStaircase: a Steps series is drawn as a staircase, each step first
+// along x at the previous point's height, then up or down to its own.
+func TestStepsStaircase(t *testing.T) {
+	p := &Plot{Title: "s", Series: []Series{{Name: "s", X: []float64{0, 1, 2, 3}, Y: []float64{1, 3, 2, 5}, Kind: Steps}}}
+	svg := p.SVG()
+	i := strings.Index(svg, `points="`)
+	if i < 0 {
+		t.Fatal("no polyline")
+	}
+	raw := strings.Fields(svg[i+len(`points="`) : i+len(`points="`)+strings.Index(svg[i+len(`points="`):], `"`)])
+	if len(raw) != 7 {
+		t.Fatalf("%d points, want 7 (4 data points and 3 steps): %v", len(raw), raw)
+	}
+	pt := make([][2]string, len(raw))
+	for k, r := range raw {
+		x, y, _ := strings.Cut(r, ",")
+		pt[k] = [2]string{x, y}
+	}
+	for k := 1; k < len(pt); k += 2 {
+		if pt[k][1] != pt[k-1][1] || pt[k][0] != pt[k+1][0] || pt[k][1] == pt[k+1][1] {
+			t.Errorf("step %d: %v → %v → %v is not along x then along y", k/2, pt[k-1], pt[k], pt[k+1])
+		}
+	}
+}

@@ -220,12 +220,17 @@ func superscript(e int) string {
 // css sets inline CSS through the CSSOM (allowed by the page's CSP, unlike
 // style attributes).
 func css(e dom.Element, kv ...string) dom.Element {
-	st := e.(dom.HTMLElement).Style()
+	st := style(e)
 	for i := 0; i+1 < len(kv); i += 2 {
-		st.SetProperty(kv[i], kv[i+1], "")
+		st.Call("setProperty", kv[i], kv[i+1])
 	}
 	return e
 }
+
+// style is e's CSSStyleDeclaration, read directly: calling Style through
+// dom/v2's HTMLElement interface would link a Style method for each of the
+// ≈ 75 element types it wraps (wasm/tools/wasmsize).
+func style(e dom.Element) js.Value { return e.Underlying().Get("style") }
 
 func stage(id, title string) dom.Element {
 	s := el("div", "id", id, "class", "trace-stage")
@@ -250,13 +255,13 @@ func narration(s string) dom.Element {
 // show toggles e's hidden attribute and, because the site's CSS gives
 // .field a display that would override [hidden], its display too.
 func show(e dom.Element, on bool) {
-	st := e.(dom.HTMLElement).Style()
+	st := style(e)
 	if on {
 		e.RemoveAttribute("hidden")
-		st.RemoveProperty("display")
+		st.Call("removeProperty", "display")
 	} else {
 		e.SetAttribute("hidden", "")
-		st.SetProperty("display", "none", "")
+		st.Call("setProperty", "display", "none")
 	}
 }
 

@@ -8,6 +8,8 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall/js"
 
@@ -17,6 +19,16 @@ import (
 // The UI is built from Go with honnef.co/go/js/dom/v2. index.html holds one
 // empty <section data-view="…"> per view; Start fills each that is present,
 // so the same binary serves the full page and pages embedding single views.
+//
+// Sections are built lazily (issue 15 item 6): at start-up only the views in
+// the viewport, and the eager ones, are built,
+// so the first section is interactive without waiting for the others. The
+// rest are built when they scroll near the viewport (IntersectionObserver)
+// or, one per idle period, after the page is ready (requestIdleCallback), so
+// that find-in-page, headings navigation and anchors reach every section
+// soon. A section waiting to be built carries data-lazy and a placeholder
+// height; a built one carries data-built="1". Each build is recorded as a
+// User Timing measure "dpsample:build:<view>".
 
 var doc = func() dom.Document { return dom.GetWindow().Document() }
 
@@ -24,14 +36,18 @@ var doc = func() dom.Document { return dom.GetWindow().Document() }
 type view struct {
 	name  string
 	build func(root dom.Element)
+	// eager views are built at start-up wherever they are: the estimate view
+	// fetches the built-in datasets when built, and every fetch belongs to
+	// the page's initial load (nothing is requested after dpsampleUIReady).
+	eager bool
 }
 
 var views = []view{
-	{"privacy", buildPrivacyView},
-	{"estimate", buildEstimateView},
-	{"dimfree", buildDimFreeView},
-	{"trace", buildTraceView},
-	{"bounds", buildBoundsView},
+	{"privacy", buildPrivacyView, false},
+	{"estimate", buildEstimateView, true},
+	{"dimfree", buildDimFreeView, false},
+	{"trace", buildTraceView, false},
+	{"bounds", buildBoundsView, false},
 }
 
 // pendingLoads counts the views' initial fetches (the built-in datasets);
@@ -39,7 +55,8 @@ var views = []view{
 // loaded" includes them and nothing is fetched afterwards.
 var pendingLoads sync.WaitGroup
 
-// Start builds every view present in the document and announces when their
+// Start builds the views present in the document that are visible (and the
+// eager ones), schedules the others, and announces when the built views'
 // initial loads are done (globalThis.dpsampleUIReady, "dpsample:ui-ready").
 func Start() {
 	buildViews()
@@ -51,20 +68,150 @@ func Start() {
 		if ev := js.Global().Get("CustomEvent"); ev.Truthy() {
 			js.Global().Call("dispatchEvent", ev.New("dpsample:ui-ready"))
 		}
+		uiReady = true
+		idleBuild()
 	}()
 }
 
-// buildViews fills every [data-view] element not yet built.
-func buildViews() {
+// lookupView returns the view named name.
+func lookupView(name string) (view, bool) {
 	for _, v := range views {
-		for _, root := range doc().QuerySelectorAll(`[data-view="` + v.name + `"]`) {
-			if root.GetAttribute("data-built") == "1" {
-				continue
-			}
-			root.SetAttribute("data-built", "1")
-			v.build(root)
+		if v.name == name {
+			return v, true
 		}
 	}
+	return view{}, false
+}
+
+// buildViews builds, in document order, every [data-view] element not yet
+// built that is eager or in the viewport, and schedules the others.
+func buildViews() {
+	defer func() {
+		if uiReady {
+			idleBuild() // elements added after start-up
+		}
+	}()
+	for _, root := range doc().QuerySelectorAll("[data-view]") {
+		if hasAttr(root, "data-built") || hasAttr(root, "data-lazy") {
+			continue
+		}
+		v, ok := lookupView(root.GetAttribute("data-view"))
+		if !ok {
+			continue
+		}
+		if v.eager || inViewport(root) {
+			buildView(root, v)
+			continue
+		}
+		root.SetAttribute("data-lazy", "1")
+		// A placeholder height keeps unbuilt sections from all being "in view"
+		// at once (an empty section is 0 px tall); set through the CSSOM, which
+		// the page's CSP (style-src 'self') allows.
+		style(root).Call("setProperty", "min-height", "60vh")
+		lazyObserver().Call("observe", root.Underlying())
+	}
+}
+
+// buildView builds root as v once, and records the time it took.
+func buildView(root dom.Element, v view) {
+	if hasAttr(root, "data-built") {
+		return
+	}
+	perf := js.Global().Get("performance")
+	t0 := perf.Call("now")
+	root.SetAttribute("data-built", "1")
+	if hasAttr(root, "data-lazy") {
+		root.RemoveAttribute("data-lazy")
+		style(root).Call("removeProperty", "min-height")
+		lazyObserver().Call("unobserve", root.Underlying())
+	}
+	v.build(root)
+	opts := js.Global().Get("Object").New()
+	opts.Set("start", t0)
+	perf.Call("measure", "dpsample:build:"+v.name, opts)
+}
+
+// buildLazy builds a scheduled section (from the observer or when idle).
+func buildLazy(root dom.Element) {
+	if v, ok := lookupView(root.GetAttribute("data-view")); ok {
+		buildView(root, v)
+	}
+}
+
+// inViewport reports whether e's box meets the viewport. Sections merely
+// near it are left to lazyObserver, whose first callback comes after the
+// first frame, while the page still waits for its initial fetches.
+func inViewport(e dom.Element) bool {
+	r := e.Underlying().Call("getBoundingClientRect")
+	return r.Get("top").Float() < js.Global().Get("innerHeight").Float() && r.Get("bottom").Float() > 0
+}
+
+// hasAttr reports whether e carries the attribute name. It calls the DOM
+// directly: each method called through dom/v2's Element interface links that
+// method for each of the ≈ 75 element types dom/v2 wraps (≈ 150 KB of code
+// for HasAttribute alone; see wasm/tools/wasmsize).
+func hasAttr(e dom.Element, name string) bool {
+	return e.Underlying().Call("hasAttribute", name).Bool()
+}
+
+var (
+	uiReady     bool // dpsampleUIReady has been set
+	idleRunning bool // idleBuild's chain of idle callbacks is scheduled
+)
+
+var (
+	observer     js.Value
+	observerOnce sync.Once
+)
+
+// lazyObserver is the IntersectionObserver that builds a scheduled section
+// when it comes within half a screen of the viewport.
+func lazyObserver() js.Value {
+	observerOnce.Do(func() {
+		cb := js.FuncOf(func(_ js.Value, a []js.Value) any {
+			entries := a[0]
+			for i := 0; i < entries.Length(); i++ {
+				if e := entries.Index(i); e.Get("isIntersecting").Bool() {
+					buildLazy(dom.WrapElement(e.Get("target")))
+				}
+			}
+			return nil
+		})
+		opts := js.Global().Get("Object").New()
+		opts.Set("rootMargin", "50% 0px 50% 0px")
+		observer = js.Global().Get("IntersectionObserver").New(cb, opts)
+	})
+	return observer
+}
+
+// idleBuild builds the scheduled sections one per idle period, in document
+// order, after the page is ready (setTimeout where requestIdleCallback is
+// missing).
+func idleBuild() {
+	if idleRunning {
+		return
+	}
+	idleRunning = true
+	var next js.Func
+	schedule := func() {
+		if ric := js.Global().Get("requestIdleCallback"); ric.Truthy() {
+			js.Global().Call("requestIdleCallback", next)
+		} else {
+			js.Global().Call("setTimeout", next, 50)
+		}
+	}
+	next = js.FuncOf(func(js.Value, []js.Value) any {
+		root := doc().QuerySelector("[data-view][data-lazy]")
+		if root == nil {
+			idleRunning = false
+			next.Release()
+			return nil
+		}
+		buildLazy(root)
+		schedule()
+		return nil
+	})
+	schedule()
 }
 
 // el creates an element with attributes given as key, value pairs.
@@ -112,12 +259,13 @@ func newNumberField(id, label, value, step, help string) numberField {
 
 // value parses the field; a parse error is shown inline and returned.
 func (f numberField) value(name string) (float64, error) {
-	var v float64
-	_, err := fmt.Sscanf(f.input.Value(), "%g", &v)
+	// strconv, not fmt.Sscanf: Sscanf("%g") reads "1,5" as 1 and ignores what
+	// follows a number, and its scanner adds ≈ 20 KB to the download.
+	v, err := strconv.ParseFloat(strings.TrimSpace(f.input.Value()), 64)
 	if err != nil {
-		err = fmt.Errorf("%s must be a number, got %q", name, f.input.Value())
+		return 0, fmt.Errorf("%s must be a number, got %q", name, f.input.Value())
 	}
-	return v, err
+	return v, nil
 }
 
 func (f numberField) setError(err error) {

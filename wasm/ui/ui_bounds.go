@@ -59,11 +59,17 @@ func buildBoundsView(root dom.Element) {
 			return
 		}
 		tbl := el("table", "class", "bounds")
+		cols := []string{"source", "kind", "privacy", "setting", "loss", "rate", "value"}
 		head := el("tr")
-		for _, h := range []string{"source", "kind", "privacy", "setting", "loss", "rate", "value"} {
+		for _, h := range cols {
 			head.AppendChild(text("th", h, "scope", "col"))
 		}
 		tbl.AppendChild(head)
+		// Each value's conditions are numbered notes below the table, linked
+		// from the value: visible and reachable by keyboard (Tab, Enter), not a
+		// hover-only title. Rows with the same note share its number.
+		notes := el("ol", "class", "notes", "id", id+"-notes", "aria-label", "Conditions of the values")
+		noteNum := map[string]int{}
 		for _, r := range rows {
 			tr := el("tr")
 			if r.Kind == "upper" {
@@ -71,14 +77,33 @@ func buildBoundsView(root dom.Element) {
 			}
 			val := text("td", g3(r.Value))
 			if r.Note != "" {
-				val.SetAttribute("title", r.Note)
+				k, seen := noteNum[r.Note]
+				if !seen {
+					k = len(noteNum) + 1
+					noteNum[r.Note] = k
+					notes.AppendChild(text("li", r.Note, "id", fmt.Sprintf("%s-note-%d", id, k)))
+				}
+				ref := text("a", fmt.Sprintf("[%d]", k), "href", fmt.Sprintf("#%s-note-%d", id, k),
+					"class", "noteref", "aria-label", fmt.Sprintf("condition %d: %s", k, r.Note))
+				appendAll(val, doc().CreateTextNode(" "), ref)
 			}
-			appendAll(tr, text("td", r.Source), text("td", r.Kind), text("td", r.Privacy),
-				text("td", r.Constrained+", "+r.Geometry), text("td", r.Loss), text("td", r.Formula), val)
+			cells := []dom.Element{text("td", r.Source), text("td", r.Kind), text("td", r.Privacy),
+				text("td", r.Constrained+", "+r.Geometry), text("td", r.Loss), text("td", r.Formula), val}
+			for i, c := range cells {
+				c.SetAttribute("data-label", cols[i]) // the column's name on phones, where rows become cards
+				tr.AppendChild(c)
+			}
 			tbl.AppendChild(tr)
 		}
 		tableWrap.SetInnerHTML("")
-		appendAll(tableWrap, tbl, text("p", "Values are G·C × the rate with constants 1 and ln for log; hover a value for its conditions.", "class", "help"))
+		help := "Values are G·C × the rate with constants 1 and ln for log."
+		if len(noteNum) > 0 {
+			help += " A value marked [k] holds under condition k, listed below the table."
+		}
+		appendAll(tableWrap, tbl, text("p", help, "class", "help"))
+		if len(noteNum) > 0 {
+			tableWrap.AppendChild(notes)
+		}
 		fig.SetInnerHTML(fitWidth(fig, boundsPlot(in)).SVG())
 	}
 	for _, f := range fields {

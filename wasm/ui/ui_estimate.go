@@ -3,7 +3,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -654,15 +653,12 @@ func (v *estimateView) exportJSON(in *estimateInput, r *mechanism.Result) {
 		"plan": rel.Plan, "privacy": rel.Privacy, "stats": rel.Stats,
 		"note": "only the private release: the non-private fit, the work counters and timings (diagnostics) and anything else computed from the raw data are omitted (docs/PRIVACY.md)",
 	}
-	b, err := json.MarshalIndent(payload, "", "  ")
-	if err != nil {
-		return
-	}
+	b := jsio.JSON(payload, "  ") // not encoding/json: ≈ 47 KB less to download (jsio.JSON)
 	if v.exportURL != "" {
 		js.Global().Get("URL").Call("revokeObjectURL", v.exportURL)
 	}
 	parts := js.Global().Get("Array").New(1)
-	parts.SetIndex(0, string(b))
+	parts.SetIndex(0, b)
 	opts := js.Global().Get("Object").New()
 	opts.Set("type", "application/json")
 	blob := js.Global().Get("Blob").New(parts, opts)

@@ -15,22 +15,25 @@ import (
 
 // buildPrivacyView is the "Privacy curve" section: ε and δ in, the calibrated
 // GDP level s* out, and the curve δ_{s*}(ε) plotted against ε on a log δ axis.
+// The section's data-epsilon and data-delta attributes (<dp-privacy-curve
+// epsilon delta>) set the initial values, and data-prefix its ids.
 func buildPrivacyView(root dom.Element) {
+	id := idPrefix(root, "privacy")
 	appendAll(root,
-		text("h2", "Privacy curve"),
+		text("h2", "Privacy curve", "id", id+"-h"),
 		text("p", "dpsample's guarantees are Gaussian differential privacy (Lemma E.1 of the paper, with its typo "+
 			"corrected): an s-GDP mechanism is (ε, δ)-DP for every ε with δ = Φ(−ε/s + s/2) − e^ε·Φ(−ε/s − s/2). "+
 			"Choose the (ε, δ) you want; dpsample finds the largest s that delivers it.", "class", "lede"),
 	)
 	form := el("form", "class", "controls", "novalidate", "")
-	epsF := newNumberField("privacy-epsilon", "ε (epsilon)", "1", "any", "privacy loss; smaller is more private")
-	delF := newNumberField("privacy-delta", "δ (delta)", "1e-5", "any", "failure probability, in (0, 1)")
+	epsF := newNumberField(id+"-epsilon", "ε (epsilon)", attr(root, "epsilon", "1"), "any", "privacy loss; smaller is more private")
+	delF := newNumberField(id+"-delta", "δ (delta)", attr(root, "delta", "1e-5"), "any", "failure probability, in (0, 1)")
 	appendAll(form, epsF.wrap, delF.wrap)
 	out := el("div", "class", "result", "aria-live", "polite")
-	sOut := text("output", "", "id", "privacy-s", "for", "privacy-epsilon privacy-delta")
+	sOut := text("output", "", "id", id+"-s", "for", id+"-epsilon "+id+"-delta")
 	appendAll(out, text("span", "s* = "), sOut)
-	detail := text("p", "", "id", "privacy-detail", "class", "detail")
-	fig := el("figure", "id", "privacy-plot", "class", "plot")
+	detail := text("p", "", "id", id+"-detail", "class", "detail")
+	fig := el("figure", "id", id+"-plot", "class", "plot")
 	appendAll(root, form, out, detail, fig)
 
 	update := func() {
@@ -59,12 +62,15 @@ func buildPrivacyView(root dom.Element) {
 		detail.SetTextContent(fmt.Sprintf("A Gaussian mechanism with sensitivity 1 needs noise σ = 1/s* = %.4g. "+
 			"The paper's printed constants (μ = 8ηG²/(n²ε²)) would give s = ε/√2 = %.4g, which is only (ε, %.3g)-DP.",
 			1/s, paper, paperDelta))
-		fig.SetInnerHTML(privacyPlot(s, eps, delta, paper).SVG())
+		// Drawn at the figure's width (and again on resize), so its tick
+		// labels stay ≥ 10 px on a 375 px phone.
+		fig.SetInnerHTML(fitWidth(fig, privacyPlot(s, eps, delta, paper)).SVG())
 	}
 	for _, f := range []numberField{epsF, delF} {
 		f.input.AddEventListener("input", false, func(dom.Event) { update() })
 	}
 	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault(); update() })
+	onResize(update)
 	update()
 }
 

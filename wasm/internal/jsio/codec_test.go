@@ -3,11 +3,13 @@
 package jsio_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"syscall/js"
 	"testing"
 
@@ -236,5 +238,40 @@ func TestFields(t *testing.T) {
 		if !slices.Contains(jsio.Fields(mechanism.Request{}), f) {
 			t.Errorf("Fields(mechanism.Request) lacks %q", f)
 		}
+	}
+}
+
+// TestJSON checks that JSON writes encoding/json's MarshalIndent text for an
+// export-like payload (maps with keys out of order, structs with json tags,
+// omitempty, nested slices, integers and floats from 1e-7 to 1e21; HTML
+// characters unescaped), and null for NaN and ±Inf where encoding/json fails.
+func TestJSON(t *testing.T) {
+	type inner struct {
+		A     float64   `json:"a"`
+		B     []float64 `json:"b,omitempty"`
+		Name  string    `json:"name"`
+		Skip  int       `json:"-"`
+		Count int       `json:"count"`
+	}
+	payload := map[string]any{
+		"zeta":  []inner{{A: 0.1, B: []float64{1e-7, 1e21, -2.5e-300}, Name: "x \"q\" <b> é", Count: 3}, {A: -0, Name: ""}},
+		"alpha": map[string]float64{"b": 1.0 / 3, "a": 123456789.125, "c": 5e-324},
+		"mid":   true, "none": nil, "list": []string{"a", "b"},
+	}
+	for _, indent := range []string{"  ", ""} {
+		var buf strings.Builder
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false) // JSON.stringify does not escape <, > and &
+		enc.SetIndent("", indent)
+		if err := enc.Encode(payload); err != nil {
+			t.Fatal(err)
+		}
+		want := strings.TrimSuffix(buf.String(), "\n")
+		if got := jsio.JSON(payload, indent); got != want {
+			t.Errorf("indent %q:\n got %s\nwant %s", indent, got, want)
+		}
+	}
+	if got := jsio.JSON(map[string]float64{"nan": math.NaN(), "inf": math.Inf(-1)}, ""); got != `{"inf":null,"nan":null}` {
+		t.Errorf("NaN and -Inf: %s", got)
 	}
 }

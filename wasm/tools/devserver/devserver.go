@@ -65,9 +65,22 @@ func Handler(root string) http.Handler {
 // sibling (name.br or name.gz, written by ./build.sh build) with that sibling
 // when the client accepts its encoding, as static hosts do. It reports
 // whether it answered.
+//
+// A sibling older than its original is stale (the original was edited after
+// the last build) and is not served. A directory's index.html is served
+// compressed too.
 func servePrecompressed(w http.ResponseWriter, r *http.Request, root string) bool {
-	p := path.Clean(r.URL.Path)
-	if strings.HasSuffix(p, "/") || strings.HasSuffix(p, ".br") || strings.HasSuffix(p, ".gz") {
+	p := r.URL.Path
+	if strings.HasSuffix(p, "/") {
+		p += "index.html"
+	}
+	p = path.Clean(p)
+	if strings.HasSuffix(p, ".br") || strings.HasSuffix(p, ".gz") {
+		return false
+	}
+	name := filepath.Join(root, filepath.FromSlash(p))
+	orig, err := os.Stat(name)
+	if err != nil || orig.IsDir() {
 		return false
 	}
 	accept := r.Header.Get("Accept-Encoding")
@@ -75,14 +88,14 @@ func servePrecompressed(w http.ResponseWriter, r *http.Request, root string) boo
 		if !acceptsEncoding(accept, enc.token) {
 			continue
 		}
-		f, err := os.Open(filepath.Join(root, filepath.FromSlash(p)) + enc.ext)
+		f, err := os.Open(name + enc.ext)
 		if err != nil {
 			continue
 		}
 		defer f.Close()
 		st, err := f.Stat()
-		if err != nil || st.IsDir() {
-			return false
+		if err != nil || st.IsDir() || st.ModTime().Before(orig.ModTime()) {
+			continue
 		}
 		if ct := mime.TypeByExtension(path.Ext(p)); ct != "" {
 			w.Header().Set("Content-Type", ct)

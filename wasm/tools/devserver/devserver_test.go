@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestHeadersAndMIME(t *testing.T) {
@@ -84,6 +85,42 @@ func TestPrecompressed(t *testing.T) {
 		res.Body.Close()
 		if res.Header.Get("Content-Encoding") != c.enc || string(b[:n]) != c.body || res.Header.Get("Content-Type") != "application/wasm" {
 			t.Errorf("Accept-Encoding %q: encoding %q body %q type %q", c.accept, res.Header.Get("Content-Encoding"), b[:n], res.Header.Get("Content-Type"))
+		}
+	}
+}
+
+// TestPrecompressedStaleAndIndex: a sibling older than its original (edited
+// after the build) is not served; "/" is served from index.html's sibling.
+func TestPrecompressedStaleAndIndex(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "site"), 0o755)
+	write := func(name, body string, age time.Duration) {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		when := time.Now().Add(-age)
+		os.Chtimes(p, when, when)
+	}
+	write("site/app.js", "edited", 0)
+	write("site/app.js.gz", "old gzip", time.Hour) // built before the edit
+	write("index.html", "<!doctype html>", time.Hour)
+	write("index.html.gz", "index gzip", 0)
+	srv := httptest.NewServer(Handler(dir))
+	defer srv.Close()
+	for _, c := range []struct{ path, enc, body, ctype string }{
+		{"/site/app.js", "", "edited", "text/javascript"},
+		{"/", "gzip", "index gzip", "text/html"},
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+c.path, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		res, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, 64)
+		n, _ := res.Body.Read(b)
+		res.Body.Close()
+		if res.Header.Get("Content-Encoding") != c.enc || string(b[:n]) != c.body || !strings.HasPrefix(res.Header.Get("Content-Type"), c.ctype) {
+			t.Errorf("%s: encoding %q body %q type %q, want %q %q %q", c.path, res.Header.Get("Content-Encoding"), b[:n], res.Header.Get("Content-Type"), c.enc, c.body, c.ctype)
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 func TestWorkerAPI(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
+	p.buildAll(30 * time.Second)
 
 	if s := eval[float64](p, `dpsampleRemote.then(d => d.privacy.calibrate(1, 1e-5))`); s < 0.26805 || s > 0.26806 {
 		t.Fatalf("worker calibrate(1, 1e-5) = %g", s)

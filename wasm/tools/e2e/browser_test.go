@@ -216,3 +216,29 @@ func (p *page) screenshot(name string) {
 		p.t.Fatal(err)
 	}
 }
+
+// scrollNextJS scrolls the first section still waiting to be built into
+// view and returns how many sections are not built yet.
+const scrollNextJS = `(() => {
+  const s = document.querySelector("[data-view][data-lazy]");
+  if (s) s.scrollIntoView({ block: "start" });
+  return document.querySelectorAll("[data-view]:not([data-built])").length;
+})()`
+
+// buildAll waits until every section of the page is built. The UI builds
+// sections lazily (wasm/ui/ui.go): the visible ones at start-up, the others
+// when they scroll near the viewport or when the page is idle. Like a reader
+// scrolling down, buildAll scrolls each waiting section into view, then back
+// to the top of the page.
+func (p *page) buildAll(timeout time.Duration) {
+	p.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for eval[int](p, scrollNextJS) > 0 {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("sections still unbuilt after %v: %s (console: %v)", timeout,
+				eval[string](p, `[...document.querySelectorAll("[data-view]:not([data-built])")].map(s => s.dataset.view).join(", ")`), p.consoleErrors())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	eval[chromedp.Void](p, `window.scrollTo(0, 0)`)
+}

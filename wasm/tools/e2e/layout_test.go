@@ -132,6 +132,7 @@ func TestLayoutEverySection(t *testing.T) {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			p := openPage(t, "/", w, 900)
 			p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
+			p.buildAll(30 * time.Second)
 			p.setValue("est-samples", "5")
 			p.click("est-run")
 			p.waitJS(`document.getElementById("est-status").textContent === "Done." || document.getElementById("est-err").textContent !== ""`, 90*time.Second)
@@ -167,12 +168,6 @@ func TestLayoutEverySection(t *testing.T) {
 				t.Errorf("found tick labels in %d plots, want ≥ 3: %v", len(sizes), sizes)
 			}
 			for id, px := range sizes {
-				// privacy-plot is drawn at a fixed 640-unit width by wasm/ui_privacy.go
-				// (no fitWidth): a Go change for the second round; see the issue 15 report.
-				if id == "privacy-plot" {
-					t.Logf("at %d px privacy-plot ticks are %.1f px (known: needs fitWidth in wasm/ui_privacy.go)", w, px)
-					continue
-				}
 				if px < 10 {
 					t.Errorf("at %d px the ticks of %s render at %.1f px, want ≥ 10", w, id, px)
 				}
@@ -196,6 +191,7 @@ func TestLayoutEverySection(t *testing.T) {
 func TestElementAttributeErrors(t *testing.T) {
 	p := openPage(t, "/embed.html", 1280, 900)
 	p.waitJS(`window.dpsampleUIReady === true && document.querySelector("dp-privacy-curve section[data-built] svg") !== null`, 60*time.Second)
+	p.buildAll(30 * time.Second)
 	cases := []struct {
 		tag, attrs string
 		want       []string
@@ -210,7 +206,8 @@ func TestElementAttributeErrors(t *testing.T) {
 		{"dp-bounds", `d="10" rank="50"`, []string{`rank="50" must be ≤ d="10"`}},
 		{"dp-trace-attack", `mechanism="laplace"`, []string{`mechanism="laplace"`, `"median", "exponential", "box-exponential", "gaussian"`}},
 		{"dp-trace-attack", `n="40"`, []string{`n="40"`, "an integer from 2 to 16"}},
-		{"dp-privacy-curve", `epsilon="2"`, []string{`unknown attribute epsilon="2"`, "takes no attributes"}},
+		{"dp-privacy-curve", `epsilon="-2"`, []string{`epsilon="-2"`, "a finite number > 0"}},
+		{"dp-privacy-curve", `sigma="2"`, []string{`unknown attribute sigma="2"`, "epsilon, delta, prefix"}},
 		{"dp-bounds", `epsilonn="2"`, []string{`unknown attribute epsilonn="2"`, "n, d, rank, epsilon, delta, g, radius, prefix"}},
 	}
 	for i, c := range cases {

@@ -212,3 +212,100 @@ func BenchmarkPreloadWasm(b *testing.B) {
 	b.ReportMetric(median(preloaded)/median(plain), "ratio")
 	b.ReportMetric(0, "ns/op")
 }
+
+// BenchmarkPageLoadBeforeAfter compares, interleaved on one browser, cold
+// loads of two built trees (each a repository root whose site/ was built by
+// its own ./build.sh build): E2E_LOAD_BEFORE (required) and E2E_LOAD_AFTER
+// (default: this repository), both served by this dev server's handler, with
+// the precompressed siblings offered as gzip only and as brotli. Reported per
+// tree and encoding: medians of navigation → UI ready, → worker ready and Go
+// start → UI ready, the bytes on the wire, and the largest resources. Run:
+//
+//	git archive <before> | tar -x -C /tmp/before && (cd /tmp/before && ./build.sh build)
+//	E2E_LOAD_BEFORE=/tmp/before E2E_REQUIRE=1 go test -run '^$' -bench PageLoadBeforeAfter -benchtime 1x ./wasm/tools/e2e/
+func BenchmarkPageLoadBeforeAfter(b *testing.B) {
+	before, after := os.Getenv("E2E_LOAD_BEFORE"), os.Getenv("E2E_LOAD_AFTER")
+	if before == "" {
+		b.Skip("set E2E_LOAD_BEFORE to a built repository tree")
+	}
+	if after == "" {
+		after = root
+	}
+	trees := []struct{ name, dir string }{{"before", before}, {"after", after}}
+	for _, enc := range []string{"gzip", "br"} {
+		b.Run(enc, func(b *testing.B) {
+			type acc struct {
+				ui, worker, goInit []float64
+				last               loadPhases
+			}
+			res := map[string]*acc{}
+			var urls []string
+			for _, tr := range trees {
+				site := devserver.Handler(tr.dir)
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					r.Header.Set("Accept-Encoding", enc)
+					site.ServeHTTP(w, r)
+				}))
+				defer srv.Close()
+				urls = append(urls, srv.URL)
+				res[tr.name] = &acc{}
+			}
+			for range b.N * 7 {
+				for i, tr := range trees {
+					ph := coldLoad(b, urls[i]+"/")
+					a := res[tr.name]
+					a.ui, a.worker, a.goInit = append(a.ui, ph.UI), append(a.worker, ph.Worker), append(a.goInit, ph.UI-ph.GoStart)
+					a.last = ph
+				}
+			}
+			for _, tr := range trees {
+				a := res[tr.name]
+				var total float64
+				var names []string
+				for n, v := range a.last.Bytes {
+					total += v
+					names = append(names, n)
+				}
+				sort.Slice(names, func(i, j int) bool { return a.last.Bytes[names[i]] > a.last.Bytes[names[j]] })
+				var top []string
+				for _, n := range names[:min(4, len(names))] {
+					top = append(top, fmt.Sprintf("%s %.0f B", n, a.last.Bytes[n]))
+				}
+				b.Logf("%s %s: UI ready %v ms (median %.0f), worker ready median %.0f ms, Go start→UI ready median %.0f ms; wire %.0f B in %d responses; largest: %s",
+					enc, tr.name, rounded(a.ui), median(a.ui), median(a.worker), median(a.goInit), total, len(names), strings.Join(top, ", "))
+				b.ReportMetric(median(a.ui), "ms-ui-ready-"+tr.name)
+				b.ReportMetric(median(a.goInit), "ms-go-to-ui-"+tr.name)
+				b.ReportMetric(total, "wire-bytes-"+tr.name)
+			}
+			b.ReportMetric(median(res["after"].ui)/median(res["before"].ui), "ui-ready-ratio")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// coldLoad loads url in a new tab with the HTTP cache disabled and returns
+// its phases once both the UI and the worker are ready.
+func coldLoad(b *testing.B, url string) loadPhases {
+	b.Helper()
+	ctx, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: loadProbe}); err != nil {
+		b.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(url),
+		chromedp.Poll[chromedp.Void](`window.__uiAt !== undefined && window.__workerAt !== undefined`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+		b.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	ph, err := chromedp.Run(ctx, chromedp.Evaluate[loadPhases](loadPhasesJS))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ph
+}

@@ -15,7 +15,8 @@ import (
 func TestPrivacySection(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
-	loaded := p.requestCount()
+	loaded := p.requestCount() // building the other sections (buildAll) must fetch nothing either
+	p.buildAll(30 * time.Second)
 	readS := func() float64 {
 		t.Helper()
 		v, err := strconv.ParseFloat(p.text("#privacy-s"), 64)

@@ -30,6 +30,7 @@ func (p *page) click(id string) {
 func TestEstimateSection(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.buildAll(30 * time.Second)
 	loaded := p.requestCount()
 	p.click("est-run")
 	p.waitJS(`document.querySelector("#est-plot svg") !== null`, 60*time.Second)
@@ -67,6 +68,7 @@ func TestEstimateSection(t *testing.T) {
 func TestEstimateBadCSV(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.buildAll(30 * time.Second)
 	p.setValue("est-data", "csv")
 	p.setValue("est-loss", "l2dist")
 	for _, tc := range []struct{ csv, want string }{
@@ -119,6 +121,7 @@ func TestEstimateBadCSV(t *testing.T) {
 func TestDimFreeSection(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.buildAll(30 * time.Second)
 	p.setValue("dimfree-n", "300")
 	p.setValue("dimfree-maxd", "64")
 	p.setValue("dimfree-trials", "1")
@@ -139,6 +142,7 @@ func TestDimFreeSection(t *testing.T) {
 func TestBoundsSection(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.buildAll(30 * time.Second)
 	if n := eval[int](p, `document.querySelectorAll("#bounds-table tr").length`); n != 10 {
 		t.Errorf("bounds table has %d rows, want header + 9", n)
 	}
@@ -161,6 +165,7 @@ func TestBoundsSection(t *testing.T) {
 func TestEmbedPage(t *testing.T) {
 	p := newPage(t, "/embed.html")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.buildAll(30 * time.Second)
 	p.waitJS(`document.querySelector("dp-bounds section[data-built] svg") !== null && document.querySelector("dp-dimension-free section[data-built] svg") !== null`, 10*time.Second)
 	if n := eval[int](p, `document.querySelectorAll("script").length`); n != 1 {
 		t.Errorf("embed.html has %d script elements, want 1", n)

@@ -17,6 +17,7 @@ import (
 func TestPageTransfer(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
+	p.buildAll(30 * time.Second)
 	// Measure a cold load: no HTTP cache (other tabs of this browser loaded the page).
 	if _, err := chromedp.Call(p.ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
 		t.Fatal(err)
@@ -26,6 +27,7 @@ func TestPageTransfer(t *testing.T) {
 	p.mu.Unlock()
 	p.do(chromedp.Reload())
 	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
+	p.buildAll(30 * time.Second)
 	time.Sleep(300 * time.Millisecond) // let the last LoadingFinished events arrive
 	p.mu.Lock()
 	total, n, enc := p.transferred, len(p.requests), p.encodings

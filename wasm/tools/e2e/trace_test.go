@@ -175,6 +175,7 @@ func (p *page) soundness(trials int) (n, traced, member, removed int) {
 func TestTraceAttack(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.buildAll(30 * time.Second)
 	eval[bool](p, `(document.getElementById("trace").dataset.verify = "1", true)`)
 	last := p.walk(0)
 	if !eval[bool](p, `document.getElementById("trace-output").dataset.verified !== undefined`) {
@@ -413,6 +414,7 @@ func TestTraceWording(t *testing.T) {
 func TestTraceElement(t *testing.T) {
 	p := newPage(t, "/embed.html")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.buildAll(30 * time.Second)
 	eval[bool](p, `(() => { const e = document.createElement("dp-trace-attack");
 		e.setAttribute("n", "3"); e.setAttribute("mechanism", "box-exponential"); e.setAttribute("s", "100");
 		document.querySelector("main").append(e); return true })()`)
