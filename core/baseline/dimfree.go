@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -105,7 +106,7 @@ func (o DimFreeOptions) validate() error {
 			return err
 		}
 		if o.N*d > MaxCells {
-			return checks.Errorf("dims", "n·d must be at most %d, got %d·%d", MaxCells, o.N, d)
+			return &checks.Error{Field: "dims", Rule: fmt.Sprintf("dimensions with n·d ≤ %d", MaxCells), Got: fmt.Sprintf("%d·%d", o.N, d)}
 		}
 	}
 	if err := checks.IntRange("trials", o.Trials, 1, MaxTrials); err != nil {

@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"fmt"
+
 	"github.com/dpsample/dpsample/core/checks"
 )
 
@@ -16,7 +18,7 @@ func (t *Table) Scale(ranges map[string]Range) error {
 	for j, c := range t.Columns {
 		r, ok := ranges[c]
 		if !ok {
-			return checks.Errorf("ranges", "needs a public range for column %q", c)
+			return checks.Errorf("ranges."+c, "a declared public range [lo, hi] (none was given for feature column %q)", c)
 		}
 		if err := checks.Finite("ranges."+c+".lo", r.Lo); err != nil {
 			return err
@@ -25,7 +27,7 @@ func (t *Table) Scale(ranges map[string]Range) error {
 			return err
 		}
 		if !(r.Hi > r.Lo) {
-			return checks.Errorf("ranges."+c, "must have hi > lo, got [%s, %s]", checks.Fmt(r.Lo), checks.Fmt(r.Hi))
+			return &checks.Error{Field: "ranges." + c, Rule: "[lo, hi] with lo < hi", Got: fmt.Sprintf("[%s, %s]", checks.Fmt(r.Lo), checks.Fmt(r.Hi))}
 		}
 		rs[j] = r
 	}

@@ -347,7 +347,7 @@ func (v *estimateView) build() (*estimateInput, error) {
 		if b != nil {
 			return nil, errors.New("the built-in dataset did not load; reload the page")
 		}
-		return nil, checks.Errorf("csv", "is empty: paste a table or drop a file on the box")
+		return nil, checks.Errorf("the CSV text", "a table: paste one or drop a file on the box (it is empty)")
 	}
 	l := v.lossKind()
 	opt := dataset.Options{Features: v.features()}
@@ -366,7 +366,7 @@ func (v *estimateView) build() (*estimateInput, error) {
 			v.csvErr.SetTextContent(err.Error())
 			return nil, err
 		}
-		return nil, checks.Errorf("features", "choose at least one feature column")
+		return nil, checks.Errorf("features", "at least one checked feature column")
 	}
 	t, err := dataset.Parse(txt, opt)
 	if err != nil {
@@ -386,7 +386,7 @@ func (v *estimateView) build() (*estimateInput, error) {
 	if l.Classification() {
 		for _, y := range t.Y {
 			if y != 1 && y != -1 {
-				return nil, checks.Errorf("target", "for %s must have two labels (mapped to ±1), got the value %s", l, checks.Fmt(y))
+				return nil, &checks.Error{Field: "target", Rule: fmt.Sprintf("a label column for %s, with its positive label declared", l), Got: "the value " + checks.Fmt(y)}
 			}
 		}
 	}
