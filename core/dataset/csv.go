@@ -54,6 +54,9 @@ type Table struct {
 	// Delimiter is the detected delimiter: "comma", "semicolon" (decimal
 	// commas read) or "tab" (dialect.go).
 	Delimiter string `json:"delimiter"`
+	// Clamped counts the feature cells Scale clamped into their declared
+	// range: NOT private (a statistic of the data, for the data owner).
+	Clamped int `json:"clamped,omitempty"`
 }
 
 // Limits keep a pasted file from exhausting the browser's memory.
