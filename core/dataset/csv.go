@@ -185,7 +185,7 @@ func Parse(text string, opt Options) (*Table, error) {
 		}
 	}
 	if len(missingRows) > 0 && opt.Drop != "missing" {
-		return nil, checks.Errorf("text", "free of missing cells, or parsed with drop: \"missing\" (missing cells in rows %s)", listRows(missingRows))
+		return nil, &MissingCells{Rows: missingRows}
 	}
 	t.Dropped = len(missingRows)
 	// Numeric features.
@@ -204,7 +204,10 @@ func Parse(text string, opt Options) (*Table, error) {
 		t.X = append(t.X, row)
 	}
 	if len(t.X) == 0 {
-		return nil, checks.Errorf("text", "at least one complete row (all %d rows had missing cells)", len(recs))
+		if len(recs) == 1 {
+			return nil, checks.Errorf("text", "at least one complete row (the only row has missing cells)")
+		}
+		return nil, checks.Errorf("text", "at least one complete row (all %d rows have missing cells)", len(recs))
 	}
 	if target >= 0 {
 		if err := t.readTarget(dl, recs, keep, target, opt); err != nil {
@@ -212,6 +215,25 @@ func Parse(text string, opt Options) (*Table, error) {
 		}
 	}
 	return t, nil
+}
+
+// MissingCells is Parse's error when rows have missing cells and Drop is
+// not "missing": a caller with its own control for dropping (the page's
+// checkbox) can name that control instead of the option.
+type MissingCells struct {
+	Rows []int // 1-based data rows with a missing cell
+}
+
+func (e *MissingCells) Error() string {
+	return (&checks.Error{Field: "text", Rule: `free of missing cells, or parsed with drop: "missing" (missing cells in ` + e.Where() + ")"}).Error()
+}
+
+// Where lists the rows: "row 3" or "rows 2, 5, … and 4 more".
+func (e *MissingCells) Where() string {
+	if len(e.Rows) == 1 {
+		return "row " + strconv.Itoa(e.Rows[0])
+	}
+	return "rows " + listRows(e.Rows)
 }
 
 func listRows(rows []int) string {

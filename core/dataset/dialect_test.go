@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -93,5 +94,21 @@ func TestDecimalCommaNeverReadAsInteger(t *testing.T) {
 	tab, err := Parse("x;y\n1;1,0\n2;0\n", Options{Target: "y", Positive: "1"})
 	if err != nil || !slices.Equal(tab.Y, []float64{1, -1}) {
 		t.Errorf("positive 1 vs 1,0: %v %v", tab, err)
+	}
+}
+
+// TestMissingCellsError: the typed error names one row in the singular and
+// lets a caller name its own control; its message is the checks sentence.
+func TestMissingCellsError(t *testing.T) {
+	_, err := Parse("a,b\n1,2\n3,NaN\n", Options{})
+	var mc *MissingCells
+	if !errors.As(err, &mc) || mc.Where() != "row 2" {
+		t.Fatalf("error %v", err)
+	}
+	if want := `text must be free of missing cells, or parsed with drop: "missing" (missing cells in row 2)`; err.Error() != want {
+		t.Errorf("%q, want %q", err, want)
+	}
+	if _, err := Parse("a,b\n1,\n", Options{Drop: "missing"}); err == nil || !strings.HasSuffix(err.Error(), "(the only row has missing cells)") {
+		t.Errorf("one incomplete row: %v", err)
 	}
 }

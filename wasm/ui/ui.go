@@ -7,7 +7,6 @@
 package ui
 
 import (
-	"fmt"
 	"sync"
 	"syscall/js"
 
@@ -112,12 +111,7 @@ func newNumberField(id, label, value, step, help string) numberField {
 
 // value parses the field; a parse error is shown inline and returned.
 func (f numberField) value(name string) (float64, error) {
-	var v float64
-	_, err := fmt.Sscanf(f.input.Value(), "%g", &v)
-	if err != nil {
-		err = fmt.Errorf("%s must be a number, got %q", name, f.input.Value())
-	}
-	return v, err
+	return parseNumber(name, f.input.Value()) // strict: "1,5" is an error (ui_widgets.go)
 }
 
 func (f numberField) setError(err error) {
