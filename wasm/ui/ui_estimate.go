@@ -99,6 +99,7 @@ type estimateView struct {
 	rangesErr           dom.Element
 	declared            map[string][2]string // column → the lo, hi the user typed (kept across redraws)
 	positive            map[string]string    // target column → the declared positive label
+	featState           map[string]bool      // feature column → checked (the user's last choice)
 	eps, delta, c, k, m numberField
 	formErr             dom.Element
 	run                 *runner
@@ -113,7 +114,8 @@ type estimateView struct {
 }
 
 func buildEstimateView(root dom.Element) {
-	v := &estimateView{id: idPrefix(root, "est"), root: root, declared: map[string][2]string{}, positive: map[string]string{}}
+	v := &estimateView{id: idPrefix(root, "est"), root: root, declared: map[string][2]string{}, positive: map[string]string{},
+		featState: map[string]bool{}}
 	id := v.id
 	appendAll(root,
 		text("h2", "Private estimate"),
@@ -186,7 +188,7 @@ func buildEstimateView(root dom.Element) {
 		if !cd.Truthy() {
 			return
 		}
-		if n := cd.Call("getData", "text").Length(); n > maxPasteBytes {
+		if n := js.Global().Get("Object").New(cd.Call("getData", "text")).Get("length").Int(); n > maxPasteBytes {
 			e.PreventDefault()
 			v.csvErr.SetTextContent(tooLarge(n).Error())
 		}
@@ -273,7 +275,7 @@ func (v *estimateView) textEdited() {
 	if v.colTimer.Truthy() {
 		js.Global().Call("clearTimeout", v.colTimer)
 	}
-	if n := v.csvText.Underlying().Get("value").Length(); n > maxPasteBytes {
+	if n := v.csvText.Underlying().Get("textLength").Int(); n > maxPasteBytes {
 		v.csvErr.SetTextContent(tooLarge(n).Error())
 		return
 	}
@@ -408,11 +410,11 @@ func (v *estimateView) columnsChanged() {
 	setOptions(v.targetSel.sel, topts, want)
 	v.targetSel.sel.SetDisabled(!l.Supervised())
 	// Features: the built-in's numeric columns, or every column of a CSV.
-	prev := map[string]bool{}
-	for _, f := range v.features() {
-		prev[f] = true
+	// A column whose box the user has seen keeps its state (the user's
+	// choice, remembered while it is the target); others get the default.
+	for _, in := range v.featBox.QuerySelectorAll("input[type=checkbox]") {
+		v.featState[in.(*dom.HTMLInputElement).Value()] = in.(*dom.HTMLInputElement).Checked()
 	}
-	keep := len(prev) > 0
 	v.featBox.SetInnerHTML("")
 	v.featBox.AppendChild(text("legend", "Features"))
 	choices, checked := cols, map[string]bool{}
@@ -433,15 +435,9 @@ func (v *estimateView) columnsChanged() {
 			checked[c] = c != want
 		}
 	}
-	if keep { // keep the user's choice when only the loss or target changed
-		n := 0
-		for _, c := range choices {
-			if prev[c] && !(c == want && l.Supervised()) {
-				n++
-			}
-		}
-		if n > 0 {
-			checked = prev
+	for _, c := range choices {
+		if was, ok := v.featState[c]; ok {
+			checked[c] = was
 		}
 	}
 	for i, c := range choices {
@@ -851,14 +847,15 @@ func coefTable(names []string, theta, sd, fit []float64, spread bool, head strin
 	tbl.AppendChild(tr)
 	for j := range theta {
 		row := el("tr")
-		np, s := "—", "—"
+		np, s := text("td", "—"), text("td", "—")
 		if j < len(fit) {
-			np = g3(fit[j])
+			np = text("td", g3(fit[j]), "data-v", strconv.FormatFloat(fit[j], 'g', -1, 64))
 		}
 		if spread {
-			s = g3(sd[j])
+			s = text("td", g3(sd[j]))
 		}
-		appendAll(row, text("td", names[j]), text("td", g3(theta[j])), text("td", s), text("td", np))
+		// data-v holds the full-precision value (for copying and tests).
+		appendAll(row, text("td", names[j]), text("td", g3(theta[j]), "data-v", strconv.FormatFloat(theta[j], 'g', -1, 64)), s, np)
 		tbl.AppendChild(row)
 	}
 	return tbl
