@@ -478,11 +478,13 @@ func (v *estimateView) rangesChanged() {
 			"scaled from its range to [−1, 1]; a value outside is clamped, and how many were is shown to you only.", "class", "help", "id", v.id+"-ranges-note"))
 	}
 	row := func(label, key string, idx string, r *dataset.Range) {
-		wrap := el("div", "class", "field range", "data-col", key)
+		// Inline layout (class "range" is free for the style sheet): label
+		// above, "lo to hi" on one line.
+		wrap := el("div", "class", "field range", "data-col", key, "style", "display: inline-block; margin: 0 1.5em 0.5em 0")
 		lo := el("input", "id", v.id+"-lo-"+idx, "type", "text", "inputmode", "decimal", "autocomplete", "off", "size", "8",
-			"data-col", key, "data-end", "lo", "aria-label", label+": lowest possible value")
+			"data-col", key, "data-end", "lo", "aria-label", label+": lowest possible value", "style", "width: 7em; display: inline-block")
 		hi := el("input", "id", v.id+"-hi-"+idx, "type", "text", "inputmode", "decimal", "autocomplete", "off", "size", "8",
-			"data-col", key, "data-end", "hi", "aria-label", label+": highest possible value")
+			"data-col", key, "data-end", "hi", "aria-label", label+": highest possible value", "style", "width: 7em; display: inline-block")
 		if r != nil {
 			lo.SetAttribute("value", g6(r.Lo))
 			hi.SetAttribute("value", g6(r.Hi))
@@ -492,7 +494,7 @@ func (v *estimateView) rangesChanged() {
 			lo.SetAttribute("value", d[0])
 			hi.SetAttribute("value", d[1])
 		}
-		appendAll(wrap, text("label", label, "for", v.id+"-lo-"+idx), lo, doc().CreateTextNode(" to "), hi)
+		appendAll(wrap, text("label", label, "for", v.id+"-lo-"+idx, "style", "display: block"), lo, doc().CreateTextNode(" to "), hi)
 		v.rangesBox.AppendChild(wrap)
 	}
 	for i, c := range v.features() {

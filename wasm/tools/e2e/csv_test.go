@@ -332,3 +332,42 @@ func TestEstimatePageInputs(t *testing.T) {
 	}
 	p.noConsoleErrors()
 }
+
+// TestDimFreeThreeMethods: the dimension-free section draws Algorithm 1,
+// projected and unprojected DP-GD at each d, with a sentence per line, and
+// keeps Theorem 2.2's bound.
+func TestDimFreeThreeMethods(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.setValue("dimfree-n", "300")
+	p.setValue("dimfree-maxd", "16")
+	p.setValue("dimfree-trials", "1")
+	p.setValue("dimfree-n", "1.5")
+	if s := p.text("#dimfree-n-err"); s != "" {
+		t.Errorf("an error before Run: %q", s)
+	}
+	p.click("dimfree-run")
+	p.waitJS(`document.getElementById("dimfree-n-err").textContent !== ""`, 5*time.Second)
+	if s := p.text("#dimfree-n-err"); s != "n must be an integer in [2, 20000], got 1.5" {
+		t.Errorf("n = 1.5: %q", s)
+	}
+	if s := p.text("#dimfree-err"); s != "" {
+		t.Errorf("the n error is repeated: %q", s)
+	}
+	p.setValue("dimfree-n", "300")
+	p.click("dimfree-run")
+	p.waitJS(`document.getElementById("dimfree-status").textContent === "Done."`, 90*time.Second)
+	svg := eval[string](p, `document.querySelector("#dimfree-plot svg").textContent`)
+	for _, name := range []string{"Algorithm 1", "projected DP-GD", "unprojected DP-GD", "Thm 2.2 bound"} {
+		if !strings.Contains(svg, name) {
+			t.Errorf("plot lacks %q: %q", name, svg)
+		}
+	}
+	if n := eval[int](p, `document.querySelectorAll("#dimfree-lines li").length`); n != 4 {
+		t.Errorf("%d explanations, want one per line (4)", n)
+	}
+	if s := p.text("#dimfree-note"); !strings.Contains(s, "1 run per method") {
+		t.Errorf("note: %q", s)
+	}
+	p.noConsoleErrors()
+}
