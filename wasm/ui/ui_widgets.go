@@ -71,12 +71,6 @@ func setOptions(sel *dom.HTMLSelectElement, options [][2]string, value string) {
 	}
 }
 
-// intValue parses a numberField as an integer (any size); callers apply
-// their range rule (checks.IntRange) after it.
-func (f numberField) intValue(name string) (int, error) {
-	return parseInt(name, f.input.Value(), math.MinInt32, math.MaxInt32)
-}
-
 // intIn parses a numberField as an integer in [lo, hi], with the message of
 // the JS API's integer fields ("n must be an integer in [1, 2147483647], got 1.5").
 func (f numberField) intIn(name string, lo, hi int) (int, error) {
