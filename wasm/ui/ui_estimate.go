@@ -180,7 +180,10 @@ func buildEstimateView(root dom.Element) {
 		v.datasetChanged(true)
 		markStale(v.out, v.id, "the dataset changed")
 	})
-	v.lossSel.sel.AddEventListener("change", false, func(dom.Event) { v.columnsChanged() })
+	v.lossSel.sel.AddEventListener("change", false, func(dom.Event) {
+		v.columnsChanged()
+		markStale(v.out, v.id, "the task changed")
+	})
 	v.csvText.AddEventListener("input", false, func(dom.Event) { v.textEdited() })
 	v.csvText.AddEventListener("paste", false, func(e dom.Event) {
 		// Refuse a paste over the cap before it lands in the textarea.
@@ -193,7 +196,10 @@ func buildEstimateView(root dom.Element) {
 			v.csvErr.SetTextContent(tooLarge(n).Error())
 		}
 	})
-	v.targetSel.sel.AddEventListener("change", false, func(dom.Event) { v.columnsChanged() })
+	v.targetSel.sel.AddEventListener("change", false, func(dom.Event) {
+		v.columnsChanged()
+		markStale(v.out, v.id, "the target changed")
+	})
 	v.featBox.AddEventListener("change", false, func(dom.Event) { v.rangesChanged() })
 	v.rangesBox.AddEventListener("input", false, func(e dom.Event) { v.rangeEdited(e.Target()) })
 	file.AddEventListener("change", false, func(dom.Event) {
@@ -359,6 +365,7 @@ func (v *estimateView) text() (string, *builtin) {
 // columnsChanged refreshes the target list and the feature checkboxes from
 // the columns dataset.Columns names (the header rule and dialect of Parse).
 func (v *estimateView) columnsChanged() {
+	v.formErr.SetTextContent("") // a message about the former form
 	txt, b := v.text()
 	var cols []string
 	if b == nil {
