@@ -49,7 +49,7 @@ func irisCSV(delim string) string {
 	return b.String()
 }
 
-func median(v []float64) float64 {
+func colMedian(v []float64) float64 {
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
 	return s[len(s)/2]
@@ -146,8 +146,8 @@ func TestEstimateOwnCSV(t *testing.T) {
 		t.Fatalf("centre table %+v", units)
 	}
 	// The non-private centre is the coordinate median, in cm.
-	if !near(units[0].Fit, median(sl), 0.01) || !near(units[1].Fit, median(pl), 0.01) {
-		t.Errorf("non-private centre (%g, %g) cm, want the medians (%g, %g)", units[0].Fit, units[1].Fit, median(sl), median(pl))
+	if !near(units[0].Fit, colMedian(sl), 0.01) || !near(units[1].Fit, colMedian(pl), 0.01) {
+		t.Errorf("non-private centre (%g, %g) cm, want the medians (%g, %g)", units[0].Fit, units[1].Fit, colMedian(sl), colMedian(pl))
 	}
 	// Units and scaled values agree through the declared ranges only.
 	for j, rg := range [][2]float64{{4, 8}, {1, 7}} {
