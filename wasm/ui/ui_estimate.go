@@ -485,13 +485,17 @@ func (v *estimateView) rangesChanged() {
 			"scaled from its range to [−1, 1]; a value outside is clamped, and how many were is shown to you only.", "class", "help", "id", v.id+"-ranges-note"))
 	}
 	row := func(label, key string, idx string, r *dataset.Range) {
-		// Inline layout (class "range" is free for the style sheet): label
-		// above, "lo to hi" on one line.
-		wrap := el("div", "class", "field range", "data-col", key, "style", "display: inline-block; margin: 0 1.5em 0.5em 0")
+		// Layout set through the CSSOM (the page's CSP, style-src 'self',
+		// blocks style attributes, not element.style): label above, "lo to
+		// hi" on one line. The class "range" is free for the style sheet.
+		wrap := el("div", "class", "field range", "data-col", key)
+		setStyle(wrap, "display", "inline-block", "margin", "0 1.5em 0.5em 0")
 		lo := el("input", "id", v.id+"-lo-"+idx, "type", "text", "inputmode", "decimal", "autocomplete", "off", "size", "8",
-			"data-col", key, "data-end", "lo", "aria-label", label+": lowest possible value", "style", "width: 7em; display: inline-block")
+			"data-col", key, "data-end", "lo", "aria-label", label+": lowest possible value")
 		hi := el("input", "id", v.id+"-hi-"+idx, "type", "text", "inputmode", "decimal", "autocomplete", "off", "size", "8",
-			"data-col", key, "data-end", "hi", "aria-label", label+": highest possible value", "style", "width: 7em; display: inline-block")
+			"data-col", key, "data-end", "hi", "aria-label", label+": highest possible value")
+		setStyle(lo, "width", "7em", "display", "inline-block")
+		setStyle(hi, "width", "7em", "display", "inline-block")
 		if r != nil {
 			lo.SetAttribute("value", g6(r.Lo))
 			hi.SetAttribute("value", g6(r.Hi))
@@ -501,7 +505,9 @@ func (v *estimateView) rangesChanged() {
 			lo.SetAttribute("value", d[0])
 			hi.SetAttribute("value", d[1])
 		}
-		appendAll(wrap, text("label", label, "for", v.id+"-lo-"+idx, "style", "display: block"), lo, doc().CreateTextNode(" to "), hi)
+		lab := text("label", label, "for", v.id+"-lo-"+idx)
+		setStyle(lab, "display", "block")
+		appendAll(wrap, lab, lo, doc().CreateTextNode(" to "), hi)
 		v.rangesBox.AppendChild(wrap)
 	}
 	for i, c := range v.features() {

@@ -152,18 +152,29 @@ func showAt(slot dom.Element, err error) error {
 	return shownError{err}
 }
 
+// setStyle sets CSS properties through the CSSOM (element.style): the page's
+// Content-Security-Policy (style-src 'self') blocks style attributes, not this.
+func setStyle(e dom.Element, kv ...string) {
+	st := e.Underlying().Get("style")
+	for i := 0; i+1 < len(kv); i += 2 {
+		st.Call("setProperty", kv[i], kv[i+1])
+	}
+}
+
 // markStale greys out a result area and labels it "From the previous run"
 // (why says what changed). The label is the element id+"-stale"; the class
-// "stale" is set for the style sheet, the opacity inline so it works alone.
+// "stale" is set for the style sheet, the opacity through the CSSOM so it
+// works alone.
 func markStale(out dom.Element, id, why string) {
 	if out.GetAttribute("data-has-result") != "1" {
 		return
 	}
 	out.Class().Add("stale")
-	out.SetAttribute("style", "opacity: 0.55")
+	setStyle(out, "opacity", "0.55")
 	lab := doc().GetElementByID(id + "-stale")
 	if lab == nil {
-		lab = el("p", "id", id+"-stale", "class", "stale-note", "role", "status", "style", "font-weight: 600")
+		lab = el("p", "id", id+"-stale", "class", "stale-note", "role", "status")
+		setStyle(lab, "font-weight", "600")
 		out.InsertBefore(lab, out.FirstChild())
 	}
 	lab.SetTextContent("From the previous run — " + why + ". Run again for results of the current settings.")
@@ -172,7 +183,7 @@ func markStale(out dom.Element, id, why string) {
 // clearStale marks a result area fresh (a new result was just drawn).
 func clearStale(out dom.Element, id string) {
 	out.Class().Remove("stale")
-	out.RemoveAttribute("style")
+	out.Underlying().Get("style").Call("removeProperty", "opacity")
 	out.SetAttribute("data-has-result", "1")
 	if lab := doc().GetElementByID(id + "-stale"); lab != nil {
 		lab.ParentNode().RemoveChild(lab)
