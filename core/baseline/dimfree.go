@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -41,11 +42,16 @@ type DimFreeOptions struct {
 type DimFreePoint struct {
 	D           int       `json:"d"`
 	Exponential []float64 `json:"exponential"` // excess empirical risk of each Algorithm 1 run
-	Baseline    []float64 `json:"baseline"`    // … of each NoisyGD run
+	Baseline    []float64 `json:"baseline"`    // … of each projected NoisyGD run
+	// Unprojected is the excess of each unprojected NoisyGD run (the GLM
+	// setting of Song et al. 2021: step set by the rank k, no projection).
+	Unprojected []float64 `json:"unprojected"`
 	ExpMean     float64   `json:"expMean"`
 	ExpSE       float64   `json:"expSE"` // standard error of the mean
 	BaseMean    float64   `json:"baseMean"`
 	BaseSE      float64   `json:"baseSE"`
+	UnprojMean  float64   `json:"unprojMean"`
+	UnprojSE    float64   `json:"unprojSE"`
 }
 
 // DimFreeResult is DimensionFree's report.
@@ -105,7 +111,7 @@ func (o DimFreeOptions) validate() error {
 			return err
 		}
 		if o.N*d > MaxCells {
-			return checks.Errorf("dims", "n·d must be at most %d, got %d·%d", MaxCells, o.N, d)
+			return &checks.Error{Field: "dims", Rule: fmt.Sprintf("dimensions with n·d ≤ %d", MaxCells), Got: fmt.Sprintf("%d·%d", o.N, d)}
 		}
 	}
 	if err := checks.IntRange("trials", o.Trials, 1, MaxTrials); err != nil {
@@ -115,8 +121,17 @@ func (o DimFreeOptions) validate() error {
 }
 
 // DimensionFree measures the excess empirical logistic risk L(θ) − min_{‖θ‖≤C} L
-// of Algorithm 1 and of NoisyGD on the same RankK data embedded in each d of
-// o.Dims, o.Trials runs each, with (ε, δ) from the same accountant.
+// of Algorithm 1 and of NoisyGD, projected and unprojected, on the same RankK
+// data embedded in each d of o.Dims, o.Trials runs each, with (ε, δ) from the
+// same accountant (GD.Sigma for both NoisyGD variants).
+//
+// Projected NoisyGD (BST14) pays for d: its step is set by √(G² + dσ²) and
+// the projection onto the ball mixes the d − k noise directions back into the
+// loss. Unprojected NoisyGD (Song et al. 2021, the GLM setting) is dimension-
+// free like Algorithm 1: its step uses the rank k, and the noise orthogonal
+// to the data's span never reaches the loss, so the law of its loss does not
+// depend on d at all; its θ can leave the ball ‖θ‖ ≤ C, so its excess over
+// the constrained optimum can be negative.
 //
 // Algorithm 1 at dimension d is sampled through the rank-k structure: with
 // θ = Uα + β, β ⊥ range(U), the loss depends on α only and
@@ -146,7 +161,7 @@ func DimensionFree(ctx context.Context, o DimFreeOptions, progress func(done, to
 	sigma, _ := gd.Sigma(o.N)
 	res := DimFreeResult{Options: o, Private: private, Sigma: sigma,
 		Bound: o.Radius * math.Sqrt(float64(o.Rank)*math.Log(1/o.Delta)) / (float64(o.N) * o.Epsilon)}
-	total := 2 * len(o.Dims) * o.Trials * 1000
+	total := 3 * len(o.Dims) * o.Trials * 1000
 	unit := 0
 	report := func(frac float64) {
 		if progress != nil {
@@ -193,9 +208,17 @@ func DimensionFree(ctx context.Context, o DimFreeOptions, progress func(done, to
 			pt.Baseline = append(pt.Baseline, set.Mean(b)-res.NonPrivateLoss)
 			unit++
 			report(0)
+			ub, err := NoisyGD(ctx, set, gd, false, o.Rank, r)
+			if err != nil {
+				return res, err
+			}
+			pt.Unprojected = append(pt.Unprojected, set.Mean(ub)-res.NonPrivateLoss)
+			unit++
+			report(0)
 		}
 		pt.ExpMean, pt.ExpSE = meanSE(pt.Exponential)
 		pt.BaseMean, pt.BaseSE = meanSE(pt.Baseline)
+		pt.UnprojMean, pt.UnprojSE = meanSE(pt.Unprojected)
 		res.Points = append(res.Points, pt)
 	}
 	return res, nil

@@ -51,7 +51,7 @@ type RegularizedFit struct {
 // "tolerance" if maxEpochs passes do not certify tol.
 func Regularized(set *loss.Set, mu, tol float64, maxEpochs int) (RegularizedFit, error) {
 	if !IsGLM(set.Kind()) {
-		return RegularizedFit{}, checks.Errorf("loss", "output perturbation supports logistic, hinge and lad, got %q", set.Kind().String())
+		return RegularizedFit{}, checks.Errorf("loss", `"logistic", "hinge" or "lad" for output perturbation, got %q`, set.Kind().String())
 	}
 	if err := checks.Positive("mu", mu); err != nil {
 		return RegularizedFit{}, err
@@ -128,7 +128,7 @@ func Regularized(set *loss.Set, mu, tol float64, maxEpochs int) (RegularizedFit,
 			return fit, nil
 		}
 	}
-	return fit, checks.Errorf("tolerance", "SDCA did not certify ‖θ − θ̂‖ ≤ %s in %d epochs (reached %s)", checks.Fmt(tol), maxEpochs, checks.Fmt(fit.Dist))
+	return fit, checks.Errorf("tolerance", "reachable: SDCA did not certify ‖θ − θ̂‖ ≤ %s in %d epochs (reached %s)", checks.Fmt(tol), maxEpochs, checks.Fmt(fit.Dist))
 }
 
 // entropy is H(b) = −b·log b − (1−b)·log(1−b), with H(0) = H(1) = 0.

@@ -75,7 +75,7 @@ func (p ObjPert) Sigma(n int) (float64, error) {
 	}
 	ej := p.JacobianEpsilon(n)
 	if ej >= p.Epsilon {
-		return 0, checks.Errorf("lambda", "must exceed clip²/(4n(e^ε − 1)) = %s so that the Jacobian term log(1 + β/(nλ)) stays below ε, got %s",
+		return 0, checks.Errorf("lambda", "greater than clip²/(4n(e^ε − 1)) = %s so that the Jacobian term log(1 + β/(nλ)) stays below ε, got %s",
 			checks.Fmt(p.Clip*p.Clip/4/(float64(n)*math.Expm1(p.Epsilon))), checks.Fmt(p.Lambda))
 	}
 	t := math.Sqrt(2 * math.Log(1/p.Delta))
@@ -94,10 +94,10 @@ func (p ObjPert) Sigma(n int) (float64, error) {
 // clip equals p.Clip.
 func ObjectivePerturbation(set *loss.Set, p ObjPert, r *rand.Rand) ([]float64, error) {
 	if set.Kind() != loss.Logistic {
-		return nil, checks.Errorf("loss", "objective perturbation needs a smooth loss (logistic), got %q", set.Kind().String())
+		return nil, checks.Errorf("loss", "a smooth loss (logistic) for objective perturbation, got %q", set.Kind().String())
 	}
 	if set.Params().Clip != p.Clip {
-		return nil, checks.Errorf("clip", "must equal the loss set's clip %s, got %s", checks.Fmt(set.Params().Clip), checks.Fmt(p.Clip))
+		return nil, checks.Errorf("clip", "equal to the loss set's clip %s, got %s", checks.Fmt(set.Params().Clip), checks.Fmt(p.Clip))
 	}
 	sigma, err := p.Sigma(set.N())
 	if err != nil {

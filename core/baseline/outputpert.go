@@ -68,7 +68,7 @@ func OutputPerturbation(set *loss.Set, p OutputPert, r *rand.Rand) ([]float64, e
 		return nil, err
 	}
 	if set.G() > p.G {
-		return nil, checks.Errorf("G", "must be at least the loss's Lipschitz constant %s, got %s", checks.Fmt(set.G()), checks.Fmt(p.G))
+		return nil, checks.Errorf("G", "at least the loss's Lipschitz constant %s, got %s", checks.Fmt(set.G()), checks.Fmt(p.G))
 	}
 	tol := p.Tol * 2 * p.G / (float64(set.N()) * p.Mu)
 	fit, err := Regularized(set, p.Mu, tol, MaxSDCAEpochs(set))

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strings"
@@ -11,14 +10,16 @@ import (
 
 // Columns names the columns of CSV text by Parse's header rule (the first
 // record is a header when one of its cells is neither a number nor a missing
-// marker; otherwise the columns are c1, c2, …) without reading the rest of
+// marker; otherwise the columns are c1, c2, …), in Parse's dialect
+// (dialect.go: comma, semicolon or tab), without reading the rest of
 // the text: a form can offer the columns before the full Parse, which
 // reports everything else. For "1,NA,3" it gives c1, c2, c3, as Parse does.
 func Columns(text string) ([]string, error) {
 	if len(text) > MaxBytes {
 		return nil, checks.Errorf("text", "at most %d MB of CSV (got %.1f MB)", MaxBytes>>20, float64(len(text))/(1<<20))
 	}
-	r := newReader(text)
+	dl := detect(text)
+	r := dl.reader(text)
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -30,24 +31,16 @@ func Columns(text string) ([]string, error) {
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // blank line
 		}
-		names, _ := columnNames(rec)
+		names, _ := dl.columnNames(rec)
 		return names, nil
 	}
 }
 
-// newReader is the CSV reader of Parse and Columns.
-func newReader(text string) *csv.Reader {
-	r := csv.NewReader(strings.NewReader(text))
-	r.FieldsPerRecord = -1 // ragged rows are reported by Parse, with their line
-	r.TrimLeadingSpace = true
-	return r
-}
-
 // columnNames applies the header rule to the first record: its trimmed cells
 // when it is a header, else c1, c2, ….
-func columnNames(first []string) (names []string, header bool) {
+func (d dialect) columnNames(first []string) (names []string, header bool) {
 	for _, c := range first {
-		if _, ok := parseNum(c); !ok && !isMissing(c) {
+		if _, ok := d.num(c); !ok && !isMissing(c) {
 			header = true
 			break
 		}

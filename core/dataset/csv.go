@@ -2,6 +2,9 @@
 // text) into a numeric design matrix x and an optional target y.
 //
 // Rules, all stated in errors that name the row and column:
+//   - The delimiter is a comma, a semicolon or a tab, detected from the first
+//     line; semicolon files may write numbers with a decimal comma (1,5);
+//     elsewhere "1,5" is not a number (dialect.go).
 //   - The first record is a header when any of its cells is not a number
 //     (and not a missing marker); otherwise columns are named c1, c2, ….
 //   - Missing cells are empty, "NA", "N/A", "NaN", "null", "none", "?" or "."
@@ -48,6 +51,12 @@ type Table struct {
 	Coding   string             `json:"coding,omitempty"`  // CodingNumeric, CodingPositive or CodingInferred
 	Header   bool               `json:"header"`            // whether the first record was a header
 	AllNames []string           `json:"allColumns"`        // every column in the file
+	// Delimiter is the detected delimiter: "comma", "semicolon" (decimal
+	// commas read) or "tab" (dialect.go).
+	Delimiter string `json:"delimiter"`
+	// Clamped counts the feature cells Scale clamped into their declared
+	// range: NOT private (a statistic of the data, for the data owner).
+	Clamped int `json:"clamped,omitempty"`
 }
 
 // Limits keep a pasted file from exhausting the browser's memory.
@@ -83,7 +92,8 @@ func Parse(text string, opt Options) (*Table, error) {
 	if err := opt.validTarget(); err != nil {
 		return nil, err
 	}
-	r := newReader(text)
+	dl := detect(text)
+	r := dl.reader(text)
 	var recs [][]string
 	for {
 		rec, err := r.Read()
@@ -101,9 +111,9 @@ func Parse(text string, opt Options) (*Table, error) {
 	if len(recs) == 0 {
 		return nil, checks.Errorf("text", "CSV with at least one data row (it is empty)")
 	}
-	t := &Table{}
+	t := &Table{Delimiter: dl.Name()}
 	width := len(recs[0])
-	t.AllNames, t.Header = columnNames(recs[0])
+	t.AllNames, t.Header = dl.columnNames(recs[0])
 	if t.Header {
 		recs = recs[1:]
 	}
@@ -175,7 +185,7 @@ func Parse(text string, opt Options) (*Table, error) {
 		}
 	}
 	if len(missingRows) > 0 && opt.Drop != "missing" {
-		return nil, checks.Errorf("text", "free of missing cells, or parsed with drop: \"missing\" (missing cells in rows %s)", listRows(missingRows))
+		return nil, &MissingCells{Rows: missingRows}
 	}
 	t.Dropped = len(missingRows)
 	// Numeric features.
@@ -185,23 +195,45 @@ func Parse(text string, opt Options) (*Table, error) {
 		}
 		row := make([]float64, len(feats))
 		for k, j := range feats {
-			v, ok := parseNum(rec[j])
+			v, ok := dl.num(rec[j])
 			if !ok {
-				return nil, &checks.Error{Field: fmt.Sprintf("row %d, column %q", i+1, t.AllNames[j]), Rule: "a finite number", Got: strconv.Quote(rec[j])}
+				return nil, &checks.Error{Field: fmt.Sprintf("row %d, column %q", i+1, t.AllNames[j]), Rule: dl.numberRule(rec[j]), Got: strconv.Quote(rec[j])}
 			}
 			row[k] = v
 		}
 		t.X = append(t.X, row)
 	}
 	if len(t.X) == 0 {
-		return nil, checks.Errorf("text", "at least one complete row (all %d rows had missing cells)", len(recs))
+		if len(recs) == 1 {
+			return nil, checks.Errorf("text", "at least one complete row (the only row has missing cells)")
+		}
+		return nil, checks.Errorf("text", "at least one complete row (all %d rows have missing cells)", len(recs))
 	}
 	if target >= 0 {
-		if err := t.readTarget(recs, keep, target, opt); err != nil {
+		if err := t.readTarget(dl, recs, keep, target, opt); err != nil {
 			return nil, err
 		}
 	}
 	return t, nil
+}
+
+// MissingCells is Parse's error when rows have missing cells and Drop is
+// not "missing": a caller with its own control for dropping (the page's
+// checkbox) can name that control instead of the option.
+type MissingCells struct {
+	Rows []int // 1-based data rows with a missing cell
+}
+
+func (e *MissingCells) Error() string {
+	return (&checks.Error{Field: "text", Rule: `free of missing cells, or parsed with drop: "missing" (missing cells in ` + e.Where() + ")"}).Error()
+}
+
+// Where lists the rows: "row 3" or "rows 2, 5, … and 4 more".
+func (e *MissingCells) Where() string {
+	if len(e.Rows) == 1 {
+		return "row " + strconv.Itoa(e.Rows[0])
+	}
+	return "rows " + listRows(e.Rows)
 }
 
 func listRows(rows []int) string {

@@ -40,10 +40,10 @@ const (
 
 // sameLabel reports whether two target cells are the same label: as numbers
 // when both parse as finite numbers, otherwise as trimmed strings.
-func sameLabel(a, b string) bool {
+func (d dialect) sameLabel(a, b string) bool {
 	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
-	va, oka := parseNum(a)
-	vb, okb := parseNum(b)
+	va, oka := d.num(a)
+	vb, okb := d.num(b)
 	if oka && okb {
 		return va == vb
 	}
@@ -70,14 +70,14 @@ func (opt Options) validTarget() error {
 }
 
 // readTarget fills Y (and Coding, Mapping) from column j of the kept rows.
-func (t *Table) readTarget(recs [][]string, keep []bool, j int, opt Options) error {
+func (t *Table) readTarget(dl dialect, recs [][]string, keep []bool, j int, opt Options) error {
 	if opt.Positive != "" {
 		t.Coding = CodingPositive
 		t.Mapping = map[string]float64{strings.TrimSpace(opt.Positive): 1}
 		for i, rec := range recs {
 			if keep[i] {
 				y := -1.0
-				if sameLabel(rec[j], opt.Positive) {
+				if dl.sameLabel(rec[j], opt.Positive) {
 					y = 1
 				}
 				t.Y = append(t.Y, y)
@@ -90,9 +90,9 @@ func (t *Table) readTarget(recs [][]string, keep []bool, j int, opt Options) err
 		if !keep[i] {
 			continue
 		}
-		if _, ok := parseNum(rec[j]); !ok {
+		if _, ok := dl.num(rec[j]); !ok {
 			if opt.TargetType == TargetNumeric {
-				return &checks.Error{Field: fmt.Sprintf("row %d, column %q", i+1, t.AllNames[j]), Rule: `a finite number (targetType "numeric")`, Got: strconv.Quote(rec[j])}
+				return &checks.Error{Field: fmt.Sprintf("row %d, column %q", i+1, t.AllNames[j]), Rule: dl.numberRule(rec[j]) + ` (targetType "numeric")`, Got: strconv.Quote(rec[j])}
 			}
 			numeric = false
 		}
@@ -101,7 +101,7 @@ func (t *Table) readTarget(recs [][]string, keep []bool, j int, opt Options) err
 		t.Coding = CodingNumeric
 		for i, rec := range recs {
 			if keep[i] {
-				v, _ := parseNum(rec[j])
+				v, _ := dl.num(rec[j])
 				t.Y = append(t.Y, v)
 			}
 		}

@@ -44,12 +44,12 @@ func chooseSampler(choice string, set *loss.Set) (samplerChoice, error) {
 		return samplerChoice{why: fmt.Sprintf("auto: loss %q is not smooth and has no exact sampler in dimension %d: zeroth-order proximal sampler (loss values only)", k.String(), d)}, nil
 	case SamplerExact:
 		if method == "" {
-			return samplerChoice{}, checks.Errorf("sampler", `"exact" is available for loss "l1" and "linear" in any dimension and for every loss in dimension 1, not for loss %q in dimension %d; use "proximal", "smooth" or "auto"`, k.String(), d)
+			return samplerChoice{}, checks.Errorf("sampler", `"proximal", "smooth" or "auto" for loss %q in dimension %d ("exact" is available for loss "l1" and "linear" in any dimension and for every loss in dimension 1)`, k.String(), d)
 		}
 		return samplerChoice{exact: method, why: fmt.Sprintf("requested: exact sampler %q", method)}, nil
 	case SamplerSmooth:
 		if !smooth {
-			return samplerChoice{}, checks.Errorf("sampler", `"smooth" needs a loss smooth in ⟨θ,x⟩ ("logistic", "huber", "smooth-hinge", "smooth-quantile"); loss %q is not smooth: use "auto" or "proximal"`, k.String())
+			return samplerChoice{}, checks.Errorf("sampler", `"auto" or "proximal" for loss %q, which is not smooth in ⟨θ,x⟩ ("smooth" needs "logistic", "huber", "smooth-hinge" or "smooth-quantile")`, k.String())
 		}
 		return samplerChoice{firstOrder: true, why: fmt.Sprintf("requested: first-order RGO for the smooth loss %q (β = %g)", k.String(), beta)}, nil
 	case SamplerProximal:

@@ -76,6 +76,7 @@ func dataAPI() map[string]any {
 			}
 			out.Set("allColumns", all)
 			out.Set("dropped", tab.Dropped)
+			out.Set("delimiter", tab.Delimiter) // "comma", "semicolon" or "tab", detected from the first line
 			out.Set("header", tab.Header)
 			if tab.Target != "" {
 				out.Set("target", tab.Target)

@@ -7,9 +7,6 @@
 package ui
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall/js"
 
@@ -259,13 +256,7 @@ func newNumberField(id, label, value, step, help string) numberField {
 
 // value parses the field; a parse error is shown inline and returned.
 func (f numberField) value(name string) (float64, error) {
-	// strconv, not fmt.Sscanf: Sscanf("%g") reads "1,5" as 1 and ignores what
-	// follows a number, and its scanner adds ≈ 20 KB to the download.
-	v, err := strconv.ParseFloat(strings.TrimSpace(f.input.Value()), 64)
-	if err != nil {
-		return 0, fmt.Errorf("%s must be a number, got %q", name, f.input.Value())
-	}
-	return v, nil
+	return parseNumber(name, f.input.Value()) // strict: "1,5" is an error (ui_widgets.go)
 }
 
 func (f numberField) setError(err error) {

@@ -39,23 +39,39 @@ func buildBoundsView(root dom.Element) {
 	fig := el("figure", "id", id+"-plot", "class", "plot")
 	tableWrap := el("div", "class", "tablewrap", "id", id+"-table")
 	appendAll(root, form, errBox, fig, tableWrap)
+	clear := func() { // no stale table or plot beside an error
+		fig.SetInnerHTML("")
+		tableWrap.SetInnerHTML("")
+	}
 	update := func() {
 		errBox.SetTextContent("")
-		var vals [7]float64
-		for i, f := range fields {
-			x, err := f.value([]string{"n", "d", "rank", "epsilon", "delta", "G", "C"}[i])
+		// n, d and k are integers by the JS API's rule (1.5 is an error, not
+		// 1); the rest are numbers, checked by lowerbound.Table's rules.
+		var ints [3]int
+		for i, f := range fields[:3] {
+			x, err := f.intIn([]string{"n", "d", "rank"}[i], 1, math.MaxInt32)
 			f.setError(err)
 			if err != nil {
+				clear()
+				return
+			}
+			ints[i] = x
+		}
+		var vals [4]float64
+		for i, f := range fields[3:] {
+			x, err := f.value([]string{"epsilon", "delta", "G", "C"}[i])
+			f.setError(err)
+			if err != nil {
+				clear()
 				return
 			}
 			vals[i] = x
 		}
-		in := lowerbound.BoundsInput{N: int(vals[0]), D: int(vals[1]), Rank: int(vals[2]), Epsilon: vals[3], Delta: vals[4], G: vals[5], C: vals[6]}
+		in := lowerbound.BoundsInput{N: ints[0], D: ints[1], Rank: ints[2], Epsilon: vals[0], Delta: vals[1], G: vals[2], C: vals[3]}
 		rows, err := lowerbound.Table(in)
 		if err != nil {
 			errBox.SetTextContent(err.Error())
-			fig.SetInnerHTML("")
-			tableWrap.SetInnerHTML("")
+			clear()
 			return
 		}
 		tbl := el("table", "class", "bounds")

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
 
+	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/plot"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
@@ -69,16 +71,123 @@ func setOptions(sel *dom.HTMLSelectElement, options [][2]string, value string) {
 	}
 }
 
-// intValue parses a numberField as an integer.
-func (f numberField) intValue(name string) (int, error) {
-	v, err := f.value(name)
+// intIn parses a numberField as an integer in [lo, hi], with the message of
+// the JS API's integer fields ("n must be an integer in [1, 2147483647], got 1.5").
+func (f numberField) intIn(name string, lo, hi int) (int, error) {
+	return parseInt(name, f.input.Value(), lo, hi)
+}
+
+// parseNumber reads a form field strictly: the whole trimmed text must be a
+// number (strconv.ParseFloat), so "1,5" is an error, never 1 (fmt.Sscanf
+// stopped at the comma). NaN and ±Inf parse and are left to the field's
+// core rule (checks.Epsilon, checks.Delta, …), as in the JS API.
+func parseNumber(field, s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || t == "" {
+		rule := "a number"
+		if strings.Count(t, ",") == 1 {
+			if _, e := strconv.ParseFloat(strings.Replace(t, ",", ".", 1), 64); e == nil {
+				rule = "a number written with a decimal point (1.5, not 1,5)"
+			}
+		}
+		return 0, &checks.Error{Field: field, Rule: rule, Got: strconv.Quote(s)}
+	}
+	return v, nil
+}
+
+// parseInt reads an integer field in [lo, hi] with the JS API's rule.
+func parseInt(field, s string, lo, hi int) (int, error) {
+	v, err := parseNumber(field, s)
 	if err != nil {
 		return 0, err
 	}
-	if v != float64(int(v)) {
-		return 0, fmt.Errorf("%s must be a whole number, got %s", name, f.input.Value())
+	if v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
+		return 0, &checks.Error{Field: field, Rule: fmt.Sprintf("an integer in [%d, %d]", lo, hi), Got: checks.Fmt(v)}
 	}
 	return int(v), nil
+}
+
+// count writes n with its noun in the right number: count(1, "row") is
+// "1 row", count(3, "row") "3 rows"; nouns with an irregular plural pass it
+// after a slash ("entry/entries").
+func count(n int, noun string) string {
+	one, many := noun, noun+"s"
+	if i := strings.IndexByte(noun, '/'); i >= 0 {
+		one, many = noun[:i], noun[i+1:]
+	}
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%s %s", groupDigits(n), many)
+}
+
+// groupDigits writes n with thin-space thousands separators ("12 345").
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteString("\u202f")
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// shownError is an error already displayed next to its field or box; the
+// run's error line does not repeat it (one message per problem).
+type shownError struct{ error }
+
+func (e shownError) Unwrap() error { return e.error }
+
+// showAt writes err into slot and returns it marked as shown.
+func showAt(slot dom.Element, err error) error {
+	slot.SetTextContent(err.Error())
+	return shownError{err}
+}
+
+// setStyle sets CSS properties through the CSSOM (element.style): the page's
+// Content-Security-Policy (style-src 'self') blocks style attributes, not this.
+func setStyle(e dom.Element, kv ...string) {
+	st := e.Underlying().Get("style")
+	for i := 0; i+1 < len(kv); i += 2 {
+		st.Call("setProperty", kv[i], kv[i+1])
+	}
+}
+
+// markStale greys out a result area and labels it "From the previous run"
+// (why says what changed). The label is the element id+"-stale"; the class
+// "stale" is set for the style sheet, the opacity through the CSSOM so it
+// works alone.
+func markStale(out dom.Element, id, why string) {
+	if out.GetAttribute("data-has-result") != "1" {
+		return
+	}
+	out.Class().Add("stale")
+	setStyle(out, "opacity", "0.55")
+	lab := doc().GetElementByID(id + "-stale")
+	if lab == nil {
+		lab = el("p", "id", id+"-stale", "class", "stale-note", "role", "status")
+		setStyle(lab, "font-weight", "600")
+		out.InsertBefore(lab, out.FirstChild())
+	}
+	lab.SetTextContent("From the previous run — " + why + ". Run again for results of the current settings.")
+}
+
+// clearStale marks a result area fresh (a new result was just drawn).
+func clearStale(out dom.Element, id string) {
+	out.Class().Remove("stale")
+	out.Underlying().Get("style").Call("removeProperty", "opacity")
+	out.SetAttribute("data-has-result", "1")
+	if lab := doc().GetElementByID(id + "-stale"); lab != nil {
+		lab.ParentNode().RemoveChild(lab)
+	}
 }
 
 // runner is a Run button, a Cancel button, a progress bar and a status line.

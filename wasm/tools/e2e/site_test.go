@@ -63,8 +63,9 @@ func TestEstimateSection(t *testing.T) {
 	p.noConsoleErrors()
 }
 
-// TestEstimateBadCSV: ragged, non-numeric and missing cells each give an
-// inline error naming the problem and its lines; the page keeps working.
+// TestEstimateBadCSV: ragged, non-numeric and missing cells each give one
+// inline error (in the CSV box) naming the problem and its lines; the page
+// keeps working.
 func TestEstimateBadCSV(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
@@ -80,9 +81,12 @@ func TestEstimateBadCSV(t *testing.T) {
 		// choose both columns as features (non-numeric columns are offered too)
 		eval[bool](p, `(() => { document.querySelectorAll("#est-features input").forEach(c => c.checked = true); return true })()`)
 		p.click("est-run")
-		p.waitJS(`document.getElementById("est-err").textContent !== ""`, 10*time.Second)
-		if s := p.text("#est-err"); !strings.Contains(s, tc.want) {
+		p.waitJS(`document.getElementById("est-csv-err").textContent !== ""`, 10*time.Second)
+		if s := p.text("#est-csv-err"); !strings.Contains(s, tc.want) {
 			t.Errorf("CSV %q: error %q does not mention %q", tc.csv, s, tc.want)
+		}
+		if s := p.text("#est-err"); s != "" {
+			t.Errorf("CSV %q: the error is shown twice (also %q)", tc.csv, s)
 		}
 		p.shot("#estimate", "estimate-bad-csv")
 	}
@@ -99,18 +103,24 @@ func TestEstimateBadCSV(t *testing.T) {
 	}
 	p.setValue("est-loss", "logistic")
 	p.setValue("est-csv", csv.String())
+	p.waitJS(`[...document.getElementById("est-target").options].some(o => o.value === "label")`, 5*time.Second) // columns read after a debounce
 	p.setValue("est-target", "label")
+	for id, v := range map[string]string{"est-lo-0": "-1", "est-hi-0": "1", "est-lo-1": "-1", "est-hi-1": "1", "est-positive": "yes"} {
+		p.setValue(id, v)
+	}
 	p.setValue("est-samples", "5")
 	p.click("est-run")
 	p.waitJS(`document.getElementById("est-status").textContent === "Done." || document.getElementById("est-err").textContent !== ""`, 60*time.Second)
 	if s := p.text("#est-err"); s != "" {
 		t.Errorf("error after a good CSV: %q", s)
 	}
-	if s := p.text("#est-summary"); !strings.Contains(s, "intercept") || !strings.Contains(s, "no → -1") {
+	if s := p.text("#est-summary"); !strings.Contains(s, "intercept") || !strings.Contains(s, "yes → +1, every other label → −1") {
 		t.Errorf("coefficient table lacks the intercept or the label mapping: %q", s)
 	}
-	if n := eval[int](p, `document.querySelectorAll("#est-plot svg rect[fill-opacity=\"0.8\"]").length`); n != 3 {
-		t.Errorf("%d coefficient bars, want 3", n)
+	// One bar per feature in its own units; the intercept (in the score's
+	// units, not per unit of a column) is in the table only.
+	if n := eval[int](p, `document.querySelectorAll("#est-plot svg rect[fill-opacity=\"0.8\"]").length`); n != 2 {
+		t.Errorf("%d coefficient bars, want 2 (a and b)", n)
 	}
 	p.shot("#estimate", "estimate-classifier")
 	p.noConsoleErrors()
