@@ -113,6 +113,8 @@ export interface BoundsRow {
 export interface Table {
   x: Float64Array[]; y?: Float64Array; columns: string[]; allColumns: string[]; dropped: number;
   header: boolean; target?: string; mapping?: Record<string, number>;
+  /** "comma", "semicolon" or "tab", detected from the first line. */
+  delimiter?: string;
   /** "positive-vs-rest" or "numeric" (declared), or "inferred …" (from the labels present: not private). */
   coding?: string;
 }
@@ -141,7 +143,8 @@ export interface DPSample {
   demo: {
     dimensionFree(opts?: { n?: number; rank?: number; dims?: number[]; epsilon?: number; delta?: number; radius?: number;
                            trials?: number; steps?: number; dataSeed?: number; seed?: number }, run?: RunOptions): Promise<{
-      points: { d: number; exponential: number[]; baseline: number[]; expMean: number; expSE: number; baseMean: number; baseSE: number }[];
+      points: { d: number; exponential: number[]; baseline: number[]; expMean: number; expSE: number; baseMean: number; baseSE: number;
+                unprojected: number[]; unprojMean: number; unprojSE: number }[];
       bound: number; nonPrivateLoss: number; eta: number; mu: number; sigma: number; private: boolean;
     }>;
   };
