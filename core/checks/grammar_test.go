@@ -78,7 +78,7 @@ func TestGarbledCatchesTheReportedMessages(t *testing.T) {
 // TestModuleRulesReadAsSentences scans every non-test Go file of the module
 // for checks.Errorf(field, "rule", …) and checks.Error{Rule: "rule"} and
 // renders "field must be rule" (format verbs as placeholders), failing on a
-// garbled one. wasm/tools/bench is owned by another branch and only logged.
+// garbled one.
 func TestModuleRulesReadAsSentences(t *testing.T) {
 	root := filepath.Join("..", "..")
 	verb := regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z]`)
@@ -103,10 +103,6 @@ func TestModuleRulesReadAsSentences(t *testing.T) {
 			n++
 			msg := "field must be " + verb.ReplaceAllString(rule, "X")
 			if p, bad := Garbled(msg); bad {
-				if strings.Contains(filepath.ToSlash(path), "wasm/tools/bench/") {
-					t.Logf("%s: %q (%s) — bench tool, not fixed on this branch", fset.Position(pos), rule, p)
-					return
-				}
 				t.Errorf("%s: rule %q renders as %q (%s)", fset.Position(pos), rule, msg, p)
 			}
 		}

@@ -159,7 +159,7 @@ func LatentDirect(ctx context.Context, o LatentOptions) (LatentReport, error) {
 	u.defaults()
 	s := u.Synthetic
 	if s == nil {
-		return LatentReport{}, checks.Errorf("synthetic", "synthetic workloads are needed")
+		return LatentReport{}, checks.Errorf("synthetic", "given (the check runs on the synthetic workloads)")
 	}
 	if err := checks.IntRange("runs", o.Runs, 2, 100_000); err != nil {
 		return LatentReport{}, err
@@ -175,7 +175,7 @@ func LatentDirect(ctx context.Context, o LatentOptions) (LatentReport, error) {
 				}
 			}
 			if i < 0 {
-				return LatentReport{}, checks.Errorf("configs", "unknown configuration %q", name)
+				return LatentReport{}, checks.Errorf("configs", "a list of known configuration names, got %q", name)
 			}
 			sel = append(sel, cfgs[i])
 		}

@@ -275,7 +275,7 @@ func (o *UtilityOptions) defaults() {
 
 func validEps(field string, eps []float64) error {
 	if len(eps) == 0 {
-		return checks.Errorf(field, "at least one ε is needed")
+		return checks.Errorf(field, "a list of at least one ε")
 	}
 	for _, e := range eps {
 		if err := checks.Epsilon(field, e); err != nil {
@@ -290,11 +290,11 @@ func validEps(field string, eps []float64) error {
 
 func (o UtilityOptions) validate() error {
 	if o.Synthetic == nil && o.Real == nil {
-		return checks.Errorf("synthetic", "at least one of synthetic and real workloads is needed")
+		return checks.Errorf("synthetic", "given, or real: one kind of workload at least")
 	}
 	for _, m := range o.Methods {
 		if !slices.Contains(AllMethods(), m) {
-			return checks.Errorf("methods", "unknown method %q (one of %v)", m, AllMethods())
+			return checks.Errorf("methods", "a list of methods from %v, got %q", AllMethods(), m)
 		}
 	}
 	if err := checks.Delta("delta", o.Delta); err != nil {
@@ -315,14 +315,14 @@ func (o UtilityOptions) validate() error {
 	jobs := 0
 	if s := o.Synthetic; s != nil {
 		if len(s.Grids) == 0 {
-			return checks.Errorf("synthetic.grids", "at least one grid is needed")
+			return checks.Errorf("synthetic.grids", "a list of at least one grid")
 		}
 		for _, g := range s.Grids {
 			if err := checks.IntRange("synthetic.grids.n", g.N, 2, baseline.MaxN); err != nil {
 				return err
 			}
 			if len(g.Ranks) == 0 || len(g.Dims) == 0 {
-				return checks.Errorf("synthetic.grids.ranks", "ranks and dims must be non-empty")
+				return checks.Errorf("synthetic.grids.ranks", "non-empty (dims too)")
 			}
 			for _, k := range g.Ranks {
 				if err := checks.IntRange("synthetic.grids.ranks", k, 1, baseline.MaxRank); err != nil {
@@ -333,13 +333,13 @@ func (o UtilityOptions) validate() error {
 						return err
 					}
 					if g.N*d > baseline.MaxCells {
-						return checks.Errorf("synthetic.grids.dims", "n·d must be at most %d, got %d·%d", baseline.MaxCells, g.N, d)
+						return checks.Errorf("synthetic.grids.dims", "at most %d/n each (n·d ≤ %d), got %d·%d", baseline.MaxCells, baseline.MaxCells, g.N, d)
 					}
 				}
 			}
 			k, err := loss.ParseKind(g.Loss)
 			if err != nil || !baseline.IsGLM(k) {
-				return checks.Errorf("synthetic.grids.loss", `each loss must be "logistic", "hinge" or "lad", got %q`, g.Loss)
+				return checks.Errorf("synthetic.grids.loss", `"logistic", "hinge" or "lad", got %q`, g.Loss)
 			}
 			if err := validEps("synthetic.grids.epsilons", g.Epsilons); err != nil {
 				return err
@@ -367,11 +367,11 @@ func (o UtilityOptions) validate() error {
 	}
 	if r := o.Real; r != nil {
 		if len(r.Datasets) == 0 {
-			return checks.Errorf("real.datasets", "at least one dataset is needed")
+			return checks.Errorf("real.datasets", "a list of at least one dataset")
 		}
 		for _, d := range r.Datasets {
 			if _, ok := dataset.LookupBuiltin(d); !ok {
-				return checks.Errorf("real.datasets", "unknown dataset %q (one of %q, %q)", d, DatasetBreastCancer, DatasetPenguins)
+				return checks.Errorf("real.datasets", "a list of %q or %q, got %q", DatasetBreastCancer, DatasetPenguins, d)
 			}
 		}
 		if err := validEps("real.epsilons", r.Epsilons); err != nil {
@@ -743,7 +743,7 @@ func runMethod(ctx context.Context, o UtilityOptions, w *workload, m string, eps
 		return theta, map[string]float64{"lambda": lambda, "sigma": sigma, "epsJacobian": p.JacobianEpsilon(n),
 			"gradNorm": gn}, "", nil
 	}
-	return nil, nil, "", checks.Errorf("methods", "unknown method %q", m)
+	return nil, nil, "", checks.Errorf("methods", "a known method, got %q", m)
 }
 
 // lift maps a latent point α to θ = Uα + β with β ~ N(0, scale²(I − UUᵀ))
@@ -830,7 +830,7 @@ func realWorkload(o *RealOptions, name string, clip float64) (workload, error) {
 	}
 	text, err := os.ReadFile(filepath.Join(o.DataDir, b.File))
 	if err != nil {
-		return workload{}, checks.Errorf("real.dataDir", "cannot read %s: %v", b.File, err)
+		return workload{}, checks.Errorf("real.dataDir", "a directory holding %s (%v)", b.File, err)
 	}
 	t, err := dataset.Parse(string(text), b.Options())
 	if err != nil {
