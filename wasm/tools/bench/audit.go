@@ -49,7 +49,7 @@ func auditMarkdown(a AuditReport) string {
 	}
 	var b strings.Builder
 	p := func(format string, v ...any) { fmt.Fprintf(&b, format, v...) }
-	p("## Privacy audit of the samplers (Monte Carlo)\n\n")
+	p("## 6. Privacy audit of the samplers (Monte Carlo)\n\n")
 	p("The mechanism as shipped (request validation, η and μ, the sampler, output rounding) on the worst-case pair of neighbouring datasets in d = 1: n records with x = 1 and targets ±%d, one target moved from −%d to +%d. On the output window LAD and Huber are linear, so Algorithm 1's law is exactly Gaussian and the pair attains the GDP curve (Lemma E.1's worst case). Samplers forced with `sampler`: \"exact\" (1-D rejection, LAD), \"proximal\" (zeroth-order proximal sampler, LAD), \"smooth\" (first-order proximal sampler, Huber). The rejection set S = {θ > c} is fixed before any draw from the exact law (the tail level q = P_D(S) of a grid with the best expected bound); with %d draws per dataset and two-sided Clopper–Pearson intervals at level 1 − α, α = %g, ε_lower = ln((lo P_D′(S) − δ)/hi P_D(S)) holds with probability ≥ 1 − α. \"ideal\" is the same quantity under the exact law (infinitely many draws): the most this set can show. \"paper\" rows use LLL's literal constants η = nε√(ln(1/δ))/(GC), μ = 8ηG²/(n²ε²) (s = ε/√2 whatever δ), at the samplers' TV budget. A claim is refuted when ε_lower > ε. %.0f s.\n\n",
 		mechanism.AuditFar, mechanism.AuditFar, mechanism.AuditFar, a.Draws, a.Alpha, a.Seconds)
 	var rows [][]string
