@@ -64,6 +64,9 @@ func Start() {
 	go func() {
 		pendingLoads.Wait()
 		js.Global().Set("dpsampleUIReady", true)
+		if perf := js.Global().Get("performance"); perf.Truthy() {
+			perf.Call("mark", "dpsample:ui-ready") // beside the dpsample:build:<view> measures
+		}
 		if ev := js.Global().Get("CustomEvent"); ev.Truthy() {
 			js.Global().Call("dispatchEvent", ev.New("dpsample:ui-ready"))
 		}

@@ -30,6 +30,7 @@ type builtin struct {
 	loss      loss.Kind  // chosen at first
 	regTarget string     // the numeric target offered first to a regression loss
 	mu        sync.Mutex // held during the fetch: one fetch per dataset however many views wait
+	pending   js.Value   // the fetch's promise, when begun by prefetch and not yet awaited
 	text      string     // filled by load
 }
 
@@ -131,6 +132,9 @@ func buildEstimateView(root dom.Element) {
 	}
 	var dsOpts [][2]string
 	for _, b := range builtins {
+		if b.Key == ds {
+			b.prefetch(root) // the request runs while the section is built
+		}
 		dsOpts = append(dsOpts, [2]string{b.Key, b.Label})
 	}
 	dsOpts = append(dsOpts, [2]string{"csv", "your own CSV (paste or drop a file)"})
@@ -361,18 +365,37 @@ func (v *estimateView) textEdited() {
 	v.colTimer = js.Global().Call("setTimeout", f, 250)
 }
 
-// load fetches the built-in's CSV unless it is loaded (from root's base
-// attribute), and returns whether it is. It blocks: call it from a
-// goroutine. A failed fetch is tried again by the next call (a run retries).
+// fetch starts the request for the built-in's CSV (from root's base
+// attribute) and returns its promise.
+func (b *builtin) fetch(root dom.Element) js.Value {
+	base := attr(root, "base", "site/data/")
+	url := js.Global().Get("URL").New(base+b.File, js.Global().Get("document").Get("baseURI"))
+	return js.Global().Call("fetch", url.Call("toString"))
+}
+
+// prefetch starts the fetch without waiting (from the start-up path, so that
+// the request overlaps building the sections); load awaits it.
+func (b *builtin) prefetch(root dom.Element) {
+	if b.text == "" && !b.pending.Truthy() {
+		b.pending = b.fetch(root)
+	}
+}
+
+// load fetches the built-in's CSV unless it is loaded (or awaits the fetch
+// prefetch began), and returns whether it is loaded. It blocks: call it from
+// a goroutine. A failed fetch is tried again by the next call (a run retries).
 func (b *builtin) load(root dom.Element) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.text != "" {
 		return true
 	}
-	base := attr(root, "base", "site/data/")
-	url := js.Global().Get("URL").New(base+b.File, js.Global().Get("document").Get("baseURI"))
-	resp, err := jsio.Await(js.Global().Call("fetch", url.Call("toString")))
+	p := b.pending
+	b.pending = js.Undefined()
+	if !p.Truthy() {
+		p = b.fetch(root)
+	}
+	resp, err := jsio.Await(p)
 	if err != nil {
 		return false
 	}
