@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
@@ -21,13 +22,16 @@ import (
 )
 
 // builtin is a shipped dataset (core/dataset.Builtins) with the page's
-// defaults for it and its text, fetched once at start-up.
+// defaults for it and its text, fetched when first needed: the selected one
+// at start-up, another when the user first selects it (or runs on it).
 type builtin struct {
 	dataset.Builtin
-	features  []string  // checked at first
-	loss      loss.Kind // chosen at first
-	regTarget string    // the numeric target offered first to a regression loss
-	text      string    // filled by the initial load
+	features  []string   // checked at first
+	loss      loss.Kind  // chosen at first
+	regTarget string     // the numeric target offered first to a regression loss
+	mu        sync.Mutex // held during the fetch: one fetch per dataset however many views wait
+	pending   js.Value   // the fetch's promise, when begun by prefetch and not yet awaited
+	text      string     // filled by load
 }
 
 // pageDefaults are the page's first choices for each built-in dataset. A
@@ -100,6 +104,7 @@ type estimateView struct {
 	positive            map[string]string    // target column → the declared positive label
 	featState           map[string]bool      // feature column → checked (the user's last choice)
 	eps, delta, c, k, m numberField
+	cAuto               bool // C still follows defaultRadius (not set by the user or an attribute)
 	formErr             dom.Element
 	run                 *runner
 	out, summary        dom.Element
@@ -127,6 +132,9 @@ func buildEstimateView(root dom.Element) {
 	}
 	var dsOpts [][2]string
 	for _, b := range builtins {
+		if b.Key == ds {
+			b.prefetch(root) // the request runs while the section is built
+		}
 		dsOpts = append(dsOpts, [2]string{b.Key, b.Label})
 	}
 	dsOpts = append(dsOpts, [2]string{"csv", "your own CSV (paste or drop a file)"})
@@ -159,9 +167,16 @@ func buildEstimateView(root dom.Element) {
 	v.rangesErr = el("div", "id", id+"-ranges-err", "class", "error", "role", "alert")
 	v.eps = newNumberField(id+"-epsilon", "ε (epsilon)", attr(root, "epsilon", "1"), "any", "privacy loss; smaller is more private")
 	v.delta = newNumberField(id+"-delta", "δ (delta)", attr(root, "delta", "1e-5"), "any", "in (0, 1); should be ≪ 1/n")
-	v.c = newNumberField(id+"-radius", "C (radius)", attr(root, "radius", "1.5"), "any", "public bound on ‖θ*‖ in scaled units")
+	// C follows the public rule of defaultRadius until the user (or the
+	// element's radius attribute) sets it.
+	v.cAuto = attr(root, "radius", "") == ""
+	v.c = newNumberField(id+"-radius", "C (radius)", attr(root, "radius", "1.5"), "any",
+		"public bound on ‖θ*‖ in scaled units; by default from the public rule C·clip = 4 (classification), 2 (regression), "+
+			"or 1.5 for a centre (docs/DEFAULTS.md)")
 	v.k = newNumberField(id+"-rank", "k (rank)", attr(root, "rank", ""), "1", "public rank bound; empty = d")
-	v.m = newNumberField(id+"-samples", "samples", attr(root, "samples", "20"), "1", "each costs privacy; all are composed")
+	v.m = newNumberField(id+"-samples", "samples", attr(root, "samples", "1"), "1",
+		"1 = the estimate you would publish. More samples show a spread, but each costs privacy: "+
+			"m samples are composed, so each is drawn at s/√m (m = 4: half the Gaussian-DP parameter s of one)")
 	params := el("div", "class", "controls")
 	appendAll(params, v.eps.wrap, v.delta.wrap, v.c.wrap, v.k.wrap, v.m.wrap)
 	v.formErr = el("div", "id", id+"-err", "class", "error", "role", "alert")
@@ -176,8 +191,22 @@ func buildEstimateView(root dom.Element) {
 	appendAll(root, top, v.csvBox, v.featBox, v.rangesBox, v.rangesErr, params, v.formErr, v.run.wrap, v.out)
 
 	v.data.sel.AddEventListener("change", false, func(dom.Event) {
-		v.datasetChanged(true)
 		markStale(v.out, v.id, "the dataset changed")
+		if b := v.builtin(); b != nil && !b.loaded() {
+			// First selection of a built-in that was not needed at start:
+			// fetch it now, then reset the form (if it is still chosen).
+			v.featBox.SetInnerHTML("")
+			appendAll(v.featBox, text("legend", "Features"), text("p", "Loading "+b.Label+"…", "class", "help"))
+			v.rangesBox.SetInnerHTML("")
+			go func() {
+				b.load(v.root)
+				if v.builtin() == b {
+					v.datasetChanged(true)
+				}
+			}()
+			return
+		}
+		v.datasetChanged(true)
 	})
 	v.lossSel.sel.AddEventListener("change", false, func(dom.Event) {
 		v.columnsChanged()
@@ -243,6 +272,7 @@ func buildEstimateView(root dom.Element) {
 		}},
 		{v.m, func(s string) error { _, err := parseInt("samples", s, 1, maxSamples); return err }},
 	}
+	v.c.input.AddEventListener("input", false, func(dom.Event) { v.cAuto = false })
 	for _, l := range live {
 		l := l
 		l.f.input.AddEventListener("input", false, func(dom.Event) {
@@ -259,9 +289,50 @@ func buildEstimateView(root dom.Element) {
 	pendingLoads.Add(1)
 	go func() {
 		defer pendingLoads.Done()
-		loadBuiltins(root)
+		if b := v.builtin(); b != nil { // only the selected built-in belongs to the initial load
+			b.load(root)
+		}
 		v.datasetChanged(false)
 	}()
+}
+
+// defaultRadius is the page's public rule for C, the bound on ‖θ*‖ in
+// scaled units (docs/DEFAULTS.md), for a model of dim coordinates (the
+// checked features, and the intercept of a supervised loss) whose rows are
+// clipped to clip = √dim. A θ of norm C has scores |⟨θ, x⟩| ≤ C·clip:
+//   - classification: C·clip = 4 logits (probabilities 0.018 / 0.982; a hinge
+//     loss is flat beyond a margin of 1), so C = 4/√dim;
+//   - regression: the target is scaled to [−1, 1], so C·clip = 2, the width
+//     of the declared target range, and C = 2/√dim;
+//   - a centre lies in the box [−1, 1]^d: C = 1.5, as before (the median of
+//     rows in the box is in it, and a centre does not grow with the clip).
+//
+// It reads only the loss and d, never the data.
+func defaultRadius(k loss.Kind, dim int) float64 {
+	clip := math.Sqrt(float64(max(dim, 1)))
+	switch {
+	case k.Classification():
+		return 4 / clip
+	case k.Supervised():
+		return 2 / clip
+	default:
+		return 1.5
+	}
+}
+
+// updateRadius sets C by defaultRadius for the loss and the checked
+// features, unless the user (or the radius attribute) chose C.
+func (v *estimateView) updateRadius() {
+	if !v.cAuto {
+		return
+	}
+	l := v.lossKind()
+	dim := len(v.features())
+	if l.Supervised() {
+		dim++ // the intercept
+	}
+	v.c.input.SetValue(strconv.FormatFloat(defaultRadius(l, dim), 'g', 3, 64))
+	v.c.setError(nil)
 }
 
 // maxSamples is the page's cap on m (the API's is larger; each sample costs privacy).
@@ -294,23 +365,54 @@ func (v *estimateView) textEdited() {
 	v.colTimer = js.Global().Call("setTimeout", f, 250)
 }
 
-// loadBuiltins fetches the built-in CSVs once (part of the page's initial load).
-func loadBuiltins(root dom.Element) {
-	for _, b := range builtins {
-		if b.text != "" {
-			continue
-		}
-		base := attr(root, "base", "site/data/")
-		url := js.Global().Get("URL").New(base+b.File, js.Global().Get("document").Get("baseURI"))
-		resp, err := jsio.Await(js.Global().Call("fetch", url.Call("toString")))
-		if err != nil {
-			continue
-		}
-		t, err := jsio.Await(resp.Call("text"))
-		if err == nil && resp.Get("ok").Bool() {
-			b.text = t.String()
-		}
+// fetch starts the request for the built-in's CSV (from root's base
+// attribute) and returns its promise.
+func (b *builtin) fetch(root dom.Element) js.Value {
+	base := attr(root, "base", "site/data/")
+	url := js.Global().Get("URL").New(base+b.File, js.Global().Get("document").Get("baseURI"))
+	return js.Global().Call("fetch", url.Call("toString"))
+}
+
+// prefetch starts the fetch without waiting (from the start-up path, so that
+// the request overlaps building the sections); load awaits it.
+func (b *builtin) prefetch(root dom.Element) {
+	if b.text == "" && !b.pending.Truthy() {
+		b.pending = b.fetch(root)
 	}
+}
+
+// load fetches the built-in's CSV unless it is loaded (or awaits the fetch
+// prefetch began), and returns whether it is loaded. It blocks: call it from
+// a goroutine. A failed fetch is tried again by the next call (a run retries).
+func (b *builtin) load(root dom.Element) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.text != "" {
+		return true
+	}
+	p := b.pending
+	b.pending = js.Undefined()
+	if !p.Truthy() {
+		p = b.fetch(root)
+	}
+	resp, err := jsio.Await(p)
+	if err != nil {
+		return false
+	}
+	t, err := jsio.Await(resp.Call("text"))
+	if err == nil && resp.Get("ok").Bool() {
+		b.text = t.String()
+	}
+	return b.text != ""
+}
+
+// loaded reports whether the built-in's text is here (without waiting).
+func (b *builtin) loaded() bool {
+	if !b.mu.TryLock() {
+		return false // a fetch is under way
+	}
+	defer b.mu.Unlock()
+	return b.text != ""
 }
 
 func (v *estimateView) readFile(f js.Value) {
@@ -468,6 +570,7 @@ func (v *estimateView) columnsChanged() {
 // inputs start empty (or with what the user typed before): nothing here is
 // computed from the data.
 func (v *estimateView) rangesChanged() {
+	v.updateRadius()
 	_, b := v.text()
 	l := v.lossKind()
 	target := v.targetSel.sel.Value()
@@ -636,7 +739,7 @@ func (v *estimateView) build() (*estimateInput, error) {
 	}
 	if strings.TrimSpace(txt) == "" {
 		if b != nil {
-			return nil, errors.New("the built-in dataset did not load; reload the page")
+			return nil, errors.New("the built-in dataset did not load; check the connection and run again")
 		}
 		return nil, showAt(v.csvErr, checks.Errorf("the CSV text", "a table: paste one or drop a file on the box (it is empty)"))
 	}
@@ -790,6 +893,9 @@ func (v *estimateView) dataError(err error, b *builtin) error {
 func (v *estimateView) runEstimate() {
 	v.formErr.SetTextContent("")
 	v.rangesErr.SetTextContent("")
+	if b := v.builtin(); b != nil {
+		b.load(v.root) // a built-in chosen while its fetch was under way, or whose fetch failed
+	}
 	in, err := v.build()
 	if err != nil {
 		var shown shownError

@@ -339,6 +339,7 @@ func TestEstimatePageInputs(t *testing.T) {
 func TestDimFreeThreeMethods(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.buildAll(30 * time.Second) // the section may still be waiting for its lazy build at ready
 	p.setValue("dimfree-n", "300")
 	p.setValue("dimfree-maxd", "16")
 	p.setValue("dimfree-trials", "1")

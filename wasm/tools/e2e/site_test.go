@@ -25,7 +25,7 @@ func (p *page) click(id string) {
 }
 
 // TestEstimateSection runs a private estimate with the defaults (penguins, ℓ1
-// centre, 20 samples) and checks the plot, the excess label, the privacy
+// centre, one sample) and checks the plot, the excess label, the privacy
 // statement, the export link, and that no request is made while it runs.
 func TestEstimateSection(t *testing.T) {
 	p := newPage(t, "/")
@@ -35,7 +35,7 @@ func TestEstimateSection(t *testing.T) {
 	p.click("est-run")
 	p.waitJS(`document.querySelector("#est-plot svg") !== null`, 60*time.Second)
 	if n := eval[int](p, `document.querySelectorAll("#est-plot svg circle").length`); n < 300 {
-		t.Errorf("scatter has %d dots, want the data, 20 samples and the minimiser", n)
+		t.Errorf("scatter has %d dots, want the data, the sample and the minimiser", n)
 	}
 	if n := eval[int](p, `document.querySelectorAll("#est-plot svg polyline").length`); n < 3 {
 		t.Errorf("%d contour lines, want ≥ 3", n)
@@ -43,7 +43,7 @@ func TestEstimateSection(t *testing.T) {
 	if s := p.text("#est-excess"); !strings.Contains(s, "Not private — for your eyes only") {
 		t.Errorf("excess label: %q", s)
 	}
-	if s := p.text("#est-statement"); !strings.Contains(s, "20 released samples together are (ε = 1, δ = 1e-05)-differentially private") {
+	if s := p.text("#est-statement"); !strings.Contains(s, "The released sample is (ε = 1, δ = 1e-05)-differentially private") {
 		t.Errorf("statement: %q", s)
 	}
 	if href := eval[string](p, `document.getElementById("est-download").href`); !strings.HasPrefix(href, "blob:") {
@@ -60,6 +60,74 @@ func TestEstimateSection(t *testing.T) {
 	p.waitJS(`document.querySelector("#est-plot svg").viewBox.baseVal.width < 400`, 5*time.Second)
 	p.shot("#estimate", "estimate-360")
 	p.do(chromedp.EmulateViewport(1100, 900))
+	p.noConsoleErrors()
+}
+
+// TestEstimateDefaults checks the defaults of docs/DEFAULTS.md and the lazy
+// built-in: one sample (its help saying what more cost), C from the public
+// rule for the loss and d (1.5 for a centre, 4/√dim for a classifier, 2/√dim
+// for a regression) until the user sets it, only the selected built-in
+// fetched at start, and the other fetched once, on its first selection.
+func TestEstimateDefaults(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.mu.Lock()
+	initial := strings.Join(p.requests, " ")
+	p.mu.Unlock()
+	if !strings.Contains(initial, "palmer-penguins.csv") || strings.Contains(initial, "breast-cancer") {
+		t.Errorf("initial load: want penguins fetched and breast cancer not: %s", initial)
+	}
+	loaded := p.requestCount()
+	value := func(id string) string {
+		return eval[string](p, `document.getElementById(`+strconv.Quote(id)+`).value`)
+	}
+	if v := value("est-samples"); v != "1" {
+		t.Errorf("samples default %q, want 1", v)
+	}
+	if s := p.text("#est-samples-help"); !strings.Contains(s, "each costs privacy") || !strings.Contains(s, "s/√m") {
+		t.Errorf("samples help does not state the cost: %q", s)
+	}
+	if v := value("est-radius"); v != "1.5" {
+		t.Errorf("C for the penguins' centre = %q, want 1.5", v)
+	}
+	p.setValue("est-loss", "logistic") // 2 features + intercept: 4/√3
+	if v := value("est-radius"); v != "2.31" {
+		t.Errorf("C for logistic, dim 3 = %q, want 2.31 (4/√3)", v)
+	}
+	p.setValue("est-loss", "huber") // 2/√3
+	if v := value("est-radius"); v != "1.15" {
+		t.Errorf("C for Huber, dim 3 = %q, want 1.15 (2/√3)", v)
+	}
+	if n := p.requestCount(); n != loaded {
+		t.Errorf("%d requests while editing the penguins form: %v", n-loaded, p.requests[loaded:])
+	}
+	p.setValue("est-data", "breast-cancer")
+	p.waitJS(`document.querySelectorAll("#est-features input").length > 0`, 20*time.Second)
+	p.mu.Lock()
+	fetched := append([]string(nil), p.requests[loaded:]...)
+	p.mu.Unlock()
+	if len(fetched) != 1 || !strings.HasSuffix(fetched[0], "breast-cancer-wisconsin.csv") {
+		t.Errorf("first selection of breast cancer requested %v, want its CSV once", fetched)
+	}
+	if v := value("est-loss") + " " + value("est-radius"); v != "logistic 2" { // 3 features + intercept: 4/√4
+		t.Errorf("breast cancer's loss and C = %q, want logistic 2", v)
+	}
+	p.runEstimate()
+	if s := p.text("#est-statement"); !strings.Contains(s, "The released sample is") || !strings.Contains(s, "the radius C = 2,") {
+		t.Errorf("statement: %q", s)
+	}
+	// A C the user typed is kept when the features change.
+	p.typeInto("est-radius", "3")
+	p.checkFeatures("mean_radius")
+	if v := value("est-radius"); v != "3" {
+		t.Errorf("C after the user typed 3 and changed the features = %q", v)
+	}
+	p.setValue("est-data", "penguins")
+	p.setValue("est-data", "breast-cancer")
+	p.waitJS(`document.querySelectorAll("#est-features input").length > 0`, 20*time.Second)
+	if n := p.requestCount(); n != loaded+1 {
+		t.Errorf("%d requests after loading breast cancer, want 1: %v", n-loaded, p.requests[loaded:])
+	}
 	p.noConsoleErrors()
 }
 
