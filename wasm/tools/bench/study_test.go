@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"sort"
 	"testing"
 
 	"github.com/dpsample/dpsample/core/baseline"
@@ -65,33 +64,15 @@ func TestLatentMatchesDirect(t *testing.T) {
 		normBroken = append(normBroken, dot(bt, bt))
 	}
 	crit := 1.95 * math.Sqrt(2/float64(m))
-	if ks := ks2(projD, projL); ks > crit {
+	if ks := ksTwoSample(projD, projL); ks > crit {
 		t.Errorf("⟨u, θ⟩: KS = %.3f > %.3f", ks, crit)
 	}
-	if ks := ks2(normD, normL); ks > crit {
+	if ks := ksTwoSample(normD, normL); ks > crit {
 		t.Errorf("‖θ‖²: KS = %.3f > %.3f", ks, crit)
 	}
-	if ks := ks2(normD, normBroken); ks <= crit {
+	if ks := ksTwoSample(normD, normBroken); ks <= crit {
 		t.Errorf("broken lift (no orthogonal part) passed: KS = %.3f ≤ %.3f", ks, crit)
 	}
-}
-
-// ks2 is the two-sample Kolmogorov–Smirnov statistic.
-func ks2(a, b []float64) float64 {
-	a, b = append([]float64(nil), a...), append([]float64(nil), b...)
-	sort.Float64s(a)
-	sort.Float64s(b)
-	var i, j int
-	var dmax float64
-	for i < len(a) && j < len(b) {
-		if a[i] <= b[j] {
-			i++
-		} else {
-			j++
-		}
-		dmax = math.Max(dmax, math.Abs(float64(i)/float64(len(a))-float64(j)/float64(len(b))))
-	}
-	return dmax
 }
 
 // TestUtilityBadInput: every bad option is an error naming its field.
