@@ -72,26 +72,7 @@ func BenchmarkPageLoad(b *testing.B) {
 			var ui, worker, wasmDL, compile, goInit []float64
 			var last loadPhases
 			for range b.N * 5 {
-				ctx, cancel := chromedp.NewContext(browser)
-				if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: loadProbe}); err != nil {
-					b.Fatal(err)
-				}
-				if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"),
-					chromedp.Poll[chromedp.Void](`window.__uiAt !== undefined && window.__workerAt !== undefined`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
-					b.Fatal(err)
-				}
-				time.Sleep(200 * time.Millisecond)
-				ph, err := chromedp.Run(ctx, chromedp.Evaluate[loadPhases](loadPhasesJS))
-				cancel()
-				if err != nil {
-					b.Fatal(err)
-				}
+				ph := coldLoad(b, srv.URL+"/", 200*time.Millisecond)
 				ui, worker, wasmDL = append(ui, ph.UI), append(worker, ph.Worker), append(wasmDL, ph.WasmEnd-ph.WasmStart)
 				compile, goInit = append(compile, ph.Compiled-ph.WasmEnd), append(goInit, ph.UI-ph.GoStart)
 				last = ph
@@ -172,26 +153,7 @@ func BenchmarkPreloadWasm(b *testing.B) {
 	}))
 	defer srv.Close()
 	load := func(path string) (float64, float64) {
-		ctx, cancel := chromedp.NewContext(browser)
-		defer cancel()
-		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: loadProbe}); err != nil {
-			b.Fatal(err)
-		}
-		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+path),
-			chromedp.Poll[chromedp.Void](`window.__uiAt !== undefined && window.__workerAt !== undefined`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
-			b.Fatal(err)
-		}
-		time.Sleep(200 * time.Millisecond)
-		ph, err := chromedp.Run(ctx, chromedp.Evaluate[loadPhases](loadPhasesJS))
-		if err != nil {
-			b.Fatal(err)
-		}
+		ph := coldLoad(b, srv.URL+path, 200*time.Millisecond)
 		var total float64
 		for _, v := range ph.Bytes {
 			total += v
@@ -252,7 +214,7 @@ func BenchmarkPageLoadBeforeAfter(b *testing.B) {
 			}
 			for range b.N * 7 {
 				for i, tr := range trees {
-					ph := coldLoad(b, urls[i]+"/")
+					ph := coldLoad(b, urls[i]+"/", 300*time.Millisecond)
 					a := res[tr.name]
 					a.ui, a.worker, a.goInit = append(a.ui, ph.UI), append(a.worker, ph.Worker), append(a.goInit, ph.UI-ph.GoStart)
 					a.last = ph
@@ -284,8 +246,9 @@ func BenchmarkPageLoadBeforeAfter(b *testing.B) {
 }
 
 // coldLoad loads url in a new tab with the HTTP cache disabled and returns
-// its phases once both the UI and the worker are ready.
-func coldLoad(b *testing.B, url string) loadPhases {
+// its phases once both the UI and the worker are ready and settle has passed
+// (for the last resource-timing entries).
+func coldLoad(b *testing.B, url string, settle time.Duration) loadPhases {
 	b.Helper()
 	ctx, cancel := chromedp.NewContext(browser)
 	defer cancel()
@@ -302,7 +265,7 @@ func coldLoad(b *testing.B, url string) loadPhases {
 		chromedp.Poll[chromedp.Void](`window.__uiAt !== undefined && window.__workerAt !== undefined`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
 		b.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(settle)
 	ph, err := chromedp.Run(ctx, chromedp.Evaluate[loadPhases](loadPhasesJS))
 	if err != nil {
 		b.Fatal(err)
