@@ -11,7 +11,7 @@ import (
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
 	"github.com/dpsample/dpsample/core/sampler"
-	"gonum.org/v1/gonum/mathext"
+	"github.com/dpsample/dpsample/core/stats"
 )
 
 // Empirical privacy audit (issue 16 item 4) of the mechanism as shipped —
@@ -188,8 +188,8 @@ func Audit(ctx context.Context, c AuditConfig) (AuditResult, error) {
 		}
 	}
 	res.HitsD, res.HitsD2 = hits[0], hits[1]
-	_, qHi := clopperPearson(res.HitsD, c.Draws, c.Alpha)
-	pLo, _ := clopperPearson(res.HitsD2, c.Draws, c.Alpha)
+	_, qHi := stats.ClopperPearson(res.HitsD, c.Draws, c.Alpha)
+	pLo, _ := stats.ClopperPearson(res.HitsD2, c.Draws, c.Alpha)
 	res.EpsLower = math.Inf(-1)
 	if pLo > c.Delta {
 		res.EpsLower = math.Log((pLo - c.Delta) / qHi)
@@ -289,17 +289,4 @@ func auditColumn(n int) [][]float64 {
 		x[i] = []float64{1}
 	}
 	return x
-}
-
-// clopperPearson is the two-sided 1−α Clopper–Pearson interval for k hits in
-// m trials (gonum's inverse regularised incomplete beta).
-func clopperPearson(k, m int, alpha float64) (lo, hi float64) {
-	hi = 1
-	if k > 0 {
-		lo = mathext.InvRegIncBeta(float64(k), float64(m-k+1), alpha/2)
-	}
-	if k < m {
-		hi = mathext.InvRegIncBeta(float64(k+1), float64(m-k), 1-alpha/2)
-	}
-	return lo, hi
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
 	"github.com/dpsample/dpsample/core/sampler/exact"
+	"github.com/dpsample/dpsample/core/stats"
 )
 
 // column turns points into an n×1 matrix.
@@ -287,8 +288,8 @@ func mcEpsilonLower(t *testing.T, eta, mu, delta float64, m int, seed uint64) fl
 		return k
 	}
 	kP, kQ := count(z), count(z2)
-	pLo, _ := clopperPearson(kP, m, 0.001)
-	_, qHi := clopperPearson(kQ, m, 0.001)
+	pLo, _ := stats.ClopperPearson(kP, m, 0.001)
+	_, qHi := stats.ClopperPearson(kQ, m, 0.001)
 	return math.Log(math.Max(pLo-delta, 1e-300) / qHi)
 }
 
