@@ -17,30 +17,14 @@ func (s *Set) Linearize(z, grad, lin []float64) float64 {
 	clear(grad)
 	lin = lin[:3*s.n]
 	tot := 0.0
-	if s.kind == Logistic { // the hot case, without the switch of scalar/deriv
-		for i := 0; i < s.n; i++ {
-			row := s.x[i*d : (i+1)*d]
-			y := s.y[i]
-			v := dot(z, row)
-			val, c := logisticValDeriv(y, v)
-			lin[3*i], lin[3*i+1], lin[3*i+2] = v, val, c
-			tot += val
-			for j, a := range row {
-				grad[j] += c * a
-			}
-		}
-	} else {
-		for i := 0; i < s.n; i++ {
-			row := s.x[i*d : (i+1)*d]
-			y := s.y[i]
-			v := dot(z, row)
-			val := s.scalar(v, y)
-			c := s.deriv(v, y)
-			lin[3*i], lin[3*i+1], lin[3*i+2] = v, val, c
-			tot += val
-			for j, a := range row {
-				grad[j] += c * a
-			}
+	for i := 0; i < s.n; i++ {
+		row := s.x[i*d : (i+1)*d]
+		v := dot(z, row)
+		val, c := s.valDeriv(v, s.y[i])
+		lin[3*i], lin[3*i+1], lin[3*i+2] = v, val, c
+		tot += val
+		for j, a := range row {
+			grad[j] += c * a
 		}
 	}
 	inv := 1 / float64(s.n)
@@ -63,30 +47,26 @@ func (s *Set) Bregman(x, lin []float64) float64 {
 	d := s.d
 	lin = lin[:3*s.n]
 	tot := 0.0
-	if s.kind == Logistic {
-		for i := 0; i < s.n; i++ {
-			u := dot(x, s.x[i*d:(i+1)*d])
-			v, fv, c := lin[3*i], lin[3*i+1], lin[3*i+2]
-			b := softplus(-s.y[i]*u) - fv - c*(u-v)
-			if b > 0 {
-				tot += b
-			} else if b != b {
-				return math.NaN()
-			}
-		}
-	} else {
-		for i := 0; i < s.n; i++ {
-			u := dot(x, s.x[i*d:(i+1)*d])
-			v, fv, c := lin[3*i], lin[3*i+1], lin[3*i+2]
-			b := s.scalar(u, s.y[i]) - fv - c*(u-v)
-			if b > 0 {
-				tot += b
-			} else if b != b {
-				return math.NaN()
-			}
+	for i := 0; i < s.n; i++ {
+		u := dot(x, s.x[i*d:(i+1)*d])
+		v, fv, c := lin[3*i], lin[3*i+1], lin[3*i+2]
+		b := s.scalar(u, s.y[i]) - fv - c*(u-v)
+		if b > 0 {
+			tot += b
+		} else if b != b {
+			return math.NaN()
 		}
 	}
 	return tot / float64(s.n)
+}
+
+// valDeriv returns φ(v; y) and φ'(v; y) for a smooth loss; the logistic
+// loss, the hot case, shares one exp between them.
+func (s *Set) valDeriv(v, y float64) (val, deriv float64) {
+	if s.kind == Logistic {
+		return logisticValDeriv(y, v)
+	}
+	return s.scalar(v, y), s.deriv(v, y)
 }
 
 // logisticValDeriv returns φ(v) = log(1 + e^{−yv}) and φ'(v) = −y/(1 + e^{yv})

@@ -298,13 +298,9 @@ func (s *Set) Subgradient(theta, g []float64) {
 			if 1-s.y[i]*m > 0 {
 				c = -s.y[i]
 			}
-		case Logistic:
-			c = -s.y[i] / (1 + math.Exp(s.y[i]*m))
-		case Huber:
-			c = math.Max(-s.p.Huber, math.Min(s.p.Huber, m-s.y[i]))
 		case Linear:
 			c = 1
-		case SmoothHinge, SmoothQuantile:
+		case Logistic, Huber, SmoothHinge, SmoothQuantile:
 			c = s.deriv(m, s.y[i])
 		}
 		for j, v := range row {
