@@ -27,7 +27,7 @@ func (t *Table) Scale(ranges map[string]Range) error {
 	}
 	for _, row := range t.X {
 		for j, r := range rs {
-			v := (2*row[j] - r.Lo - r.Hi) / (r.Hi - r.Lo)
+			v := r.ToScaled(row[j])
 			row[j] = min(1, max(-1, v))
 			if row[j] != v {
 				t.Clamped++

@@ -20,10 +20,10 @@ func (r Range) Centre() float64 { return (r.Lo + r.Hi) / 2 }
 // Half is h = (hi − lo)/2.
 func (r Range) Half() float64 { return (r.Hi - r.Lo) / 2 }
 
-// ToScaled is x ↦ (x − c)/h, not clamped (the regression losses clamp the
-// scaled target to targetRange [−1, 1] inside the mechanism, which counts
-// the clamps).
-func (r Range) ToScaled(x float64) float64 { return (x - r.Centre()) / r.Half() }
+// ToScaled is x ↦ (x − c)/h = (2x − lo − hi)/(hi − lo), not clamped (Scale
+// clamps features to [−1, 1]; the regression losses clamp the scaled target
+// to targetRange [−1, 1] inside the mechanism, which counts the clamps).
+func (r Range) ToScaled(x float64) float64 { return (2*x - r.Lo - r.Hi) / (r.Hi - r.Lo) }
 
 // FromScaled is the inverse map x_s ↦ c + h·x_s.
 func (r Range) FromScaled(xs float64) float64 { return r.Centre() + r.Half()*xs }
