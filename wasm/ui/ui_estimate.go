@@ -15,6 +15,7 @@ import (
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/mechanism"
 )
 
 // builtin is a shipped dataset (core/dataset.Builtins) with the page's
@@ -100,7 +101,7 @@ type estimateView struct {
 	positive            map[string]string    // target column → the declared positive label
 	featState           map[string]bool      // feature column → checked (the user's last choice)
 	eps, delta, c, k, m numberField
-	cAuto               bool // C still follows defaultRadius (not set by the user or an attribute)
+	cAuto               bool // C still follows mechanism.DefaultRadius (not set by the user or an attribute)
 	formErr             dom.Element
 	run                 *runner
 	out, summary        dom.Element
@@ -292,32 +293,9 @@ func buildEstimateView(root dom.Element) {
 	}()
 }
 
-// defaultRadius is the page's public rule for C, the bound on ‖θ*‖ in
-// scaled units (docs/DEFAULTS.md), for a model of dim coordinates (the
-// checked features, and the intercept of a supervised loss) whose rows are
-// clipped to clip = √dim. A θ of norm C has scores |⟨θ, x⟩| ≤ C·clip:
-//   - classification: C·clip = 4 logits (probabilities 0.018 / 0.982; a hinge
-//     loss is flat beyond a margin of 1), so C = 4/√dim;
-//   - regression: the target is scaled to [−1, 1], so C·clip = 2, the width
-//     of the declared target range, and C = 2/√dim;
-//   - a centre lies in the box [−1, 1]^d: C = 1.5, as before (the median of
-//     rows in the box is in it, and a centre does not grow with the clip).
-//
-// It reads only the loss and d, never the data.
-func defaultRadius(k loss.Kind, dim int) float64 {
-	clip := math.Sqrt(float64(max(dim, 1)))
-	switch {
-	case k.Classification():
-		return 4 / clip
-	case k.Supervised():
-		return 2 / clip
-	default:
-		return 1.5
-	}
-}
-
-// updateRadius sets C by defaultRadius for the loss and the checked
-// features, unless the user (or the radius attribute) chose C.
+// updateRadius sets C by mechanism.DefaultRadius (docs/DEFAULTS.md) for the
+// loss and the checked features — rows are clipped to √dim and targets scaled
+// to [−1, 1] — unless the user (or the radius attribute) chose C.
 func (v *estimateView) updateRadius() {
 	if !v.cAuto {
 		return
@@ -327,6 +305,6 @@ func (v *estimateView) updateRadius() {
 	if l.Supervised() {
 		dim++ // the intercept
 	}
-	v.c.input.SetValue(strconv.FormatFloat(defaultRadius(l, dim), 'g', 3, 64))
+	v.c.input.SetValue(strconv.FormatFloat(mechanism.DefaultRadius(l, math.Sqrt(float64(max(dim, 1))), nil), 'g', 3, 64))
 	v.c.setError(nil)
 }
