@@ -119,7 +119,8 @@ layout_checks() {
 
 test_native() {
   log "native tests (core, dev server, browser tests in headless Chromium)"
-  E2E_REQUIRE=1 go test -count=1 ./...
+  # The browser tests alone take minutes on a loaded 2-core machine: go test's default 10 min is too tight.
+  E2E_REQUIRE=1 go test -count=1 -timeout 40m ./...
 }
 
 test_wasm() {
