@@ -125,7 +125,7 @@ test_native() {
 
 test_wasm() {
   log "js/wasm tests under node"
-  GOOS=js GOARCH=wasm go test -count=1 -tags "$HOOKS" -exec="$WASM_EXEC" ./core/... ./wasm/...
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 40m -tags "$HOOKS" -exec="$WASM_EXEC" ./core/... ./wasm/...
 }
 
 case "${1:-}" in
