@@ -10,7 +10,6 @@ import (
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
-	"github.com/dpsample/dpsample/core/sampler"
 	"github.com/dpsample/dpsample/core/stats"
 )
 
@@ -261,12 +260,9 @@ func (p *prepared) setConstants(eta, mu float64) error {
 			return err
 		}
 	default:
-		sp, err := sampler.NewPlan(sampler.Params{N: pl.N, D: pl.D, G: pl.G, Eta: eta, Mu: mu, TV: pl.TV})
-		if err != nil {
+		if err := planZerothOrder(pl, p, Calibrated{Eta: eta, Mu: mu, TV: pl.TV}); err != nil {
 			return err
 		}
-		p.prox = sp
-		pl.Steps, pl.Lambda, pl.Method = sp.Steps, sp.Lambda, methodProxPre+sp.Mode
 	}
 	pl.Grid = grid(*pl)
 	return nil

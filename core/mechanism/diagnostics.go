@@ -14,10 +14,20 @@ type Stats struct {
 // the clamp counts are counts of records outside the declared domain. They
 // must not be released beside θ; Result.Release drops them.
 type Diagnostics struct {
-	Private        bool    `json:"private"`        // always false
-	Trials         int64   `json:"trials"`         // rejection trials, summed over samples
-	LossEvals      int64   `json:"lossEvals"`      // evaluations of ℓ(θ; z_i)
-	AnchorPasses   int64   `json:"anchorPasses"`   // first-order sampler: gradient passes of the anchor search
+	Private      bool  `json:"private"`      // always false
+	Trials       int64 `json:"trials"`       // rejection trials, summed over samples
+	LossEvals    int64 `json:"lossEvals"`    // evaluations of ℓ(θ; z_i)
+	AnchorPasses int64 `json:"anchorPasses"` // first-order sampler: gradient passes of the anchor search
+	Draws        int64 `json:"draws"`        // proximal samplers: random variates requested (normals, uniforms, integers)
+	// The events charged to TV (plan.tvRGO, plan.tvOver), counted so that the
+	// bounds can be checked from the API: RGO calls that used all M trials
+	// (x left unchanged), first-order anchors whose last pass left the
+	// residual above AnchorTol·σ (0 in exact arithmetic; the acceptance
+	// bound p_min assumes none), and steps that found the total trial budget
+	// spent (fixedWork).
+	Failures       int64   `json:"failures"`
+	AnchorMisses   int64   `json:"anchorMisses"`
+	Overruns       int64   `json:"overruns"`
 	Seconds        float64 `json:"seconds"`        // wall-clock time of Sample, including the non-private fit
 	ClampedTargets int     `json:"clampedTargets"` // records whose target was clamped to targetRange
 	ClampedPoints  int     `json:"clampedPoints"`  // records with a coordinate clamped to pointBox

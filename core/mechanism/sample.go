@@ -115,10 +115,19 @@ func (dr *drawer) draw(ctx context.Context, r *rand.Rand, out []float64, st *Dia
 		return err
 	}
 	copy(out, theta)
-	st.Trials += s.Trials
-	st.LossEvals += s.LossEvals
-	st.AnchorPasses += s.AnchorIters
+	st.add(s)
 	return nil
+}
+
+// add accumulates one proximal run's counters.
+func (d *Diagnostics) add(s sampler.Stats) {
+	d.Trials += s.Trials
+	d.LossEvals += s.LossEvals
+	d.AnchorPasses += s.AnchorIters
+	d.Draws += s.Draws
+	d.Failures += s.Failures
+	d.AnchorMisses += s.AnchorMisses
+	d.Overruns += s.Overruns
 }
 
 // Sample validates req, draws its samples and reports the guarantee.
@@ -132,11 +141,17 @@ func Sample(ctx context.Context, req Request, progress func(done, total int)) (R
 	if err != nil {
 		return Result{}, err
 	}
+	return p.sample(ctx, start, req.Seed, progress)
+}
+
+// sample is Sample after prepare: the draws, the report, the non-private fit
+// and the diagnostics.
+func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, progress func(done, total int)) (Result, error) {
 	dr, err := newDrawer(p)
 	if err != nil {
 		return Result{}, err
 	}
-	r, private := rng.New(req.Seed)
+	r, private := rng.New(seed)
 	pl := p.plan
 	m := pl.Samples
 	res := Result{Private: private, Plan: pl, Samples: make([][]float64, m)}
