@@ -28,6 +28,7 @@ type Diagnostics struct {
 	Failures       int64   `json:"failures"`
 	AnchorMisses   int64   `json:"anchorMisses"`
 	Overruns       int64   `json:"overruns"`
+	Padded         int64   `json:"padded"`         // fixedWork: trials run after the last step to fill the budget (counted in trials)
 	Seconds        float64 `json:"seconds"`        // wall-clock time of Sample, including the non-private fit
 	ClampedTargets int     `json:"clampedTargets"` // records whose target was clamped to targetRange
 	ClampedPoints  int     `json:"clampedPoints"`  // records with a coordinate clamped to pointBox

@@ -119,7 +119,10 @@ type prepared struct {
 	cal  Calibrated
 	dom  domain
 	work string // sampler work mode (sampler.WorkTotal under FixedWork)
-	mode string // zeroth-order RGO mode requested
+	// acceptAll replaces the first-order oracle by one that accepts every
+	// proposal: the audit's deliberately broken negative control (audit.go).
+	acceptAll bool
+	mode      string // zeroth-order RGO mode requested
 
 	fo         sampler.FirstOrderPlan
 	firstOrder bool
