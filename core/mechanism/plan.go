@@ -255,10 +255,14 @@ func planZerothOrder(pl *Plan, p *prepared, cal Calibrated) error {
 // 2⁻²⁰/√(ημ) (the posterior scale is ≤ 1/√(ημ), so rounding moves θ by a
 // negligible fraction of its noise), and at least 2⁻⁴⁰ times a bound on ‖θ‖
 // (so that the low-order float bits are always removed). Data-independent.
-// The exact samplers draw from 53-bit uniforms (sampler/exact source.go), so
-// a cell of 2⁻²⁰σ holds ≳ 10⁹ generator outputs (relative error in a cell's
-// probability ≲ 10⁻⁹); with math/rand's 32-bit ziggurat it held ≈ 590
-// (≈ 1.7·10⁻³).
+// The exact samplers and the first-order sampler draw their normals from
+// 53-bit uniforms (rng.Normal53), so a cell of 2⁻²⁰σ holds ≳ 10⁹ generator
+// outputs (relative error in a cell's probability ≲ 10⁻⁹); with math/rand's
+// 32-bit ziggurat it held ≈ 590 (exact samplers) and 3·10³–9·10³ (the
+// first-order sampler's last proposal, whose σ is 3–10× smaller than the
+// posterior's). The zeroth-order sampler keeps the ziggurat: its last
+// proposal's σ is 230–3700× smaller, ≥ 1.5·10⁵ points per cell
+// (TestOutputGridResolution, docs/PRIVACY.md §6).
 func grid(pl Plan) float64 {
 	sigma := 1 / math.Sqrt(pl.Eta*pl.Mu)
 	scale := pl.G/pl.Mu + (math.Sqrt(float64(pl.D))+10)*sigma
