@@ -85,19 +85,7 @@ func TotalBudget(steps, m int, p, target float64) (int64, float64) {
 		}
 		return math.Exp(-float64(b) * klBernoulli(q, p))
 	}
-	lo, hi := t, full // bound(lo) may exceed target, bound(hi) = 0 ≤ target
-	if bound(lo) <= target {
-		return lo, bound(lo)
-	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if bound(mid) <= target {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi, bound(hi)
+	return leastBudget(t, full, bound, target)
 }
 
 // FactoryBudget returns the least B_f ≤ trials·cap with P(overrun) ≤ target
@@ -121,7 +109,12 @@ func FactoryBudget(trials int64, rate float64, cap int, target float64) (int64, 
 		}
 		return math.Exp(-lam + k*(1+math.Log(lam)-math.Log(k)))
 	}
-	lo, hi := int64(lam), full
+	return leastBudget(int64(lam), full, bound, target)
+}
+
+// leastBudget returns the least b in [lo, hi] with bound(b) ≤ target, and
+// bound(b), by bisection; bound is non-increasing and bound(hi) = 0.
+func leastBudget(lo, hi int64, bound func(int64) float64, target float64) (int64, float64) {
 	if bound(lo) <= target {
 		return lo, bound(lo)
 	}

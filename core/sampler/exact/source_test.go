@@ -1,10 +1,15 @@
-package rng
+package exact
 
 import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/dpsample/dpsample/core/rng"
 )
+
+// The tests of rng.Normal53 and rng.Exp53 (core/rng/source.go) live here,
+// beside their first users and this package's KS helpers.
 
 // collisions counts equal pairs among N draws of gen restricted to |x| < 1
 // (the bulk, where the rounding grid's cells are most probable).
@@ -40,8 +45,8 @@ func TestNormal53Resolution(t *testing.T) {
 		t.Skip("3·10⁶ draws")
 	}
 	const n = 3_000_000
-	r := Seeded(2026)
-	if c := collisions(n, func() float64 { return Normal53(r) }); c != 0 {
+	r := rng.Seeded(2026)
+	if c := collisions(n, func() float64 { return rng.Normal53(r) }); c != 0 {
 		t.Errorf("Normal53: %d equal pairs among %d draws, want 0 (resolution ≲ 10⁻¹⁵)", c, n)
 	}
 	if c := collisions(n, r.NormFloat64); c < 3 {
@@ -55,12 +60,12 @@ func TestNormal53Resolution(t *testing.T) {
 // at α = 0.001, and the polar method's symmetric law in the tails.
 func TestNormal53Law(t *testing.T) {
 	const m = 50000
-	r := Seeded(7)
-	xs := draws(m, func() float64 { return Normal53(r) })
+	r := rng.Seeded(7)
+	xs := draws(m, func() float64 { return rng.Normal53(r) })
 	if d := ksStat(xs, phi); d > ksCrit(m) {
 		t.Errorf("Normal53: KS %.4f > %.4f", d, ksCrit(m))
 	}
-	es := draws(m, func() float64 { return Exp53(r) })
+	es := draws(m, func() float64 { return rng.Exp53(r) })
 	if d := ksStat(es, func(x float64) float64 { return -math.Expm1(-x) }); d > ksCrit(m) {
 		t.Errorf("Exp53: KS %.4f > %.4f", d, ksCrit(m))
 	}
@@ -70,30 +75,3 @@ func TestNormal53Law(t *testing.T) {
 		t.Errorf("broken source passed: KS %.4f ≤ %.4f", d, ksCrit(m))
 	}
 }
-
-// ksCrit is the one-sample Kolmogorov–Smirnov critical value for m draws at
-// false-failure rate α = 0.001 (c(α) = √(−ln(α/2)/2) = 1.949).
-func ksCrit(m int) float64 { return math.Sqrt(-math.Log(0.001/2)/2) / math.Sqrt(float64(m)) }
-
-// ksStat returns sup_t |F_m(t) − F(t)| for the sample xs (sorted in place).
-func ksStat(xs []float64, cdf func(float64) float64) float64 {
-	slices.Sort(xs)
-	m := float64(len(xs))
-	d := 0.0
-	for i, x := range xs {
-		f := cdf(x)
-		d = math.Max(d, math.Max(f-float64(i)/m, float64(i+1)/m-f))
-	}
-	return d
-}
-
-func draws(m int, f func() float64) []float64 {
-	xs := make([]float64, m)
-	for i := range xs {
-		xs[i] = f()
-	}
-	return xs
-}
-
-// phi is the standard normal CDF.
-func phi(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
