@@ -53,6 +53,10 @@ export interface Plan {
   /** which sampler and why; the first-order sampler's curvature β·clip², anchor passes K, trial cap M,
    *  acceptance lower bound and the split of tv into mixing and oracle failure. */
   why: string; curvature: number; anchorMax: number; trialBudget: number; acceptMin: number; tvMix: number; tvRGO: number;
+  /** data-independent estimate of the work of mechanism.sample (all samples), to warn before a run: about
+   *  `passes` passes over the rows (`passesMax` bounds the expectation), each `rowsTimesD` = n·d multiply-adds.
+   *  Seconds ≈ passes · rowsTimesD · (a per-row·feature cost measured on the device). */
+  work: { passes: number; passesMax: number; rowsTimesD: number };
 }
 
 export interface Result {

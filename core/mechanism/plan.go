@@ -76,6 +76,10 @@ type Plan struct {
 	AcceptMin   float64 `json:"acceptMin"`   // first-order: p_min, lower bound on the acceptance per trial
 	TVMix       float64 `json:"tvMix"`       // proximal: τ_c, the mixing share of TV
 	TVRGO       float64 `json:"tvRGO"`       // proximal: the RGO share of TV (first-order: T·(1−p_min)^M; zeroth-order: T·τ_step)
+
+	// Work estimates the work of the sample call (all samples) from public
+	// inputs only, so that a page can warn before it starts (work.go).
+	Work Work `json:"work"`
 }
 
 // Sampler choices and methods.
@@ -210,6 +214,7 @@ func prepare(req Request) (*prepared, error) {
 		pl.TrialBudget, pl.TVMix, pl.TVRGO = sp.TrialBudget, sp.TauC, float64(sp.Steps)*sp.TauStep
 	}
 	pl.Grid = grid(pl)
+	pl.Work = estimateWork(pl)
 	p.plan = pl
 	return p, nil
 }

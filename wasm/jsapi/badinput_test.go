@@ -218,3 +218,30 @@ func TestMechanismSampleJS(t *testing.T) {
 		t.Errorf("unseeded sample: private=%v err=%q", un.Get("private"), err)
 	}
 }
+
+// TestPlanWorkJS: plan.work reaches JS (passes ≤ passesMax, rowsTimesD = n·d)
+// and is what a first-order sample then reports in its plan.
+func TestPlanWorkJS(t *testing.T) {
+	x := make([]any, 60)
+	y := make([]any, 60)
+	for i := range x {
+		x[i] = arr(math.Sin(float64(i))/2, math.Cos(float64(3*i))/2)
+		y[i] = float64(2*(i%2) - 1)
+	}
+	req := goodReq("loss", "logistic", "x", arr(x...), "y", arr(y...))
+	pl, err := await(t, call("mechanism.plan", req))
+	if err != "" {
+		t.Fatal(err)
+	}
+	w := pl.Get("work")
+	steps, pmin, k := pl.Get("steps").Float(), pl.Get("acceptMin").Float(), pl.Get("anchorMax").Float()
+	if pl.Get("method").String() != "first-order" || w.Get("rowsTimesD").Float() != 120 ||
+		math.Abs(w.Get("passes").Float()-steps*(1+1/pmin)) > 1e-9*steps ||
+		math.Abs(w.Get("passesMax").Float()-steps*(k+1+1/pmin)) > 1e-9*steps {
+		t.Errorf("plan %s, work %s", js.Global().Get("JSON").Call("stringify", pl), js.Global().Get("JSON").Call("stringify", w))
+	}
+	res, err := await(t, call("mechanism.sample", req))
+	if err != "" || res.Get("plan").Get("work").Get("passes").Float() != w.Get("passes").Float() {
+		t.Errorf("sample: %q, plan.work %v", err, res.Get("plan").Get("work"))
+	}
+}
