@@ -38,6 +38,9 @@ export interface Request {
   mode?: "auto" | "full" | "stochastic";
   /** reproducible, NOT private: the result then has private: false. */
   seed?: number;
+  /** cores offered for the first-order sampler's data passes (default 1; at most 64). The plan uses
+   *  plan.workers shards (from n and this number only); the sample is the same bits for every number. */
+  workers?: number;
 }
 
 export interface Plan {
@@ -57,6 +60,8 @@ export interface Plan {
    *  `passes` passes over the rows (`passesMax` bounds the expectation), each `rowsTimesD` = n·d multiply-adds.
    *  Seconds ≈ passes · rowsTimesD · (a per-row·feature cost measured on the device). */
   work: { passes: number; passesMax: number; rowsTimesD: number };
+  /** shards of the first-order sampler's passes (1 for the other samplers). */
+  workers: number;
 }
 
 export interface Result {
@@ -69,7 +74,9 @@ export interface Result {
   stats: { steps: number; samples: number };
   /** data-dependent work counters, timings and clamp counts: NOT private, never publish beside θ. */
   diagnostics: { private: false; trials: number; lossEvals: number; anchorPasses: number; seconds: number;
-                 clampedTargets: number; clampedPoints: number; clippedRows: number };
+                 clampedTargets: number; clampedPoints: number; clippedRows: number;
+                 /** shards the passes ran on, and what went wrong with the workers if anything (result unchanged). */
+                 workers: number; note?: string };
   /** computed on the user's own device for display only; NOT private. */
   fit: { loss: number; nonPrivateLoss: number; excess: number; [k: string]: unknown };
 }

@@ -55,3 +55,63 @@ func BenchmarkPass(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSharded times, side by side in one benchmark, b.N logistic passes
+// (one Linearize and one Bregman: the first-order sampler's step without its
+// trials) on W = 1 (the Set) and on W = 2, 4 shards (goroutines), for n =
+// 256 (the hand-off overhead: two blocks), 2,000, 10,000 and 20,000 rows of
+// d = 30, and reports µs per pass pair and the speed-up of each W. On a
+// machine with fewer than W free cores the speed-up is capped by the cores.
+func BenchmarkSharded(b *testing.B) {
+	const d = 30
+	for _, n := range []int{256, 2000, 10_000, 20_000} {
+		r := rng.Seeded(12)
+		x, y := data(r, Logistic, n, d)
+		s, err := New(Logistic, x, y, Params{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		z, u := randVec(r, d, 1), randVec(r, d, 1)
+		g, lin := make([]float64, d), make([]float64, 3*n)
+		b.Run("n="+itoa(n), func(b *testing.B) {
+			ws := []int{1, 2, 4}
+			times := make([]time.Duration, len(ws))
+			for wi, w := range ws {
+				if w > Blocks(n) {
+					continue
+				}
+				var pot interface {
+					Linearize(z, grad, lin []float64) float64
+					Bregman(x, lin []float64) float64
+				} = s
+				if w > 1 {
+					sh := NewSharded(s, w)
+					defer sh.Close()
+					pot = sh
+				}
+				pot.Linearize(z, g, lin)
+				t0 := time.Now()
+				for i := 0; i < b.N; i++ {
+					pot.Linearize(z, g, lin)
+					pot.Bregman(u, lin)
+				}
+				times[wi] = time.Since(t0)
+				b.ReportMetric(float64(times[wi].Microseconds())/float64(b.N), "W"+itoa(w)+"-µs/pass-pair")
+				if wi > 0 {
+					b.ReportMetric(float64(times[0])/float64(times[wi]), "W"+itoa(w)+"-speedup")
+				}
+			}
+		})
+	}
+}
+
+func itoa(v int) string {
+	s := ""
+	for {
+		s = string(rune('0'+v%10)) + s
+		v /= 10
+		if v == 0 {
+			return s
+		}
+	}
+}

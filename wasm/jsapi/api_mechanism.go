@@ -6,6 +6,7 @@ import (
 	"syscall/js"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
@@ -85,6 +86,9 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 		return req, err
 	}
 	if req.Seed, err = o.Seed(); err != nil {
+		return req, err
+	}
+	if req.Workers, err = o.Int("workers", 0, loss.MaxWorkers, true, 0); err != nil {
 		return req, err
 	}
 	return req, nil
