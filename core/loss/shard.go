@@ -19,9 +19,8 @@ import (
 // cores offered only (Workers): never on the data.
 
 // MinShardRows is the fewest rows a shard gets (Workers): below it the
-// hand-off costs more than the rows (BenchmarkSharded: a native hand-off and
-// wake-up is ≈ 5–20 µs, a pass over 1,024 rows of 30 features ≈ 20 µs).
-const MinShardRows = 8 * PassBlock
+// hand-off costs about as much as the rows (BenchmarkSharded).
+const MinShardRows = 4 * PassBlock
 
 // MaxWorkers bounds the workers of one potential.
 const MaxWorkers = 64

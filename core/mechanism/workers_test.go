@@ -11,8 +11,8 @@ import (
 )
 
 // TestSampleWorkers: a seeded first-order sample is the same bits with 1, 2
-// and 4 workers offered (n = 2,100 rows: loss.Workers gives 1, 2, 2 shards;
-// n = 4,200: 1, 2, 4); plan.workers and diagnostics.workers say how many
+// and 4 workers offered (n = 2,100 and 4,200 rows: loss.Workers gives 1, 2,
+// 4 shards); plan.workers and diagnostics.workers say how many
 // ran; an executor factory that fails gives the one-worker result and a
 // note; workers outside [0, MaxWorkers] is an error naming the field.
 func TestSampleWorkers(t *testing.T) {
