@@ -234,3 +234,17 @@ func TestNewShard(t *testing.T) {
 		}
 	}
 }
+
+// TestShardedNoAllocs: a Linearize and a Bregman pass on W = 3 goroutine
+// shards allocate nothing (the first-order sampler's step must not).
+func TestShardedNoAllocs(t *testing.T) {
+	s := shardSet(t, Logistic, 1000, 5, 8)
+	sh := NewSharded(s, 3)
+	defer sh.Close()
+	r := rng.Seeded(1)
+	z, x := randVec(r, 5, 1), randVec(r, 5, 1)
+	g, lin := make([]float64, 5), make([]float64, 3000)
+	if a := testing.AllocsPerRun(100, func() { sh.Linearize(z, g, lin); sh.Bregman(x, lin) }); a != 0 {
+		t.Errorf("a pass pair allocates %v times", a)
+	}
+}
