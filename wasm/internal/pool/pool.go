@@ -85,7 +85,6 @@ type Pool struct {
 	op      loss.Op
 	part    []float64
 	begun   []int
-	scratch []float64
 
 	ctl, vec js.Value   // shared mode: Int32Array [seq, op, done_1..done_{W−1}], Float64Array(d)
 	views    []js.Value // shared mode: shard s's part region
