@@ -21,10 +21,12 @@ globalThis.poolRun = (workers, opts) => dpsampleRemote.then(d => {
     x.push(r); y.push(r[0] + 0.5 * r[1] - 0.2 * r[5] > 0 ? 1 : -1);
   }
   const t0 = performance.now();
-  return d.mechanism.sample({loss: "logistic", x, y, epsilon: 0.3, delta: 1e-5, radius: 2, seed: 11, workers}, opts)
+  let progress = 0;
+  return d.mechanism.sample({loss: "logistic", x, y, epsilon: 0.3, delta: 1e-5, radius: 2, seed: 11, workers},
+                            {...opts, onProgress: () => progress++})
     .then(r => ({ok: true, theta: r.theta, workers: r.diagnostics.workers, planWorkers: r.plan.workers, note: r.diagnostics.note || "",
-                 ms: performance.now() - t0, seconds: r.diagnostics.seconds}),
-          e => ({ok: false, name: e.name, message: e.message, ms: performance.now() - t0}));
+                 ms: performance.now() - t0, progress}),
+          e => ({ok: false, name: e.name, message: e.message, ms: performance.now() - t0, progress}));
 });`
 
 type poolResult struct {
@@ -36,6 +38,7 @@ type poolResult struct {
 	MS          float64   `json:"ms"`
 	Name        string    `json:"name"`
 	Message     string    `json:"message"`
+	Progress    int       `json:"progress"`
 }
 
 // TestWorkerPool: in Chromium (the dev server sends COOP/COEP, so the page is
@@ -58,7 +61,7 @@ func TestWorkerPool(t *testing.T) {
 	same := func(name string, r poolResult, workers int) {
 		t.Helper()
 		t.Logf("%s: %d workers, %.0f ms (one worker %.0f ms), note %q", name, r.Workers, r.MS, one.MS, r.Note)
-		if !r.OK || r.Workers != workers || r.PlanWorkers != workers {
+		if !r.OK || r.Workers != workers || r.PlanWorkers != workers || r.Progress == 0 {
 			t.Fatalf("%s: %+v", name, r)
 		}
 		for j := range one.Theta {
