@@ -44,6 +44,9 @@ export interface Request {
    *  overrun charged to tv (plan.tvOver); false: the faster adaptive sampler, whose work depends on the data
    *  (docs/PRIVACY.md §5). The exact samplers' work is not fixed either way. */
   fixedWork?: boolean;
+  /** cores offered for the first-order sampler's data passes (default 1; at most 64). The plan uses
+   *  plan.workers shards (from n and this number only); the sample is the same bits for every number. */
+  workers?: number;
 }
 
 export interface Plan {
@@ -62,6 +65,12 @@ export interface Plan {
   /** fixed work (Request.fixedWork): on or off for this plan, the total trial budget B per sample, the zeroth-order
    *  stochastic oracle's total of factory draws per sample, and the share of tv for an overrun of either. */
   fixedWork: boolean; trialTotal: number; factoryTotal: number; tvOver: number;
+  /** data-independent estimate of the work of mechanism.sample (all samples), to warn before a run: about
+   *  `passes` passes over the rows (`passesMax` bounds the expectation), each `rowsTimesD` = n·d multiply-adds.
+   *  Seconds ≈ passes · rowsTimesD · (a per-row·feature cost measured on the device). */
+  work: { passes: number; passesMax: number; rowsTimesD: number };
+  /** shards of the first-order sampler's passes (1 for the other samplers). */
+  workers: number;
 }
 
 export interface Result {
@@ -78,7 +87,9 @@ export interface Result {
                   *  anchors that missed their residual, steps that found the total trial budget spent (fixedWork), and
                   *  the trials run only to fill that budget (counted in trials). */
                  failures: number; anchorMisses: number; overruns: number; padded: number;
-                 clampedTargets: number; clampedPoints: number; clippedRows: number };
+                 clampedTargets: number; clampedPoints: number; clippedRows: number;
+                 /** shards the passes ran on, and what went wrong with the workers if anything (result unchanged). */
+                 workers: number; note?: string };
   /** computed on the user's own device for display only; NOT private. */
   fit: { loss: number; nonPrivateLoss: number; excess: number; [k: string]: unknown };
 }

@@ -198,6 +198,9 @@ export async function load(options = {}) {
       api[ns][fn] = (...args) => rt.call(path, args);
     }
   }
-  api._test = { panic: () => rt.call("_test.panic", []), spin: (ms, opts) => rt.call("_test.spin", [ms, opts]) };
+  api._test = {
+    panic: () => rt.call("_test.panic", []), spin: (ms, opts) => rt.call("_test.spin", [ms, opts]),
+    crashShard: (k) => rt.call("_test.crashShard", [k]), poolMode: (m) => rt.call("_test.poolMode", [m]),
+  };
   return api;
 }

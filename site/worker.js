@@ -11,6 +11,10 @@ let ready = null;
 const controllers = new Map();
 
 async function start(module) {
+  // For wasm/internal/pool: the shard workers of a run with workers > 1 are
+  // new instances of this module running shard.js.
+  self.dpsampleModule = module;
+  self.dpsampleShardURL = new URL("shard.js", self.location.href).href;
   const go = new Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);
   go.run(instance).then(() => postMessage({ type: "exited" }));

@@ -13,19 +13,11 @@ func (s *Set) Linearize(z, grad, lin []float64) float64 {
 	if _, ok := s.Smooth(); !ok {
 		panic("loss: Linearize on a loss that is not smooth: " + s.kind.String())
 	}
-	d := s.d
 	clear(grad)
 	lin = lin[:3*s.n]
 	tot := 0.0
-	for i := 0; i < s.n; i++ {
-		row := s.x[i*d : (i+1)*d]
-		v := dot(z, row)
-		val, c := s.valDeriv(v, s.y[i])
-		lin[3*i], lin[3*i+1], lin[3*i+2] = v, val, c
-		tot += val
-		for j, a := range row {
-			grad[j] += c * a
-		}
+	for b := range Blocks(s.n) {
+		tot += s.linBlock(b, z, lin, grad)
 	}
 	inv := 1 / float64(s.n)
 	for j := range grad {
@@ -42,41 +34,26 @@ func (s *Set) Linearize(z, grad, lin []float64) float64 {
 //
 // summed per record (each term is formed from O(1) quantities and clamped at
 // 0 against rounding), never as the difference of two large sums. For a
-// β-smooth loss D_φ(u, v) ≤ β(u − v)²/2. One pass over the data.
+// β-smooth loss D_φ(u, v) ≤ β(u − v)²/2. One pass over the data, summed in
+// blocks (pass.go; the doc there says why the clamp keeps the first-order
+// RGO exact).
 func (s *Set) Bregman(x, lin []float64) float64 {
-	d := s.d
 	lin = lin[:3*s.n]
 	tot := 0.0
-	for i := 0; i < s.n; i++ {
-		u := dot(x, s.x[i*d:(i+1)*d])
-		v, fv, c := lin[3*i], lin[3*i+1], lin[3*i+2]
-		b := s.scalar(u, s.y[i]) - fv - c*(u-v)
-		if b > 0 {
-			tot += b
-		} else if b != b {
-			return math.NaN()
-		}
+	for b := range Blocks(s.n) {
+		tot += s.bregBlock(b, x, lin)
 	}
 	return tot / float64(s.n)
 }
 
-// valDeriv returns φ(v; y) and φ'(v; y) for a smooth loss; the logistic
-// loss, the hot case, shares one exp between them.
-func (s *Set) valDeriv(v, y float64) (val, deriv float64) {
-	if s.kind == Logistic {
-		return logisticValDeriv(y, v)
-	}
-	return s.scalar(v, y), s.deriv(v, y)
-}
-
 // logisticValDeriv returns φ(v) = log(1 + e^{−yv}) and φ'(v) = −y/(1 + e^{yv})
-// with one exp and one log1p, stable for every v.
+// with one exp and one log1p (fastmath.go), stable for every v.
 func logisticValDeriv(y, v float64) (val, deriv float64) {
 	t := y * v
+	e := expFast(-math.Abs(t))
+	l := log1p01(e)
 	if t > 0 {
-		e := math.Exp(-t)
-		return math.Log1p(e), -y * e / (1 + e)
+		return l, -y * e / (1 + e)
 	}
-	e := math.Exp(t)
-	return math.Log1p(e) - t, -y / (1 + e)
+	return l - t, -y / (1 + e)
 }

@@ -144,12 +144,14 @@ func dot(a, b []float64) float64 {
 	return t
 }
 
-// softplus returns log(1 + e^v) without overflow.
+// softplus returns log(1 + e^v) = max(v, 0) + log1p(e^{−|v|}) without
+// overflow, with the exp and log1p of fastmath.go.
 func softplus(v float64) float64 {
+	l := log1p01(expFast(-math.Abs(v)))
 	if v > 0 {
-		return v + math.Log1p(math.Exp(-v))
+		return v + l
 	}
-	return math.Log1p(math.Exp(v))
+	return l
 }
 
 // scalar returns the loss as a function of the margin/residual m = ⟨θ,x⟩ for
@@ -166,11 +168,7 @@ func (s *Set) scalar(m, y float64) float64 {
 	case Logistic:
 		return softplus(-y * m)
 	case Huber:
-		r := math.Abs(m - y)
-		if r <= s.p.Huber {
-			return 0.5 * r * r
-		}
-		return s.p.Huber * (r - 0.5*s.p.Huber)
+		return huber(m-y, s.p.Huber)
 	case Linear:
 		return m
 	case SmoothHinge:

@@ -29,6 +29,19 @@ import "math"
 // The non-smooth losses (l1, l2dist, lad, quantile, hinge, linext) have no β;
 // linear has φ'' = 0 but its exact Gaussian sampler is used instead.
 
+// huber returns H_h(r).
+func huber(r, h float64) float64 {
+	a := math.Abs(r)
+	if a <= h {
+		return 0.5 * a * a
+	}
+	return h * (a - 0.5*h)
+}
+
+// huberDeriv returns H_h'(r) = clamp(r, −h, h). (The builtin min and max
+// are math.Min and math.Max — NaN wins, −0 < +0 — but inlined.)
+func huberDeriv(r, h float64) float64 { return max(-h, min(h, r)) }
+
 // smoothHinge returns S_h(u).
 func smoothHinge(u, h float64) float64 {
 	switch {
@@ -41,7 +54,7 @@ func smoothHinge(u, h float64) float64 {
 }
 
 // smoothHingeDeriv returns S_h'(u) = clamp(u/h, 0, 1).
-func smoothHingeDeriv(u, h float64) float64 { return math.Max(0, math.Min(1, u/h)) }
+func smoothHingeDeriv(u, h float64) float64 { return max(0, min(1, u/h)) }
 
 // smoothQuantile returns Q_{τ,h}(r).
 func smoothQuantile(r, tau, h float64) float64 {
@@ -56,7 +69,7 @@ func smoothQuantile(r, tau, h float64) float64 {
 
 // smoothQuantileDeriv returns Q'_{τ,h}(r) = clamp(r/h, τ − 1, τ).
 func smoothQuantileDeriv(r, tau, h float64) float64 {
-	return math.Max(tau-1, math.Min(tau, r/h))
+	return max(tau-1, min(tau, r/h))
 }
 
 // Smooth returns the curvature bound β of the scalar loss φ (0 ≤ φ” ≤ β on
@@ -102,7 +115,7 @@ func (s *Set) deriv(m, y float64) float64 {
 	case Logistic:
 		return -y / (1 + math.Exp(y*m))
 	case Huber:
-		return math.Max(-s.p.Huber, math.Min(s.p.Huber, m-y))
+		return huberDeriv(m-y, s.p.Huber)
 	case SmoothHinge:
 		return -y * smoothHingeDeriv(1-y*m, s.p.Huber)
 	case SmoothQuantile:

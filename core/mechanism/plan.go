@@ -35,6 +35,11 @@ type Request struct {
 	// nil means the default, on (docs/PRIVACY.md §5); false restores the
 	// adaptive sampler (faster, but its work depends on the data).
 	FixedWork *bool `json:"fixedWork,omitempty"`
+	// Workers is the number of cores offered for the data passes of the
+	// first-order sampler (default 1). The plan uses loss.Workers(n,
+	// Workers) shards (Plan.Workers); the sample is the same bits for every
+	// number of workers.
+	Workers int `json:"workers,omitempty"`
 
 	// Public record domain (domain.go): [lo, hi], default [−1, 1].
 	TargetRange []float64 `json:"targetRange,omitempty"` // lad, quantile, huber: y clamped to it
@@ -93,6 +98,13 @@ type Plan struct {
 	TrialTotal   int64   `json:"trialTotal"`
 	FactoryTotal int64   `json:"factoryTotal"`
 	TVOver       float64 `json:"tvOver"`
+	// Work estimates the work of the sample call (all samples) from public
+	// inputs only, so that a page can warn before it starts (work.go).
+	Work Work `json:"work"`
+	// Workers is the number of shards of the first-order sampler's passes,
+	// loss.Workers(n, Request.Workers) (public: n and the cores offered);
+	// 1 for the other samplers.
+	Workers int `json:"workers"`
 }
 
 // Sampler choices and methods.
@@ -169,6 +181,9 @@ func prepare(req Request) (*prepared, error) {
 	if len(req.X) == 1 {
 		return nil, &checks.Error{Field: "x", Rule: "at least 2 rows", Got: "1 row"}
 	}
+	if err := checks.IntRange("workers", req.Workers, 0, loss.MaxWorkers); err != nil {
+		return nil, err
+	}
 	x, y, dom, err := applyDomain(k, req)
 	if err != nil {
 		return nil, err
@@ -238,6 +253,11 @@ func prepare(req Request) (*prepared, error) {
 		}
 	}
 	pl.Grid = grid(pl)
+	pl.Work = estimateWork(pl)
+	pl.Workers = 1
+	if p.firstOrder {
+		pl.Workers = loss.Workers(n, max(1, req.Workers))
+	}
 	p.plan = pl
 	return p, nil
 }

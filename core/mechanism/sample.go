@@ -2,6 +2,7 @@ package mechanism
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -42,6 +43,40 @@ type drawer struct {
 	sep *exact.L1Separable
 	lc  *exact.LogConcave
 	gau exact.LinearGaussian
+	sh  *loss.Sharded // first-order passes on Plan.Workers shards (nil: the Set's)
+}
+
+// Options are run-time choices of a Sample call that do not change its
+// result: where the shards of the first-order passes run.
+type Options struct {
+	// Shards, if non-nil, returns the executor of shards 1..W−1 of a
+	// first-order run with Plan.Workers = W > 1 (in the browser, a pool of
+	// Web Workers); nil runs them on goroutines. If it fails, the run uses
+	// one worker and Diagnostics.Note says why.
+	Shards func(set *loss.Set, bounds []int) (loss.Executor, error)
+}
+
+// startShards puts the first-order passes on Plan.Workers shards (no-op for
+// one worker or another sampler); Close them with dr.sh.Close.
+func (dr *drawer) startShards(opt Options, diag *Diagnostics) {
+	p, pl := dr.p, dr.p.plan
+	diag.Workers = 1
+	if !p.firstOrder || pl.Workers < 2 {
+		return
+	}
+	diag.Workers = pl.Workers
+	note := func(err error) {
+		diag.Note = fmt.Sprintf("a worker failed (%v): its rows were taken over by the sampling worker (the result is unchanged)", err)
+	}
+	bounds := loss.Partition(pl.N, pl.Workers)
+	if opt.Shards == nil {
+		dr.sh = loss.NewSharded(p.set, pl.Workers)
+	} else if ex, err := opt.Shards(p.set, bounds); err != nil {
+		diag.Workers = 1
+		diag.Note = fmt.Sprintf("%d workers could not start (%v): the run used one worker (the result is unchanged)", pl.Workers, err)
+	} else {
+		dr.sh = loss.NewShardedWith(p.set, bounds, ex, note)
+	}
 }
 
 func newDrawer(p *prepared) (*drawer, error) {
@@ -109,6 +144,9 @@ func (dr *drawer) draw(ctx context.Context, r *rand.Rand, out []float64, st *Dia
 	var err error
 	if dr.p.firstOrder {
 		var pot sampler.SmoothPotential = dr.p.set
+		if dr.sh != nil {
+			pot = dr.sh
+		}
 		if dr.p.acceptAll {
 			pot = acceptAll{dr.p.set}
 		}
@@ -150,25 +188,35 @@ func (d *Diagnostics) add(s sampler.Stats) {
 // block) is called between chunks of work with (done, total) units summed over
 // all samples; ctx is checked between chunks.
 func Sample(ctx context.Context, req Request, progress func(done, total int)) (Result, error) {
+	return SampleWith(ctx, req, progress, Options{})
+}
+
+// SampleWith is Sample with run-time options (Options).
+func SampleWith(ctx context.Context, req Request, progress func(done, total int), opt Options) (Result, error) {
 	start := time.Now()
 	p, err := prepare(req)
 	if err != nil {
 		return Result{}, err
 	}
-	return p.sample(ctx, start, req.Seed, progress)
+	return p.sample(ctx, start, req.Seed, progress, opt)
 }
 
-// sample is Sample after prepare: the draws, the report, the non-private fit
-// and the diagnostics.
-func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, progress func(done, total int)) (Result, error) {
+// sample is SampleWith after prepare: the draws, the report, the non-private
+// fit and the diagnostics.
+func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, progress func(done, total int), opt Options) (Result, error) {
+	var res Result
 	dr, err := newDrawer(p)
 	if err != nil {
 		return Result{}, err
 	}
+	dr.startShards(opt, &res.Diagnostics)
+	if dr.sh != nil {
+		defer dr.sh.Close()
+	}
 	r, private := rng.New(seed)
 	pl := p.plan
 	m := pl.Samples
-	res := Result{Private: private, Plan: pl, Samples: make([][]float64, m)}
+	res.Private, res.Plan, res.Samples = private, pl, make([][]float64, m)
 	perSample := 1
 	switch {
 	case pl.Method == MethodL1:

@@ -146,7 +146,7 @@ func TestFailuresInDiagnostics(t *testing.T) {
 			if m > 0 {
 				p.fo.TrialBudget, p.prox.TrialBudget = m, m
 			}
-			res, err := p.sample(context.Background(), time.Now(), seed(3), nil)
+			res, err := p.sample(context.Background(), time.Now(), seed(3), nil, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,8 +6,10 @@ import (
 	"syscall/js"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/internal/pool"
 )
 
 // requestFields are the fields of a mechanism Request (docs/API.md): its
@@ -92,7 +94,21 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 	if req.FixedWork, err = o.OptBool("fixedWork"); err != nil {
 		return req, err
 	}
+	if req.Workers, err = o.Int("workers", 0, loss.MaxWorkers, true, 0); err != nil {
+		return req, err
+	}
 	return req, nil
+}
+
+// startPool runs the shards of a first-order run with workers > 1 on Web
+// Workers (wasm/internal/pool); where none can start (node, no module) the
+// error makes the run use one worker, with a note in its diagnostics.
+func startPool(set *loss.Set, bounds []int) (loss.Executor, error) {
+	p, err := pool.Start(set, bounds)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // mechanismAPI is dpsample.mechanism: Algorithm 1 (plan and sample).
@@ -118,7 +134,7 @@ func mechanismAPI() map[string]any {
 			if err != nil {
 				return nil, err
 			}
-			res, err := mechanism.Sample(rc.Ctx, req, rc.Progress)
+			res, err := mechanism.SampleWith(rc.Ctx, req, rc.Progress, mechanism.Options{Shards: startPool})
 			if err = rc.Finish(err); err != nil {
 				return nil, err
 			}

@@ -277,3 +277,59 @@ func TestMechanismSampleJS(t *testing.T) {
 		t.Errorf("unseeded sample: private=%v err=%q", un.Get("private"), err)
 	}
 }
+
+// TestPlanWorkJS: plan.work reaches JS (passes ≤ passesMax, rowsTimesD = n·d)
+// and is what a first-order sample then reports in its plan.
+func TestPlanWorkJS(t *testing.T) {
+	x := make([]any, 60)
+	y := make([]any, 60)
+	for i := range x {
+		x[i] = arr(math.Sin(float64(i))/2, math.Cos(float64(3*i))/2)
+		y[i] = float64(2*(i%2) - 1)
+	}
+	req := goodReq("loss", "logistic", "x", arr(x...), "y", arr(y...))
+	pl, err := await(t, call("mechanism.plan", req))
+	if err != "" {
+		t.Fatal(err)
+	}
+	w := pl.Get("work")
+	steps, pmin, k := pl.Get("steps").Float(), pl.Get("acceptMin").Float(), pl.Get("anchorMax").Float()
+	if pl.Get("method").String() != "first-order" || w.Get("rowsTimesD").Float() != 120 ||
+		math.Abs(w.Get("passes").Float()-steps*(1+1/pmin)) > 1e-9*steps ||
+		math.Abs(w.Get("passesMax").Float()-steps*(k+1+1/pmin)) > 1e-9*steps {
+		t.Errorf("plan %s, work %s", js.Global().Get("JSON").Call("stringify", pl), js.Global().Get("JSON").Call("stringify", w))
+	}
+	res, err := await(t, call("mechanism.sample", req))
+	if err != "" || res.Get("plan").Get("work").Get("passes").Float() != w.Get("passes").Float() {
+		t.Errorf("sample: %q, plan.work %v", err, res.Get("plan").Get("work"))
+	}
+}
+
+// TestWorkersFallbackJS: under node no shard worker can start, so a run with
+// workers: 4 uses one worker, says so in diagnostics.note, and returns the
+// one-worker θ (same seed).
+func TestWorkersFallbackJS(t *testing.T) {
+	x := make([]any, 1100)
+	y := make([]any, 1100)
+	for i := range x {
+		x[i] = arr(math.Sin(float64(i))/2, math.Cos(float64(3*i))/2)
+		y[i] = float64(2*(i%2) - 1)
+	}
+	one, err := await(t, call("mechanism.sample", goodReq("loss", "logistic", "x", arr(x...), "y", arr(y...), "epsilon", 0.3)))
+	if err != "" {
+		t.Fatal(err)
+	}
+	four, err := await(t, call("mechanism.sample", goodReq("loss", "logistic", "x", arr(x...), "y", arr(y...), "epsilon", 0.3, "workers", 4)))
+	if err != "" {
+		t.Fatal(err)
+	}
+	d := four.Get("diagnostics")
+	if four.Get("plan").Get("workers").Int() != 2 || d.Get("workers").Int() != 1 || !strings.Contains(d.Get("note").String(), "could not start") {
+		t.Errorf("plan.workers %v, diagnostics %s", four.Get("plan").Get("workers"), js.Global().Get("JSON").Call("stringify", d))
+	}
+	for j := 0; j < 2; j++ {
+		if a, b := one.Get("theta").Index(j).Float(), four.Get("theta").Index(j).Float(); a != b {
+			t.Errorf("θ[%d]: %v with one worker, %v after the fallback", j, a, b)
+		}
+	}
+}

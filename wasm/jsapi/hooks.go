@@ -10,6 +10,7 @@ import (
 	"github.com/dpsample/dpsample/core/benchkit"
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/internal/pool"
 )
 
 // Hooks are compiled in only under the build tag dpsample_hooks, which
@@ -24,6 +25,8 @@ const Hooks = true
 //	dpsample._bench.run(name, iters) → elapsed milliseconds
 //	dpsample._test.panic()           → rejects (a Go panic, recovered)
 //	dpsample._test.spin(ms)          → busy-waits ms without yielding
+//	dpsample._test.crashShard(k)     → the next worker pool's last shard throws after k passes
+//	dpsample._test.poolMode(mode)    → "auto", "messages" or "shared": how the next pools talk to their shards
 //
 // _bench is used by `./build.sh bench` (wasm/tools/bench): the same Go
 // kernels (package benchkit) the runner times natively, timed inside the
@@ -56,6 +59,31 @@ func addHooks(api map[string]any) {
 			//lint:ignore SA5000 the nil-map write is the point: it must panic.
 			m["boom"]++
 			return nil, errPanicTest
+		}),
+		// crashShard makes the next pool's last shard worker throw after
+		// k passes, to prove that a failed worker never changes a result.
+		"crashShard": jsio.Export(func(a []js.Value) (any, error) {
+			k, err := jsio.Number(jsio.Arg(a, 0), "k")
+			if err != nil {
+				return nil, err
+			}
+			pool.CrashAfter = int(k)
+			return nil, nil
+		}),
+		// poolMode forces message passing or shared memory (to measure
+		// both on one page); "auto" restores the default.
+		"poolMode": jsio.Export(func(a []js.Value) (any, error) {
+			switch m := jsio.Arg(a, 0); {
+			case m.Type() == js.TypeString && m.String() == "auto":
+				pool.ForceMode = pool.Auto
+			case m.Type() == js.TypeString && m.String() == "messages":
+				pool.ForceMode = pool.Messages
+			case m.Type() == js.TypeString && m.String() == "shared":
+				pool.ForceMode = pool.Shared
+			default:
+				return nil, &checks.Error{Field: "mode", Rule: `"auto", "messages" or "shared"`, Got: jsio.Describe(m)}
+			}
+			return nil, nil
 		}),
 		// spin busy-waits ms milliseconds without yielding, to exercise
 		// the loader's hard cancellation (terminate + respawn).

@@ -9,6 +9,8 @@ package jsapi
 
 import (
 	"syscall/js"
+
+	"github.com/dpsample/dpsample/wasm/internal/pool"
 )
 
 // Version is the module's version string, dpsample.version.
@@ -30,6 +32,7 @@ func Register() {
 	}
 	addHooks(api)
 	js.Global().Set("dpsample", js.ValueOf(api))
+	pool.RegisterShard() // what site/shard.js calls when this instance holds a shard
 	if ev := js.Global().Get("CustomEvent"); ev.Truthy() && js.Global().Get("dispatchEvent").Truthy() {
 		js.Global().Call("dispatchEvent", ev.New("dpsample:ready"))
 	}

@@ -36,3 +36,26 @@ func Float64Rows(rows [][]float64) js.Value {
 	}
 	return out
 }
+
+// bytesOf returns a Uint8Array over the bytes of the typed array a (which
+// may live on a SharedArrayBuffer).
+func bytesOf(a js.Value) js.Value {
+	return js.Global().Get("Uint8Array").New(a.Get("buffer"), a.Get("byteOffset"), a.Get("byteLength"))
+}
+
+// CopyToFloat64Array copies src into the Float64Array dst (len(src) ≤ its
+// length); one bulk copy.
+func CopyToFloat64Array(dst js.Value, src []float64) {
+	if len(src) > 0 {
+		js.CopyBytesToJS(bytesOf(dst), Float64Bytes(src))
+	}
+}
+
+// CopyFromFloat64Array fills dst from the Float64Array src and returns the
+// number of values copied (min(len(dst), its length)); one bulk copy.
+func CopyFromFloat64Array(dst []float64, src js.Value) int {
+	if len(dst) == 0 {
+		return 0
+	}
+	return js.CopyBytesToGo(Float64Bytes(dst), bytesOf(src)) / 8
+}

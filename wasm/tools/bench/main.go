@@ -40,6 +40,7 @@ type Report struct {
 	Lower     LowerReport `json:"lowerBound"`
 	Audit     AuditReport `json:"privacyAudit"`
 	Size      SizeLoad    `json:"sizeAndLoad"`
+	Rows      Rows        `json:"rowsPerTab"`
 	Seconds   float64     `json:"runnerSeconds"`
 	// Remeasured lists the sections measured again after the run with -only
 	// (section → "commit at time"), because their code changed since.
@@ -64,7 +65,7 @@ func main() {
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
-	only := flag.String("only", "", `measure one section again ("lower" or "audit") into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
+	only := flag.String("only", "", `measure one section again ("lower", "audit" or "rows") into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
 	flag.Parse()
 	if *only != "" {
 		if err := remeasure(*root, *only); err != nil {
@@ -106,6 +107,7 @@ func main() {
 	}
 	step("size and load time", func() (err error) { r.Size, err = sizeAndLoad(sizePath, br); return })
 	step("speed: native, node, Chromium", func() (err error) { r.Speed, err = speed(wasmPath, br); return })
+	step("rows per tab: native and Chromium, 1 and all workers", func() (err error) { r.Rows, err = rowsSection(br); return })
 	if *gtNative != "" && *gtWasm != "" {
 		step("go test -bench ratios", func() (err error) { r.Speed.GoTest, err = goTestRatios(*gtNative, *gtWasm); return })
 	}
@@ -166,8 +168,18 @@ func remeasure(root, section string) error {
 		if r.Audit, err = privacyAudit(); err != nil {
 			return err
 		}
+	case "rows":
+		br, err := startBrowser(root)
+		if err != nil {
+			return err
+		}
+		r.Rows, err = rowsSection(br)
+		br.close()
+		if err != nil {
+			return err
+		}
 	default:
-		return fmt.Errorf(`-only: unknown section %q (want "lower" or "audit")`, section)
+		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit" or "rows")`, section)
 	}
 	if r.Remeasured == nil {
 		r.Remeasured = map[string]string{}

@@ -136,6 +136,7 @@ func markdown(r *Report) string {
 	}
 
 	// 2. Cost
+	p("%s", rowsMarkdown(r.Rows))
 	p("## 2. Cost vs theory (sampler.NewPlan and sampler.Run's Stats)\n\n")
 	p("Algorithm 1 calibrated by `mechanism.Calibrate` at ε = 1, δ = 10⁻⁵, G = C = 1, rank k = d, on synthetic logistic data (`benchkit.GLM`); `sampler.NewPlan` picks the mode. ")
 	p("T_formula = ⌈ln(1+αW²/(2τ_c²)) / (2 ln(1+αλ))⌉ and λ_formula = 1/(4G_f² ln(1/τ₁)) are recomputed here from the plan's α, W², τ_c, τ₁ (the λ↔T fixed point documented on `sampler.NewPlan`, core/sampler/plan.go, from the KL bound of Chen–Chewi–Salim–Wibisono 2022, Thm 3, with Pinsker: the plan's T must equal T_formula(λ)); ")

@@ -50,7 +50,11 @@ func Handler(root string) http.Handler {
 		h.Set("Content-Security-Policy", CSP)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
+		// COOP + COEP make the page cross-origin isolated: SharedArrayBuffer
+		// and Atomics exist, and a run's shard workers share memory with the
+		// sampling worker instead of exchanging messages (wasm/internal/pool).
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Embedder-Policy", "require-corp")
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()")
 		h.Set("Cache-Control", "no-cache")

@@ -33,6 +33,9 @@ func TestHeadersAndMIME(t *testing.T) {
 		if res.Header.Get("Content-Security-Policy") != CSP || res.Header.Get("X-Content-Type-Options") != "nosniff" {
 			t.Errorf("%s: missing security headers", c.path)
 		}
+		if res.Header.Get("Cross-Origin-Opener-Policy") != "same-origin" || res.Header.Get("Cross-Origin-Embedder-Policy") != "require-corp" {
+			t.Errorf("%s: not cross-origin isolated (COOP %q, COEP %q)", c.path, res.Header.Get("Cross-Origin-Opener-Policy"), res.Header.Get("Cross-Origin-Embedder-Policy"))
+		}
 	}
 	if res, _ := http.Get(srv.URL + "/core/x.go"); res.StatusCode != 404 {
 		t.Errorf("Go sources are served: %d", res.StatusCode)

@@ -1,0 +1,81 @@
+// dpsample shard worker: one module instance holding one shard of the rows of
+// a first-order run (wasm/internal/pool). It is started by the sampling
+// worker (worker.js), never by a page. Protocol (structured-clone messages):
+//   owner → shard  {type:"init", module: WebAssembly.Module}
+//   shard → owner  {type:"ready"} | {type:"fatal", message}
+//   owner → shard  {type:"load", loss, clip, tau, huber, ball, d, x: Float64Array, y: Float64Array,
+//                   crashAfter?, shared?: {ctl: Int32Array, vec: Float64Array, part: Float64Array, slot}}
+//   shard → owner  {type:"loaded", error}
+// Then either, by messages:
+//   owner → shard  {type:"op", seq, op, v: Float64Array}
+//   shard → owner  {type:"part", seq, part: Float64Array} | {type:"failed", seq, message}
+// or, with shared memory (crossOriginIsolated), without messages: the shard
+// waits on ctl[0] (Atomics.wait), runs op ctl[1] on vec into its slice of
+// part, stores the sequence number in ctl[2 + slot] and notifies it; op 0
+// ends the loop.
+// crashAfter (a test hook of the dpsample_hooks build) throws after that many
+// ops, as a crashed worker would.
+importScripts("wasm_exec.js");
+
+let ops = 0;
+let crashAfter = 0;
+
+function tick() {
+  ops++;
+  if (crashAfter > 0 && ops >= crashAfter) throw new Error(`shard worker crashed after ${ops} passes (test hook)`);
+}
+
+// sharedLoop serves passes from shared memory until op 0. seen is ctl[0] as
+// read before "loaded" was posted (the owner begins no pass before that).
+function sharedLoop(s, seen) {
+  const { ctl, vec, part, slot } = s;
+  for (;;) {
+    Atomics.wait(ctl, 0, seen);
+    seen = Atomics.load(ctl, 0);
+    const op = Atomics.load(ctl, 1);
+    if (op === 0) return;
+    tick();
+    const err = self.dpsampleShard.run(op, vec, part);
+    if (err) throw new Error(err);
+    Atomics.store(ctl, 2 + slot, seen);
+    Atomics.notify(ctl, 2 + slot);
+  }
+}
+
+async function init(module) {
+  try {
+    const go = new Go();
+    const instance = await WebAssembly.instantiate(module, go.importObject);
+    go.run(instance);
+    if (!self.dpsampleShard) throw new Error("the module did not register dpsampleShard");
+    postMessage({ type: "ready" });
+  } catch (e) {
+    postMessage({ type: "fatal", message: String((e && e.message) || e) });
+  }
+}
+
+// Not async: an exception in a pass (a crash) is uncaught and reaches the
+// owner as an error event on this worker.
+onmessage = ({ data: m }) => {
+  switch (m.type) {
+    case "init":
+      init(m.module);
+      return;
+    case "load": {
+      crashAfter = m.crashAfter || 0;
+      const error = self.dpsampleShard.load(m.loss, m.clip, m.tau, m.huber, m.ball, m.d, m.x, m.y);
+      const seen = m.shared ? Atomics.load(m.shared.ctl, 0) : 0;
+      postMessage({ type: "loaded", error });
+      if (!error && m.shared) sharedLoop(m.shared, seen);
+      return;
+    }
+    case "op": {
+      tick();
+      const part = new Float64Array(self.dpsampleShard.partLength(m.op));
+      const err = self.dpsampleShard.run(m.op, m.v, part);
+      if (err) postMessage({ type: "failed", seq: m.seq, message: err });
+      else postMessage({ type: "part", seq: m.seq, part }, [part.buffer]);
+      return;
+    }
+  }
+};
