@@ -294,10 +294,19 @@ func TestPlanWorkJS(t *testing.T) {
 	}
 	w := pl.Get("work")
 	steps, pmin, k := pl.Get("steps").Float(), pl.Get("acceptMin").Float(), pl.Get("anchorMax").Float()
-	if pl.Get("method").String() != "first-order" || w.Get("rowsTimesD").Float() != 120 ||
-		math.Abs(w.Get("passes").Float()-steps*(1+1/pmin)) > 1e-9*steps ||
-		math.Abs(w.Get("passesMax").Float()-steps*(k+1+1/pmin)) > 1e-9*steps {
+	// fixedWork (the default): exactly T·(K+1) anchor passes and B trials.
+	if exact := steps*(k+1) + pl.Get("trialTotal").Float(); pl.Get("method").String() != "first-order" ||
+		w.Get("rowsTimesD").Float() != 120 || w.Get("passes").Float() != exact || w.Get("passesMax").Float() != exact {
 		t.Errorf("plan %s, work %s", js.Global().Get("JSON").Call("stringify", pl), js.Global().Get("JSON").Call("stringify", w))
+	}
+	adaptive := goodReq("loss", "logistic", "x", arr(x...), "y", arr(y...), "fixedWork", false)
+	apl, err := await(t, call("mechanism.plan", adaptive))
+	if err != "" {
+		t.Fatal(err)
+	}
+	if aw := apl.Get("work"); math.Abs(aw.Get("passes").Float()-steps*(1+1/pmin)) > 1e-9*steps ||
+		math.Abs(aw.Get("passesMax").Float()-steps*(k+1+1/pmin)) > 1e-9*steps {
+		t.Errorf("fixedWork false: work %s", js.Global().Get("JSON").Call("stringify", aw))
 	}
 	res, err := await(t, call("mechanism.sample", req))
 	if err != "" || res.Get("plan").Get("work").Get("passes").Float() != w.Get("passes").Float() {
