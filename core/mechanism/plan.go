@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/sampler"
 	"github.com/dpsample/dpsample/core/sampler/exact"
 )
@@ -33,6 +34,10 @@ type Request struct {
 	// Public record domain (domain.go): [lo, hi], default [−1, 1].
 	TargetRange []float64 `json:"targetRange,omitempty"` // lad, quantile, huber: y clamped to it
 	PointBox    []float64 `json:"pointBox,omitempty"`    // l1, l2dist: every coordinate clamped to it
+
+	// maxTV caps the samples' total variation when the request runs under a
+	// ledger (ledger.go); never set from outside the package.
+	maxTV float64
 }
 
 // Plan holds the data-independent parameters of one request.
@@ -76,6 +81,10 @@ type Plan struct {
 	AcceptMin   float64 `json:"acceptMin"`   // first-order: p_min, lower bound on the acceptance per trial
 	TVMix       float64 `json:"tvMix"`       // proximal: τ_c, the mixing share of TV
 	TVRGO       float64 `json:"tvRGO"`       // proximal: the RGO share of TV (first-order: T·(1−p_min)^M; zeroth-order: T·τ_step)
+
+	// Ledger is set by PlanCharged: whether the release fits the ledger's
+	// budget, what it costs and the ledger before and after (ledger.go).
+	Ledger *privacy.Check `json:"ledger,omitempty"`
 }
 
 // Sampler choices and methods.
@@ -165,7 +174,7 @@ func prepare(req Request) (*prepared, error) {
 	}
 	method, useExact := ch.exact, ch.exact != ""
 	cal, err := Calibrate(Calibration{N: n, D: d, Rank: req.Rank, G: set.G(), Radius: req.Radius,
-		Epsilon: req.Epsilon, Delta: req.Delta, Samples: req.Samples, EtaRule: req.EtaRule, Exact: useExact})
+		Epsilon: req.Epsilon, Delta: req.Delta, Samples: req.Samples, EtaRule: req.EtaRule, Exact: useExact, MaxTV: req.maxTV})
 	if err != nil {
 		return nil, err
 	}

@@ -33,6 +33,9 @@ type Privacy struct {
 	GDP          float64 `json:"gdp"`          // composed: √m·s
 	ComposedOver int     `json:"composedOver"` // m
 	Neighbours   string  `json:"neighbours"`
+	// Ledger is the table's ledger after this release was charged
+	// (SampleCharged); absent without a ledger.
+	Ledger *privacy.LedgerState `json:"ledger,omitempty"`
 }
 
 // drawer produces independent samples for a prepared request.
@@ -132,11 +135,19 @@ func Sample(ctx context.Context, req Request, progress func(done, total int)) (R
 	if err != nil {
 		return Result{}, err
 	}
+	return run(ctx, p, req.Seed, start, progress)
+}
+
+// run draws the samples of a prepared request: the part of Sample that
+// touches the data beyond validating it (the exact samplers' tables, the
+// samplers, the non-private fit). start is when the call began (for
+// Diagnostics.Seconds).
+func run(ctx context.Context, p *prepared, seed *uint64, start time.Time, progress func(done, total int)) (Result, error) {
 	dr, err := newDrawer(p)
 	if err != nil {
 		return Result{}, err
 	}
-	r, private := rng.New(req.Seed)
+	r, private := rng.New(seed)
 	pl := p.plan
 	m := pl.Samples
 	res := Result{Private: private, Plan: pl, Samples: make([][]float64, m)}
