@@ -22,6 +22,7 @@ func Register() {
 		"version":     Version,
 		"privacy":     privacyAPI(),
 		"mechanism":   mechanismAPI(),
+		"ledger":      ledgerAPI(),
 		"fingerprint": fingerprintAPI(),
 		"lowerbound":  lowerboundAPI(),
 		"bounds":      boundsAPI(),
