@@ -182,8 +182,8 @@ export interface DPSample {
     /** creates the ledger, or returns the existing one unchanged; another budget for an existing key rejects naming epsilon or delta. */
     open(budget: { key: string; epsilon: number; delta: number }): Promise<LedgerState>;
     get(key: string): Promise<LedgerState>;
-    /** forgets every release (the budget stays). */
-    reset(key: string): Promise<LedgerState>;
+    /** forgets every release; the budget stays, or becomes `budget` when given (the only way to change it). */
+    reset(key: string, budget?: { epsilon: number; delta: number }): Promise<LedgerState>;
     /** brings a stored state back (after a reload): merged by release id, it can add releases, never remove one. */
     restore(state: { key: string; budget: { epsilon: number; delta: number; gdp?: number; tv?: number }; history?: LedgerRelease[];
                      spent?: unknown; remaining?: unknown }): Promise<LedgerState>;

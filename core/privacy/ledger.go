@@ -410,6 +410,20 @@ func (l *Ledger) Reset() {
 	l.history = nil
 }
 
+// ResetTo forgets every release and declares a new budget (ε, δ): the only
+// way to change a ledger's budget, because it also gives up everything the
+// releases so far were counted against. Errors name "epsilon" or "delta".
+func (l *Ledger) ResetTo(eps, delta float64) error {
+	b, err := NewLedgerBudget(eps, delta)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.budget, l.history = b, nil
+	return nil
+}
+
 // EpsilonAt returns the smallest ε at which the releases so far (parameters
 // taken as fixed) are (ε, δ)-DP: the smaller of ComposedEpsilon(√Σ s_i²,
 // Σ TV_i, δ) and, when every release states its own (ε_i, δ_i) and

@@ -387,6 +387,18 @@ func TestRegistry(t *testing.T) {
 	if st := StateOf("t1", r); st.Spent.Releases != 0 || st.Budget.Epsilon != 3 || st.Remaining.GDP != S {
 		t.Errorf("after reset: %+v", st)
 	}
+	if _, err := r.Charge(Release{GDP: 0.1 * S}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.ResetTo(0, 1e-5); err == nil || !strings.HasPrefix(err.Error(), "epsilon must be") || r.State().Spent.Releases != 1 {
+		t.Errorf("ResetTo(0, …): %v", err)
+	}
+	if err := r.ResetTo(1, 1e-6); err != nil {
+		t.Fatal(err)
+	}
+	if l2, err := g.Open("t1", 1, 1e-6); err != nil || l2 != r || r.State().Spent.Releases != 0 {
+		t.Errorf("after ResetTo(1, 1e-6): open gives %v", err)
+	}
 }
 
 // TestConcurrentChargesNeverOverspend: 64 goroutines race to charge S/4

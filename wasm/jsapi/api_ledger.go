@@ -170,7 +170,8 @@ func ledgerAPI() map[string]any {
 			}
 			return ledgerState(key, l), nil
 		}),
-		// reset(key) → state with no releases (the budget stays)
+		// reset(key, budget?) → state with no releases; the budget stays,
+		// or becomes {epsilon, delta} when given (the only way to change it).
 		"reset": jsio.Export(func(a []js.Value) (any, error) {
 			key, err := readKey(jsio.Arg(a, 0), "key")
 			if err != nil {
@@ -179,6 +180,24 @@ func ledgerAPI() map[string]any {
 			l, err := ledgers.Get("key", key)
 			if err != nil {
 				return nil, err
+			}
+			if b := jsio.Arg(a, 1); b.Type() != js.TypeUndefined {
+				o, err := jsio.ReadObject(b, "budget", false, "epsilon", "delta")
+				if err != nil {
+					return nil, err
+				}
+				eps, err := o.Num("epsilon", checks.Epsilon)
+				if err != nil {
+					return nil, err
+				}
+				delta, err := o.Num("delta", checks.Delta)
+				if err != nil {
+					return nil, err
+				}
+				if err := l.ResetTo(eps, delta); err != nil {
+					return nil, err
+				}
+				return ledgerState(key, l), nil
 			}
 			l.Reset()
 			return ledgerState(key, l), nil

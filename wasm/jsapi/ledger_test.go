@@ -118,6 +118,12 @@ func TestLedgerAPI(t *testing.T) {
 		t.Fatalf("reset: %s", js.Global().Get("JSON").Call("stringify", r).String())
 	}
 	mustOK(t, "mechanism.sample", ledgerReq(1.5), obj("ledger", "api-t1"))
+	// Reset with a budget: the only way to change it.
+	r = mustOK(t, "ledger.reset", "api-t1", obj("epsilon", 1, "delta", 1e-6))
+	if r.Get("spent").Get("releases").Int() != 0 || r.Get("budget").Get("epsilon").Float() != 1 || r.Get("budget").Get("delta").Float() != 1e-6 {
+		t.Fatalf("reset with a budget: %s", js.Global().Get("JSON").Call("stringify", r).String())
+	}
+	mustOK(t, "ledger.open", obj("key", "api-t1", "epsilon", 1, "delta", 1e-6))
 }
 
 // TestLedgerBadInput: every bad argument is a rejection naming the field;
@@ -155,6 +161,9 @@ func TestLedgerBadInput(t *testing.T) {
 		{"ledger.get", []any{}, "key must be a non-empty string"},
 		{"ledger.get", []any{"nope"}, `key must be the key of an open ledger (dpsample.ledger.open({key, epsilon, delta}) first), got "nope"`},
 		{"ledger.reset", []any{"nope"}, "key must be the key of an open ledger"},
+		{"ledger.reset", []any{"api-bad", obj("epsilon", 0, "delta", 1e-5)}, "budget.epsilon must be a finite number > 0, got 0"},
+		{"ledger.reset", []any{"api-bad", obj("epsilon", 1)}, "budget.delta must be a number in (0, 1), got undefined"},
+		{"ledger.reset", []any{"api-bad", 3}, "budget must be an object, got 3"},
 		{"mechanism.sample", []any{ledgerReq(1), obj("ledger", "nope")}, "opts.ledger must be the key of an open ledger"},
 		{"mechanism.sample", []any{ledgerReq(1), obj("ledger", nil)}, "opts.ledger must be a non-empty string"},
 		{"mechanism.sample", []any{ledgerReq(1), obj("ledgr", "api-bad")}, "opts.ledgr must be a known field"},
