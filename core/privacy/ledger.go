@@ -168,34 +168,27 @@ const FitTolerance = 0x1p-44
 // ≈ 2⁻⁵³ relative whatever k. It is a variable only so that the tests can
 // swap in broken rules (Σ s_i, max s_i) and see the tests fail them.
 var composeGDP = func(s []float64) float64 {
-	var sum, c float64
-	for _, v := range s {
-		x := v * v
-		t := sum + x
-		if math.Abs(sum) >= math.Abs(x) {
-			c += (sum - t) + x
-		} else {
-			c += (x - t) + sum
-		}
-		sum = t
-	}
-	return math.Sqrt(sum + c)
+	return math.Sqrt(sum(len(s), func(i int) float64 { return s[i] * s[i] }))
 }
 
 // sumTV is the total variation of independent releases: TVs add (the
 // coupling argument in the Ledger doc).
-func sumTV(h []Release) float64 {
-	var sum, c float64
-	for _, r := range h {
-		t := sum + r.TV
-		if math.Abs(sum) >= math.Abs(r.TV) {
-			c += (sum - t) + r.TV
+func sumTV(h []Release) float64 { return sum(len(h), func(i int) float64 { return h[i].TV }) }
+
+// sum is Neumaier's compensated sum of x(0), …, x(n−1).
+func sum(n int, x func(int) float64) float64 {
+	var s, c float64
+	for i := 0; i < n; i++ {
+		v := x(i)
+		t := s + v
+		if math.Abs(s) >= math.Abs(v) {
+			c += (s - t) + v
 		} else {
-			c += (r.TV - t) + sum
+			c += (v - t) + s
 		}
-		sum = t
+		s = t
 	}
-	return sum + c
+	return s + c
 }
 
 // NewLedger returns an empty ledger with total budget (ε, δ). Errors name
@@ -546,11 +539,13 @@ func checkKey(field, key string) error {
 // sameBudget reports an error naming prefix+"epsilon" or prefix+"delta"
 // when (eps, delta) differs from the budget b of ledger key.
 func sameBudget(prefix, key string, b LedgerBudget, eps, delta float64) error {
-	if eps != b.Epsilon {
-		return &checks.Error{Field: prefix + "epsilon", Rule: fmt.Sprintf("%s, the budget ledger %q was opened with (a budget is declared once; reset keeps it)", checks.Fmt(b.Epsilon), key), Got: checks.Fmt(eps)}
-	}
-	if delta != b.Delta {
-		return &checks.Error{Field: prefix + "delta", Rule: fmt.Sprintf("%s, the budget ledger %q was opened with (a budget is declared once; reset keeps it)", checks.Fmt(b.Delta), key), Got: checks.Fmt(delta)}
+	for _, f := range []struct {
+		name      string
+		have, got float64
+	}{{"epsilon", b.Epsilon, eps}, {"delta", b.Delta, delta}} {
+		if f.got != f.have {
+			return &checks.Error{Field: prefix + f.name, Rule: fmt.Sprintf("%s, the budget ledger %q was opened with (a budget is declared once; only a reset with a new budget changes it)", checks.Fmt(f.have), key), Got: checks.Fmt(f.got)}
+		}
 	}
 	return nil
 }

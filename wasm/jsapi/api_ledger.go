@@ -52,10 +52,7 @@ func readState(v js.Value) (privacy.LedgerState, error) {
 	if err != nil {
 		return st, err
 	}
-	if st.Budget.Epsilon, err = b.Num("epsilon", checks.Epsilon); err != nil {
-		return st, err
-	}
-	if st.Budget.Delta, err = b.Num("delta", checks.Delta); err != nil {
+	if st.Budget.Epsilon, st.Budget.Delta, err = readBudget(b); err != nil {
 		return st, err
 	}
 	h := o.Get("history")
@@ -125,6 +122,25 @@ func readLedgerOpt(opts js.Value) (string, *privacy.Ledger, error) {
 	return key, l, nil
 }
 
+// readBudget reads a budget's epsilon and delta from o.
+func readBudget(o jsio.Object) (eps, delta float64, err error) {
+	if eps, err = o.Num("epsilon", checks.Epsilon); err != nil {
+		return 0, 0, err
+	}
+	delta, err = o.Num("delta", checks.Delta)
+	return eps, delta, err
+}
+
+// argLedger reads the key in the first argument and returns its ledger.
+func argLedger(a []js.Value) (string, *privacy.Ledger, error) {
+	key, err := readKey(jsio.Arg(a, 0), "key")
+	if err != nil {
+		return "", nil, err
+	}
+	l, err := ledgers.Get("key", key)
+	return key, l, err
+}
+
 // ledgerAPI is dpsample.ledger: one privacy budget per table.
 func ledgerAPI() map[string]any {
 	return map[string]any{
@@ -144,11 +160,7 @@ func ledgerAPI() map[string]any {
 			if err != nil {
 				return nil, err
 			}
-			eps, err := o.Num("epsilon", checks.Epsilon)
-			if err != nil {
-				return nil, err
-			}
-			delta, err := o.Num("delta", checks.Delta)
+			eps, delta, err := readBudget(o)
 			if err != nil {
 				return nil, err
 			}
@@ -160,11 +172,7 @@ func ledgerAPI() map[string]any {
 		}),
 		// get(key) → state
 		"get": jsio.Export(func(a []js.Value) (any, error) {
-			key, err := readKey(jsio.Arg(a, 0), "key")
-			if err != nil {
-				return nil, err
-			}
-			l, err := ledgers.Get("key", key)
+			key, l, err := argLedger(a)
 			if err != nil {
 				return nil, err
 			}
@@ -173,11 +181,7 @@ func ledgerAPI() map[string]any {
 		// reset(key, budget?) → state with no releases; the budget stays,
 		// or becomes {epsilon, delta} when given (the only way to change it).
 		"reset": jsio.Export(func(a []js.Value) (any, error) {
-			key, err := readKey(jsio.Arg(a, 0), "key")
-			if err != nil {
-				return nil, err
-			}
-			l, err := ledgers.Get("key", key)
+			key, l, err := argLedger(a)
 			if err != nil {
 				return nil, err
 			}
@@ -186,11 +190,7 @@ func ledgerAPI() map[string]any {
 				if err != nil {
 					return nil, err
 				}
-				eps, err := o.Num("epsilon", checks.Epsilon)
-				if err != nil {
-					return nil, err
-				}
-				delta, err := o.Num("delta", checks.Delta)
+				eps, delta, err := readBudget(o)
 				if err != nil {
 					return nil, err
 				}
