@@ -143,7 +143,7 @@ type LedgerRemaining struct {
 
 // LedgerState is a ledger as the JS API returns and the page stores it.
 type LedgerState struct {
-	Key       string          `json:"key"`
+	Key       string          `json:"key,omitempty"` // absent only in the page's JSON export
 	Budget    LedgerBudget    `json:"budget"`
 	Spent     LedgerSpent     `json:"spent"`
 	Remaining LedgerRemaining `json:"remaining"`
@@ -461,6 +461,21 @@ func (l *Ledger) epsilonAtLocked(delta float64) (float64, float64, bool) {
 	return eps, d, ok
 }
 
+// CurveDelta is the δ at ε ≥ 0 of a g-GDP composition within total
+// variation tv of its exact law: δ_g(ε) + (1 + e^ε)·tv (g = 0: no GDP part).
+// For a ledger it is the curve of what is spent (Spent.GDP, Spent.TV) or of
+// the budget (Budget.GDP, Budget.TV; at the budget's ε it is its δ).
+func CurveDelta(g, tv, eps float64) float64 {
+	d := 0.0
+	if g > 0 {
+		d = math.Exp(logDelta(g, eps))
+	}
+	if tv > 0 {
+		d += math.Exp(math.Log(tv) + eps + math.Log1p(math.Exp(-eps)))
+	}
+	return d
+}
+
 // ComposedEpsilon returns the smallest ε ≥ 0 with
 //
 //	f(ε) = δ_g(ε) + (1 + e^ε)·tv ≤ δ,
@@ -474,16 +489,7 @@ func (l *Ledger) epsilonAtLocked(delta float64) (float64, float64, bool) {
 // (1+e^ε)·tv, smallest at ε = 0). The returned ε is the feasible end of the
 // bracket (f(ε) ≤ δ holds there).
 func ComposedEpsilon(g, tv, delta float64) (eps, atDelta float64, ok bool) {
-	f := func(e float64) float64 {
-		d := 0.0
-		if g > 0 {
-			d = math.Exp(logDelta(g, e))
-		}
-		if tv > 0 {
-			d += math.Exp(math.Log(tv) + e + math.Log1p(math.Exp(-e)))
-		}
-		return d
-	}
+	f := func(e float64) float64 { return CurveDelta(g, tv, e) }
 	if tv == 0 {
 		if g == 0 {
 			return 0, 0, true

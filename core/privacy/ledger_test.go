@@ -167,6 +167,9 @@ func TestOneReleaseAtTheBudgetFitsExactly(t *testing.T) {
 		if relErr(st.Spent.Epsilon, c.eps) > 1e-8 || st.Spent.Delta != c.delta || st.Spent.OverBudget {
 			t.Errorf("%+v: spent %+v", c, st.Spent)
 		}
+		if d := CurveDelta(st.Budget.GDP, st.Budget.TV, c.eps); relErr(d, c.delta) > 1e-9 {
+			t.Errorf("%+v: the budget's curve at its ε is %g", c, d)
+		}
 		if l.Fits(Release{GDP: 1e-4 * s}) == nil || l.Fits(Release{GDP: 1e-9 * s, TV: 1e-6 * sp.TV}) == nil {
 			t.Errorf("%+v: something still fits after the whole budget", c)
 		}

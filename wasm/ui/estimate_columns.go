@@ -26,6 +26,7 @@ func (v *estimateView) columnsChanged() {
 		}
 		v.lastText = txt
 	}
+	v.ledger.tableChanged(txt)
 	if strings.TrimSpace(txt) != "" {
 		var err error
 		if cols, err = dataset.Columns(txt); err != nil && b == nil {
