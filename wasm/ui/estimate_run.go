@@ -203,19 +203,14 @@ func (v *estimateView) runEstimate() {
 		b.load(v.root) // a built-in chosen while its fetch was under way, or whose fetch failed
 	}
 	in, err := v.build()
-	if err != nil {
-		var shown shownError
-		if !errors.As(err, &shown) {
-			v.formErr.SetTextContent(err.Error())
-		}
-		markStale(v.out, v.id, "the last run could not start (the problem is marked above)")
-		return
-	}
 	// The table's privacy budget: checked here before anything starts, and
 	// charged by the worker before it samples (ui_ledger.go).
-	txt, _ := v.text()
-	key, err := v.ledger.prepare(txt)
+	var key string
 	var check *privacy.Check
+	if err == nil {
+		txt, _ := v.text()
+		key, err = v.ledger.prepare(txt)
+	}
 	if err == nil {
 		check, err = v.ledger.check(in.req)
 	}
