@@ -33,6 +33,8 @@ import (
 //
 // Seeds. A seeded run is reproducible, not private: no budget can account
 // for it, so a request with a seed is refused under a ledger.
+//
+// The ledger's δ must be below 1/n, like every release's (checks.DeltaForN).
 
 // Charge is what releasing this plan's samples costs a ledger: the GDP of all
 // m samples together (√m·s) and their total variation m·TV (0 for an exact
@@ -66,6 +68,10 @@ func prepareCharged(req Request, l *privacy.Ledger) (*prepared, error) {
 	}
 	p, err := prepare(req)
 	if err != nil {
+		return nil, err
+	}
+	// The table's total δ answers to the same rule as a release's: below 1/n.
+	if err := checks.DeltaForN("ledger.delta", l.Budget().Delta, p.plan.N); err != nil {
 		return nil, err
 	}
 	if p.plan.TV == 0 {
@@ -158,7 +164,7 @@ func (c *Charged) Sample(ctx context.Context, progress func(done, total int)) (R
 		return Result{}, ErrChargedTwice
 	}
 	c.used = true
-	res, err := run(ctx, c.p, nil, c.start, progress)
+	res, err := c.p.sample(ctx, c.start, nil, progress)
 	if err != nil {
 		return Result{}, err
 	}

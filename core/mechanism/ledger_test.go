@@ -95,7 +95,7 @@ func TestChargingAfterSamplingIsCaught(t *testing.T) {
 		if err != nil {
 			return Result{}, err
 		}
-		res, err := run(ctx, p, nil, time.Now(), progress)
+		res, err := p.sample(ctx, time.Now(), nil, progress)
 		if err != nil {
 			return Result{}, err
 		}
@@ -211,5 +211,11 @@ func TestLedgerRunsOut(t *testing.T) {
 	}
 	if big.State().Spent.Releases != 0 {
 		t.Error("a seeded request was charged")
+	}
+	// A table's total δ must be below 1/n too (here n = 4).
+	loose, _ := privacy.NewLedger(3, 0.3)
+	req.Seed = nil
+	if _, err := SampleCharged(context.Background(), req, loose, nil); err == nil || !strings.HasPrefix(err.Error(), "ledger.delta must be below 1/n = 0.25 for n = 4 rows") {
+		t.Errorf("ledger δ ≥ 1/n: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
 	"github.com/dpsample/dpsample/core/sampler"
@@ -110,7 +111,11 @@ func (dr *drawer) draw(ctx context.Context, r *rand.Rand, out []float64, st *Dia
 	var s sampler.Stats
 	var err error
 	if dr.p.firstOrder {
-		theta, s, err = sampler.RunFirstOrder(ctx, dr.p.fo, dr.p.set, r, report)
+		var pot sampler.SmoothPotential = dr.p.set
+		if dr.p.acceptAll {
+			pot = acceptAll{dr.p.set}
+		}
+		theta, s, err = sampler.RunFirstOrder(ctx, dr.p.fo, pot, r, report)
 	} else {
 		theta, s, err = sampler.Run(ctx, dr.p.prox, dr.p.set, r, report)
 	}
@@ -118,10 +123,28 @@ func (dr *drawer) draw(ctx context.Context, r *rand.Rand, out []float64, st *Dia
 		return err
 	}
 	copy(out, theta)
-	st.Trials += s.Trials
-	st.LossEvals += s.LossEvals
-	st.AnchorPasses += s.AnchorIters
+	st.add(s)
 	return nil
+}
+
+// acceptAll is a deliberately broken first-order oracle, the audit's
+// negative control: its Bregman term is 0, so every proposal is accepted and
+// the tangent-plane Gaussian is taken for the target (the same break as the
+// sampler package's acceptAll test hook).
+type acceptAll struct{ *loss.Set }
+
+func (acceptAll) Bregman(x, lin []float64) float64 { return 0 }
+
+// add accumulates one proximal run's counters.
+func (d *Diagnostics) add(s sampler.Stats) {
+	d.Trials += s.Trials
+	d.LossEvals += s.LossEvals
+	d.AnchorPasses += s.AnchorIters
+	d.Draws += s.Draws
+	d.Failures += s.Failures
+	d.AnchorMisses += s.AnchorMisses
+	d.Overruns += s.Overruns
+	d.Padded += s.Padded
 }
 
 // Sample validates req, draws its samples and reports the guarantee.
@@ -135,14 +158,12 @@ func Sample(ctx context.Context, req Request, progress func(done, total int)) (R
 	if err != nil {
 		return Result{}, err
 	}
-	return run(ctx, p, req.Seed, start, progress)
+	return p.sample(ctx, start, req.Seed, progress)
 }
 
-// run draws the samples of a prepared request: the part of Sample that
-// touches the data beyond validating it (the exact samplers' tables, the
-// samplers, the non-private fit). start is when the call began (for
-// Diagnostics.Seconds).
-func run(ctx context.Context, p *prepared, seed *uint64, start time.Time, progress func(done, total int)) (Result, error) {
+// sample is Sample after prepare: the draws, the report, the non-private fit
+// and the diagnostics.
+func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, progress func(done, total int)) (Result, error) {
 	dr, err := newDrawer(p)
 	if err != nil {
 		return Result{}, err

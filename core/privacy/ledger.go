@@ -13,7 +13,7 @@ import (
 // once, and the releases charged to it. A release that would take the
 // releases past the budget is refused before it runs, so that re-runs,
 // cherry-picking among runs and several models of one table cannot together
-// reveal more than the declared total (docs/PRIVACY.md §7).
+// reveal more than the declared total (docs/PRIVACY.md §8).
 //
 // # What a release spends
 //

@@ -20,7 +20,7 @@ import (
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
-// The estimate view's per-table privacy budget (docs/PRIVACY.md §7): every
+// The estimate view's per-table privacy budget (docs/PRIVACY.md §8): every
 // table — a built-in or a person's CSV — has a ledger in the worker
 // (dpsample.ledger), keyed by the SHA-256 of the table's bytes, computed here
 // and never sent or exported. The ledger is kept in this browser's
