@@ -54,7 +54,7 @@ func (pl Plan) Charge() privacy.Release {
 }
 
 // errSeeded is the refusal of a seeded request under a ledger.
-var errSeeded = &checks.Error{Field: "seed", Rule: "absent when a ledger is given (a seeded run is reproducible, not private, so no budget can account for it)", Got: "a seed"}
+var errSeeded = &checks.Error{Field: "seed", Rule: "absent under a ledger (a seeded run is reproducible, not private, so no budget can account for it)", Got: "a seed"}
 
 // prepareCharged prepares req under l: the plan with the sampler's TV capped
 // at the ledger's share. It errors on invalid requests (naming the field),

@@ -203,7 +203,7 @@ func TestLedgerRunsOut(t *testing.T) {
 	}
 	big, _ := privacy.NewLedger(30, 1e-5)
 	req.Seed = seed(1)
-	if _, err := SampleCharged(context.Background(), req, big, nil); err == nil || !strings.HasPrefix(err.Error(), "seed must be absent when a ledger is given") {
+	if _, err := SampleCharged(context.Background(), req, big, nil); err == nil || !strings.HasPrefix(err.Error(), "seed must be absent under a ledger") {
 		t.Errorf("seeded: %v", err)
 	}
 	if pl, err := PlanCharged(req, big); err != nil || pl.Ledger.Fits || !strings.HasPrefix(pl.Ledger.Reason, "seed must be") {

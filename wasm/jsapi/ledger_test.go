@@ -168,7 +168,7 @@ func TestLedgerBadInput(t *testing.T) {
 		{"mechanism.sample", []any{ledgerReq(1), obj("ledger", nil)}, "opts.ledger must be a non-empty string"},
 		{"mechanism.sample", []any{ledgerReq(1), obj("ledgr", "api-bad")}, "opts.ledgr must be a known field"},
 		{"mechanism.sample", []any{ledgerReq(1), obj("ledger", "api-bad", "onLedger", 3)}, "opts.onLedger must be a function, got 3"},
-		{"mechanism.sample", []any{goodReq(), obj("ledger", "api-bad")}, "seed must be absent when a ledger is given"},
+		{"mechanism.sample", []any{goodReq(), obj("ledger", "api-bad")}, "seed must be absent under a ledger"},
 		{"mechanism.plan", []any{ledgerReq(1), obj("ledger", 7)}, "opts.ledger must be a non-empty string"},
 		{"mechanism.plan", []any{ledgerReq(1), obj("budget", 7)}, "opts.budget must be a known field"},
 		{"mechanism.plan", []any{ledgerReq(1), "api-bad"}, `opts must be an object, got string "api-bad"`},
