@@ -49,6 +49,50 @@ export interface Request {
   workers?: number;
 }
 
+/** One charge to a ledger: the release is `gdp`-GDP plus a total-variation slack `tv` (m samples: √m·s and m·tv). */
+export interface LedgerRelease {
+  /** unique (random); histories merge by id on restore. */
+  id: string;
+  label?: string;
+  gdp: number;
+  tv: number;
+  /** the release's own (ε, δ), when known. */
+  epsilon?: number;
+  delta?: number;
+}
+
+/** A table's privacy budget and what its releases have spent (docs/PRIVACY.md §8). */
+export interface LedgerState {
+  key: string;
+  /** the declared total; gdp = S = s*(ε, δ/2) and tv = (δ/2)/(1+e^ε) are its split. */
+  budget: { epsilon: number; delta: number; gdp: number; tv: number };
+  /** gdp = √Σ s_i², tv = Σ tv_i; the releases so far are (epsilon, delta)-DP had their parameters been fixed in
+   *  advance (delta = the budget's δ, 0 before the first release). Whatever was chosen along the way, everything
+   *  released under the ledger is within the budget. */
+  spent: { epsilon: number; delta: number; gdp: number; tv: number; releases: number; overBudget: boolean };
+  /** gdp: the largest s of one more release; epsilon: the largest ε a further request at the budget's δ may ask. */
+  remaining: { gdp: number; tv: number; epsilon: number };
+  history: LedgerRelease[];
+}
+
+/** plan(req, {ledger}).ledger: whether the release fits, before anything runs (nothing is charged). */
+export interface LedgerCheck {
+  fits: boolean;
+  /** why not: the message sample(req, {ledger}) would reject with. */
+  reason?: string;
+  cost: LedgerRelease;
+  before: LedgerState;
+  /** the ledger after the charge, when it fits. */
+  after?: LedgerState;
+}
+
+export interface SampleOptions extends RunOptions {
+  /** the key of an open ledger: the release is charged before sampling, or refused (a rejection naming ledger). */
+  ledger?: string;
+  /** called with the ledger right after the charge, before sampling starts. */
+  onLedger?: (state: LedgerState) => void;
+}
+
 export interface Plan {
   n: number; d: number; G: number; eta: number; mu: number; gdp: number;
   deltaCurve: number; deltaSampler: number; tv: number; steps: number; lambda: number;
@@ -71,6 +115,8 @@ export interface Plan {
   work: { passes: number; passesMax: number; rowsTimesD: number };
   /** shards of the first-order sampler's passes (1 for the other samplers). */
   workers: number;
+  /** with {ledger}: whether the release fits the table's budget (the plan's tv is then the ledger's share). */
+  ledger?: LedgerCheck;
 }
 
 export interface Result {
@@ -78,7 +124,8 @@ export interface Result {
   samples: number[][];
   private: boolean;
   plan: Plan;
-  privacy: { epsilon: number; delta: number; gdp: number; composedOver: number; neighbours: string };
+  /** this release; with {ledger}, ledger is the table's ledger after this release was charged. */
+  privacy: { epsilon: number; delta: number; gdp: number; composedOver: number; neighbours: string; ledger?: LedgerState };
   /** public: follows from the plan alone. */
   stats: { steps: number; samples: number };
   /** data-dependent work counters, timings and clamp counts: NOT private, never publish beside θ. */
@@ -151,8 +198,19 @@ export interface DPSample {
     epsilon(gdp: number, delta: number): Promise<number>;
   };
   mechanism: {
-    plan(req: Request): Promise<Plan>;
-    sample(req: Request, opts?: RunOptions): Promise<Result>;
+    plan(req: Request, opts?: { ledger?: string }): Promise<Plan>;
+    sample(req: Request, opts?: SampleOptions): Promise<Result>;
+  };
+  /** One privacy budget per table (a privacy filter). Without {ledger}, plan and sample charge nothing. */
+  ledger: {
+    /** creates the ledger, or returns the existing one unchanged; another budget for an existing key rejects naming epsilon or delta. */
+    open(budget: { key: string; epsilon: number; delta: number }): Promise<LedgerState>;
+    get(key: string): Promise<LedgerState>;
+    /** forgets every release; the budget stays, or becomes `budget` when given (the only way to change it). */
+    reset(key: string, budget?: { epsilon: number; delta: number }): Promise<LedgerState>;
+    /** brings a stored state back (after a reload): merged by release id, it can add releases, never remove one. */
+    restore(state: { key: string; budget: { epsilon: number; delta: number; gdp?: number; tv?: number }; history?: LedgerRelease[];
+                     spent?: unknown; remaining?: unknown }): Promise<LedgerState>;
   };
   fingerprint: {
     code(opts: { n: number; xi: number; mode?: "tardos" | "symmetric"; seed?: number }): Promise<Code>;

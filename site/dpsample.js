@@ -15,6 +15,13 @@
 // respawned and pending calls reject. If the worker cannot start at all (its
 // script blocked or missing, or no "ready" within `startTimeoutMs`), load()
 // rejects with a message naming the worker's URL instead of waiting forever.
+//
+// Ledgers (dpsample.ledger, docs/API.md "One budget per table") live in the
+// worker. The loader keeps a copy of every ledger state it sees — from
+// ledger calls, from each sample's result, and from the worker's "charged"
+// message, which comes before sampling starts — and restores them into a
+// replaced worker before any other call reaches it, so a hard cancel or a
+// runtime crash never resets a budget.
 
 const here = new URL(".", import.meta.url);
 let compiled = null;
@@ -38,10 +45,16 @@ function abortError(msg) {
 
 // Calls whose last argument carries {onProgress, signal} (or a bare progress function).
 const RUNS = { "mechanism.sample": 1, "lowerbound.run": 1, "demo.dimensionFree": 1, "_test.spin": 1 };
+// The fields those options may have (the Go side rejects others; the loader
+// must too, since it does not forward the object: a typo such as {ledgr: key}
+// would otherwise run without the budget).
+const RUN_FIELDS = { "mechanism.sample": ["ledger", "onLedger", "onProgress", "signal"] };
+const RUN_DEFAULT_FIELDS = ["onProgress", "signal"];
 
 const NAMES = {
   privacy: ["delta", "calibrate", "epsilon"],
   mechanism: ["plan", "sample"],
+  ledger: ["open", "get", "reset", "restore"],
   fingerprint: ["code", "rows", "trace"],
   lowerbound: ["run"],
   bounds: ["table"],
@@ -57,6 +70,7 @@ class Runtime {
     this.started = false; // a worker has reported "ready" at least once
     this.workerURL = opts.workerURL;
     this.pending = new Map();
+    this.ledgers = new Map(); // key → the latest ledger state seen
     this.nextId = 1;
     this.restarts = 0;
     this.spawn();
@@ -90,7 +104,18 @@ class Runtime {
   onMessage(w, m) {
     if (w !== this.worker) return;
     switch (m.type) {
-      case "ready": this.version = m.version; this.started = true; clearTimeout(this.startTimer); this._ready(); return;
+      case "ready": {
+        const first = !this.started;
+        this.version = m.version; this.started = true; clearTimeout(this.startTimer);
+        if (first || this.ledgers.size === 0) { this._ready(); return; }
+        // A replaced worker: its ledgers are gone. Put them back before
+        // any queued call can charge one.
+        const states = [...this.ledgers.values()];
+        const done = this._ready; // this worker's; a crash meanwhile spawns another with its own
+        Promise.all(states.map((st) => this.send("ledger.restore", [st]).catch((e) => console.error("dpsample: could not restore ledger", st.key, e))))
+          .then(() => { if (w === this.worker) done(); });
+        return;
+      }
       case "fatal":
         if (!this.started) return this.failStart(w, "the dpsample worker could not start the WebAssembly module: " + m.message);
         this._readyFail(new Error(m.message)); this.crash(w, new Error(m.message)); return;
@@ -99,12 +124,28 @@ class Runtime {
     const call = this.pending.get(m.id);
     if (!call) return;
     if (m.type === "progress") { try { call.onProgress?.(m.p); } catch (e) { console.error(e); } return; }
+    if (m.type === "ledger") {
+      this.remember(m.state);
+      try { call.onLedger?.(m.state); } catch (e) { console.error(e); }
+      return;
+    }
     this.settle(m.id);
-    if (m.type === "result") call.resolve(m.value);
+    if (m.type === "result") {
+      if (call.path.startsWith("ledger.")) this.remember(m.value);
+      else if (call.path === "mechanism.sample") this.remember(m.value?.privacy?.ledger);
+      call.resolve(m.value);
+    }
     else {
       const e = m.name === "AbortError" ? abortError(m.message) : new Error(m.message);
       call.reject(e);
     }
+  }
+
+  // remember keeps the latest state of a ledger (a state has key, budget
+  // and history); states are merged by release id on restore, so keeping
+  // the last one seen is enough.
+  remember(st) {
+    if (st && typeof st.key === "string" && st.budget && Array.isArray(st.history)) this.ledgers.set(st.key, st);
   }
 
   settle(id) {
@@ -133,18 +174,33 @@ class Runtime {
 
   async call(path, args) {
     const runOpts = path in RUNS ? args[RUNS[path]] : undefined;
-    let onProgress, signal;
+    let onProgress, signal, ledger, onLedger;
     if (typeof runOpts === "function") onProgress = runOpts;
-    else if (runOpts && typeof runOpts === "object") ({ onProgress, signal } = runOpts);
+    else if (runOpts && typeof runOpts === "object") {
+      const known = RUN_FIELDS[path] ?? RUN_DEFAULT_FIELDS;
+      for (const k of Object.keys(runOpts)) {
+        if (!known.includes(k)) throw new Error(`opts.${k} must be a known field (${[...known].sort().join(", ")}), got an unknown field`);
+      }
+      ({ onProgress, signal, ledger, onLedger } = runOpts);
+      if ("ledger" in runOpts && ledger === undefined) throw new Error("opts.ledger must be a non-empty string of at most 256 bytes (a ledger's key), got undefined");
+    }
     if (onProgress !== undefined && typeof onProgress !== "function") throw new Error("opts.onProgress must be a function");
+    if (onLedger !== undefined && typeof onLedger !== "function") throw new Error("opts.onLedger must be a function");
     if (signal !== undefined && !(signal instanceof AbortSignal)) throw new Error("opts.signal must be an AbortSignal");
     if (signal?.aborted) throw abortError();
     await this.ready;
+    return this.send(path, args, { onProgress, signal, ledger, onLedger });
+  }
+
+  // send posts a call to the current worker without waiting for ready (the
+  // restore calls of a replaced worker use it directly).
+  send(path, args, run = {}) {
+    const { onProgress, signal, ledger, onLedger } = run;
     const id = this.nextId++;
     const msgArgs = args.slice();
     if (path in RUNS) msgArgs[RUNS[path]] = undefined;
     return new Promise((resolve, reject) => {
-      const call = { resolve, reject, onProgress, signal };
+      const call = { resolve, reject, onProgress, signal, onLedger, path };
       if (signal) {
         call.onAbort = () => {
           this.worker.postMessage({ type: "abort", id });
@@ -157,7 +213,7 @@ class Runtime {
       }
       this.pending.set(id, call);
       try {
-        this.worker.postMessage({ type: "call", id, path, args: msgArgs, progress: !!onProgress, signal: !!signal, optsIndex: RUNS[path] });
+        this.worker.postMessage({ type: "call", id, path, args: msgArgs, progress: !!onProgress, signal: !!signal, ledger, optsIndex: RUNS[path] });
       } catch (e) {
         this.settle(id);
         reject(new Error(`arguments of ${path} cannot be sent to the worker: ${e.message}`));

@@ -2,8 +2,10 @@
 // the JS API can run off the main thread. Protocol (structured-clone messages):
 //   main → worker  {type:"init", module: WebAssembly.Module}
 //   worker → main  {type:"ready", version} | {type:"exited"} | {type:"fatal", message}
-//   main → worker  {type:"call", id, path:"mechanism.sample", args:[…], progress:bool, signal:bool}
-//   worker → main  {type:"progress", id, p} | {type:"result", id, value} | {type:"error", id, name, message}
+//   main → worker  {type:"call", id, path:"mechanism.sample", args:[…], progress:bool, signal:bool, ledger?:key}
+//   worker → main  {type:"progress", id, p} | {type:"ledger", id, state} | {type:"result", id, value} | {type:"error", id, name, message}
+// A call with a ledger gets opts.ledger and an onLedger that posts the
+// ledger's state right after the charge, before sampling starts.
 //   main → worker  {type:"abort", id}
 importScripts("wasm_exec.js");
 
@@ -50,12 +52,16 @@ onmessage = async ({ data: m }) => {
   try {
     const fn = resolve(m.path);
     const args = m.args.slice();
-    if (m.progress || m.signal) {
+    if (m.progress || m.signal || m.ledger !== undefined) {
       const ctl = new AbortController();
       controllers.set(id, ctl);
       const opts = {};
       if (m.progress) opts.onProgress = (p) => postMessage({ type: "progress", id, p: { done: p.done, total: p.total, fraction: p.fraction } });
       if (m.signal) opts.signal = ctl.signal;
+      if (m.ledger !== undefined) {
+        opts.ledger = m.ledger;
+        opts.onLedger = (state) => postMessage({ type: "ledger", id, state });
+      }
       args[m.optsIndex] = opts;
     }
     const value = await fn(...args);

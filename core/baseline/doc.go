@@ -26,4 +26,8 @@
 //
 // with a priori hyper-parameters (OutputMu, ObjectiveLambda) and the
 // certified comparator min_{‖θ‖≤C} L (Reference).
+//
+// GD.Charge and OutputPert.Charge are what a run costs a table's
+// privacy.Ledger (s*(ε, δ)-GDP, no TV), the same ledger Algorithm 1 charges;
+// objective perturbation is not GDP and has no charge (charge.go).
 package baseline

@@ -17,6 +17,10 @@ type Calibration struct {
 	Samples    int    // m ≥ 1 released samples (0 means 1)
 	EtaRule    string // "optimal" (default) or "paper"
 	Exact      bool   // the sampler is exact (TV = 0)
+	// MaxTV, if > 0, caps the total variation of all m samples together
+	// (a ledger's share, privacy.Ledger.TVAllowance): TV per sample =
+	// min(Split.TV, MaxTV)/m, and DeltaSampler = (1+e^ε)·m·TV shrinks with it.
+	MaxTV float64
 }
 
 // Calibrated are the parameters of Algorithm 1 for a Calibration.
@@ -41,7 +45,8 @@ const (
 //   - δ split: exact sampler → DeltaCurve = δ, TV = 0; otherwise
 //     privacy.Split (half of δ to the sampler), and each of the m samples gets
 //     TV = Split.TV/m, since m independent draws are within m·TV of the ideal
-//     joint law.
+//     joint law. Under a ledger the total is capped at MaxTV (the sampler
+//     runs a little longer; the curve's half of δ is unchanged).
 //   - s_total = privacy.Calibrate(ε, DeltaCurve), s = s_total/√m.
 //   - η: "optimal" minimises the bound μC²/2·… + k/η of Theorem 2.2's proof
 //     at fixed s, η = n·s·√k/(√2·G·C); "paper" is LLL's η = nε√(k ln(1/δ))/(GC).
@@ -82,6 +87,9 @@ func Calibrate(in Calibration) (Calibrated, error) {
 	if err := checks.IntRange("samples", m, 1, maxSamples); err != nil {
 		return Calibrated{}, err
 	}
+	if err := checks.NonNegative("maxTV", in.MaxTV); err != nil {
+		return Calibrated{}, err
+	}
 	var c Calibrated
 	if in.Exact {
 		c.DeltaCurve = in.Delta
@@ -91,6 +99,11 @@ func Calibrate(in Calibration) (Calibrated, error) {
 			return Calibrated{}, err
 		}
 		c.DeltaCurve, c.DeltaSampler, c.TV = b.DeltaCurve, b.DeltaSampler, b.TV/float64(m)
+		if in.MaxTV > 0 && in.MaxTV < b.TV {
+			// (1+e^ε)·MaxTV in log space, as Split forms its TV.
+			c.TV = in.MaxTV / float64(m)
+			c.DeltaSampler = math.Exp(math.Log(in.MaxTV) + in.Epsilon + math.Log1p(math.Exp(-in.Epsilon)))
+		}
 	}
 	sTot, err := privacy.Calibrate(in.Epsilon, c.DeltaCurve)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/sampler"
 	"github.com/dpsample/dpsample/core/sampler/exact"
 )
@@ -44,6 +45,10 @@ type Request struct {
 	// Public record domain (domain.go): [lo, hi], default [−1, 1].
 	TargetRange []float64 `json:"targetRange,omitempty"` // lad, quantile, huber: y clamped to it
 	PointBox    []float64 `json:"pointBox,omitempty"`    // l1, l2dist: every coordinate clamped to it
+
+	// maxTV caps the samples' total variation when the request runs under a
+	// ledger (ledger.go); never set from outside the package.
+	maxTV float64
 }
 
 // Plan holds the data-independent parameters of one request.
@@ -105,6 +110,10 @@ type Plan struct {
 	// loss.Workers(n, Request.Workers) (public: n and the cores offered);
 	// 1 for the other samplers.
 	Workers int `json:"workers"`
+
+	// Ledger is set by PlanCharged: whether the release fits the ledger's
+	// budget, what it costs and the ledger before and after (ledger.go).
+	Ledger *privacy.Check `json:"ledger,omitempty"`
 }
 
 // Sampler choices and methods.
@@ -210,7 +219,7 @@ func prepare(req Request) (*prepared, error) {
 		ch.why += fmt.Sprintf("; radius not given: C = %g by the public default rule (DefaultRadius, from the loss, clip and declared domain only)", radius)
 	}
 	cal, err := Calibrate(Calibration{N: n, D: d, Rank: req.Rank, G: set.G(), Radius: radius,
-		Epsilon: req.Epsilon, Delta: req.Delta, Samples: req.Samples, EtaRule: req.EtaRule, Exact: useExact})
+		Epsilon: req.Epsilon, Delta: req.Delta, Samples: req.Samples, EtaRule: req.EtaRule, Exact: useExact, MaxTV: req.maxTV})
 	if err != nil {
 		return nil, err
 	}

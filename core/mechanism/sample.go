@@ -35,6 +35,9 @@ type Privacy struct {
 	GDP          float64 `json:"gdp"`          // composed: √m·s
 	ComposedOver int     `json:"composedOver"` // m
 	Neighbours   string  `json:"neighbours"`
+	// Ledger is the table's ledger after this release was charged
+	// (SampleCharged); absent without a ledger.
+	Ledger *privacy.LedgerState `json:"ledger,omitempty"`
 }
 
 // drawer produces independent samples for a prepared request.

@@ -38,4 +38,11 @@
 // is s-GDP with s = 2G√η/(n√μ) = ε/√2 whatever η is, so ln(1/δ) never enters:
 // at ε = 1 it delivers δ ≈ 0.04, not a small δ. dpsample instead calibrates
 // μ = 4ηG²/(n²·s*²) with s* = Calibrate(ε, δ_curve); see PaperMu and the tests.
+//
+// # One budget per table
+//
+// Ledger is a privacy filter: a total (ε, δ) for one table, charged by every
+// release (Algorithm 1, DP-GD, output perturbation) before it runs, with the
+// fully adaptive composition of Gaussian DP (Smith & Thakurta 2022) as its
+// rule: Σ s_i² ≤ S², plus the samplers' total variation. See ledger.go.
 package privacy

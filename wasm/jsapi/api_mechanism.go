@@ -112,6 +112,16 @@ func startPool(set *loss.Set, bounds []int) (loss.Executor, error) {
 }
 
 // mechanismAPI is dpsample.mechanism: Algorithm 1 (plan and sample).
+//
+// With {ledger: key} (docs/API.md, "One budget per table") plan says whether
+// the release fits the ledger (plan.ledger) and sample charges it before the
+// sampler starts — a release that does not fit is a rejection naming
+// "ledger", with no progress event and no result — and returns the ledger
+// after the charge in result.privacy.ledger. opts.onLedger, if given, is
+// called with that state right after the charge, before sampling (the loader
+// keeps its copy from it, in case the worker is replaced mid-run). Without
+// {ledger} both behave as they always did: budgeting a library call is then
+// the caller's business.
 func mechanismAPI() map[string]any {
 	return map[string]any{
 		"plan": jsio.Export(func(a []js.Value) (any, error) {
@@ -119,9 +129,28 @@ func mechanismAPI() map[string]any {
 			if err != nil {
 				return nil, err
 			}
-			pl, err := mechanism.NewPlan(req)
+			opts := jsio.Arg(a, 1)
+			if _, err := jsio.ReadObject(opts, "opts", true, "ledger"); err != nil {
+				return nil, err
+			}
+			key, l, err := readLedgerOpt(opts)
 			if err != nil {
 				return nil, err
+			}
+			if l == nil {
+				pl, err := mechanism.NewPlan(req)
+				if err != nil {
+					return nil, err
+				}
+				return jsio.Encode(pl), nil
+			}
+			pl, err := mechanism.PlanCharged(req, l)
+			if err != nil {
+				return nil, err
+			}
+			pl.Ledger.Before.Key = key
+			if pl.Ledger.After != nil {
+				pl.Ledger.After.Key = key
 			}
 			return jsio.Encode(pl), nil
 		}),
@@ -130,15 +159,53 @@ func mechanismAPI() map[string]any {
 			if err != nil {
 				return nil, err
 			}
-			rc, err := jsio.NewRunControl(jsio.Arg(a, 1), "opts")
+			opts := jsio.Arg(a, 1)
+			rc, err := jsio.NewRunControl(opts, "opts", "ledger", "onLedger")
 			if err != nil {
 				return nil, err
 			}
-			res, err := mechanism.SampleWith(rc.Ctx, req, rc.Progress, mechanism.Options{Shards: startPool})
+			key, l, err := readLedgerOpt(opts)
+			if err != nil {
+				return nil, rc.Finish(err)
+			}
+			if l == nil {
+				res, err := mechanism.SampleWith(rc.Ctx, req, rc.Progress, mechanism.Options{Shards: startPool})
+				if err = rc.Finish(err); err != nil {
+					return nil, err
+				}
+				return jsio.Encode(res), nil
+			}
+			onLedger := js.Undefined()
+			if opts.Type() == js.TypeObject {
+				if f := opts.Get("onLedger"); f.Type() != js.TypeUndefined {
+					if f.Type() != js.TypeFunction {
+						return nil, rc.Finish(&checks.Error{Field: "opts.onLedger", Rule: "a function", Got: jsio.Describe(f)})
+					}
+					onLedger = f
+				}
+			}
+			c, err := mechanism.Charge(req, l)
+			if err != nil {
+				return nil, rc.Finish(err)
+			}
+			if onLedger.Type() == js.TypeFunction {
+				st := c.State()
+				st.Key = key
+				notify(onLedger, jsio.Encode(st))
+			}
+			res, err := c.SampleWith(rc.Ctx, rc.Progress, mechanism.Options{Shards: startPool})
 			if err = rc.Finish(err); err != nil {
 				return nil, err
 			}
+			res.Privacy.Ledger.Key = key
 			return jsio.Encode(res), nil
 		}),
 	}
+}
+
+// notify calls a caller's callback; an exception it throws is ignored (the
+// charge is made and the run goes on: a callback cannot undo either).
+func notify(f js.Value, v js.Value) {
+	defer func() { _ = recover() }()
+	f.Invoke(v)
 }

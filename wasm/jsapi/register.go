@@ -24,6 +24,7 @@ func Register() {
 		"version":     Version,
 		"privacy":     privacyAPI(),
 		"mechanism":   mechanismAPI(),
+		"ledger":      ledgerAPI(),
 		"fingerprint": fingerprintAPI(),
 		"lowerbound":  lowerboundAPI(),
 		"bounds":      boundsAPI(),

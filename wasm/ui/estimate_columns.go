@@ -5,6 +5,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -16,6 +17,10 @@ import (
 // the columns dataset.Columns names (the header rule and dialect of Parse).
 func (v *estimateView) columnsChanged() {
 	v.formErr.SetTextContent("") // a message about the former form
+	if v.colTimer.Truthy() {     // called directly (a run): the pending debounce would clear what this call shows
+		js.Global().Call("clearTimeout", v.colTimer)
+		v.colTimer = js.Undefined()
+	}
 	txt, b := v.text()
 	var cols []string
 	if b == nil {
@@ -26,6 +31,7 @@ func (v *estimateView) columnsChanged() {
 		}
 		v.lastText = txt
 	}
+	v.ledger.tableChanged(txt)
 	if strings.TrimSpace(txt) != "" {
 		var err error
 		if cols, err = dataset.Columns(txt); err != nil && b == nil {

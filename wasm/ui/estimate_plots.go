@@ -114,6 +114,7 @@ func (v *estimateView) exportJSON(in *estimateInput, r *mechanism.Result) {
 	// θ and the declared ranges only) and public inputs: no fit, no work
 	// counters or timings, no count of dropped or clamped rows.
 	rel := r.Release()
+	rel.Privacy.Ledger = exportLedger(rel.Privacy.Ledger) // the table's budget and releases, without its fingerprint
 	declared := map[string][2]float64{}
 	for j, c := range in.table.Columns {
 		declared[c] = [2]float64{in.ranges[j].Lo, in.ranges[j].Hi}
@@ -122,7 +123,7 @@ func (v *estimateView) exportJSON(in *estimateInput, r *mechanism.Result) {
 		"source": in.source, "columns": in.columns, "theta": rel.Theta, "samples": rel.Samples, "private": rel.Private,
 		"plan": rel.Plan, "privacy": rel.Privacy, "stats": rel.Stats,
 		"thetaInUnits": in.toUnits(rel.Theta), "declaredRanges": declared,
-		"note": "only the private release: the non-private fit, the work counters and timings (diagnostics) and anything else computed from the raw data are omitted (docs/PRIVACY.md); theta is in scaled units, thetaInUnits in the columns' units (from the declared ranges)",
+		"note": "only the private release: the non-private fit, the work counters and timings (diagnostics) and anything else computed from the raw data are omitted (docs/PRIVACY.md); theta is in scaled units, thetaInUnits in the columns' units (from the declared ranges); privacy.ledger is the table's budget and every release charged to it, without the table's fingerprint",
 	}
 	if in.target != nil {
 		payload["targetRange"] = [2]float64{in.target.Lo, in.target.Hi}

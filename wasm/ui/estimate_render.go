@@ -139,7 +139,7 @@ func (v *estimateView) render(in *estimateInput, r *mechanism.Result) {
 	diag := text("p", "Your data against the declarations: "+strings.Join(clamps, ", ")+". "+work+
 		". These numbers are computed from your raw data on this device and are not private; do not publish them.", "id", v.id+"-diagnostics")
 	appendAll(v.excess, p1, diag)
-	v.statement.SetTextContent(statement(r))
+	v.statement.SetTextContent(statement(r) + ledgerStatement(r.Privacy.Ledger))
 	v.exportJSON(in, r)
 }
 
@@ -174,11 +174,11 @@ func labels(in *estimateInput) string {
 // statement is the plain-language guarantee of a result.
 func statement(r *mechanism.Result) string {
 	pl, pv := r.Plan, r.Privacy
-	released := "The released sample is"
+	released := "the released sample is"
 	if pv.ComposedOver != 1 {
-		released = fmt.Sprintf("The %d released samples together are", pv.ComposedOver)
+		released = fmt.Sprintf("the %d released samples together are", pv.ComposedOver)
 	}
-	s := fmt.Sprintf("Privacy: %s (ε = %g, δ = %.2g)-differentially private "+
+	s := fmt.Sprintf("Privacy of this release: %s (ε = %g, δ = %.2g)-differentially private "+
 		"with respect to replacing any one row (%.3g-GDP). The unit of privacy is one complete row of the table the "+
 		"mechanism received (rows with a missing cell, if dropped, are not counted); n = %d is public. Whatever anyone "+
 		"learns from the release, they could have learned almost as well (within a factor e^ε, plus probability δ) had any "+

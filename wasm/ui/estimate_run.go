@@ -12,6 +12,7 @@ import (
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
@@ -202,6 +203,20 @@ func (v *estimateView) runEstimate() {
 		b.load(v.root) // a built-in chosen while its fetch was under way, or whose fetch failed
 	}
 	in, err := v.build()
+	// The table's privacy budget: checked here before anything starts, and
+	// charged by the worker before it samples (ui_ledger.go).
+	var key string
+	var check *privacy.Check
+	if err == nil {
+		txt, _ := v.text()
+		key, err = v.ledger.prepare(txt)
+	}
+	if err == nil {
+		check, err = v.ledger.check(in.req)
+	}
+	if err == nil && !check.Fits {
+		err = errors.New(refusal(check))
+	}
 	if err != nil {
 		var shown shownError
 		if !errors.As(err, &shown) {
@@ -211,14 +226,17 @@ func (v *estimateView) runEstimate() {
 		return
 	}
 	opts, release := v.run.start(fmt.Sprintf("Sampling from %s × %s in the worker…", count(len(in.req.X), "row"), count(len(in.req.X[0]), "column")))
+	releaseLedger := v.ledger.runOptions(opts, key)
 	res, err := callRemote("mechanism.sample", jsio.EncodeTyped(in.req), opts)
 	release()
+	releaseLedger()
 	var out mechanism.Result
 	if err == nil {
 		err = jsio.Decode(res, &out)
 	}
 	v.run.done(err, "Done.")
 	if err != nil {
+		v.ledger.afterRun(key) // a cancelled or failed run stays charged
 		if jsio.IsAbort(err) {
 			markStale(v.out, v.id, "the last run was cancelled")
 		} else {
@@ -226,6 +244,9 @@ func (v *estimateView) runEstimate() {
 			markStale(v.out, v.id, "the last run failed")
 		}
 		return
+	}
+	if out.Privacy.Ledger != nil {
+		v.ledger.setState(*out.Privacy.Ledger)
 	}
 	v.render(in, &out)
 	clearStale(v.out, v.id)

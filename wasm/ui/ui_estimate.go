@@ -104,6 +104,7 @@ type estimateView struct {
 	cAuto               bool // C still follows mechanism.DefaultRadius (not set by the user or an attribute)
 	formErr             dom.Element
 	run                 *runner
+	ledger              *ledgerView // the table's privacy budget, next to Run (ui_ledger.go)
 	out, summary        dom.Element
 	fig                 dom.Element
 	excess, statement   dom.Element
@@ -178,6 +179,7 @@ func buildEstimateView(root dom.Element) {
 	appendAll(params, v.eps.wrap, v.delta.wrap, v.c.wrap, v.k.wrap, v.m.wrap)
 	v.formErr = el("div", "id", id+"-err", "class", "error", "role", "alert")
 	v.run = newRunner(id, "Run privately")
+	v.ledger = newLedgerView(root, id)
 	v.out = el("div", "class", "results", "id", id+"-results", "aria-live", "polite")
 	v.summary = el("div", "id", id+"-summary")
 	v.fig = el("figure", "id", id+"-plot", "class", "plot")
@@ -185,7 +187,7 @@ func buildEstimateView(root dom.Element) {
 	v.statement = el("p", "id", id+"-statement", "class", "statement")
 	v.export = el("p", "id", id+"-export")
 	appendAll(v.out, v.fig, v.summary, v.excess, v.statement, v.export)
-	appendAll(root, top, v.csvBox, v.featBox, v.rangesBox, v.rangesErr, params, v.formErr, v.run.wrap, v.out)
+	appendAll(root, top, v.csvBox, v.featBox, v.rangesBox, v.rangesErr, params, v.formErr, v.run.wrap, v.ledger.wrap, v.out)
 
 	v.data.sel.AddEventListener("change", false, func(dom.Event) {
 		markStale(v.out, v.id, "the dataset changed")

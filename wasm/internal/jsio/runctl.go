@@ -72,8 +72,10 @@ type RunControl struct {
 
 // NewRunControl reads {onProgress?, signal?} (the names of the JS contract)
 // from opts, which may be undefined, a function (taken as onProgress), or an
-// object. field names the argument in errors.
-func NewRunControl(opts js.Value, field string) (*RunControl, error) {
+// object. field names the argument in errors. extra are further fields the
+// caller reads from opts itself (mechanism.sample's ledger, onLedger); any
+// other field is an error.
+func NewRunControl(opts js.Value, field string, extra ...string) (*RunControl, error) {
 	rc := &RunControl{}
 	rc.Ctx, rc.cancel = context.WithCancel(context.Background())
 	switch {
@@ -83,7 +85,7 @@ func NewRunControl(opts js.Value, field string) (*RunControl, error) {
 		rc.onProgress = opts
 		return rc, nil
 	}
-	o, err := ReadObject(opts, field, true, "onProgress", "signal")
+	o, err := ReadObject(opts, field, true, append([]string{"onProgress", "signal"}, extra...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -86,7 +86,10 @@ type page struct {
 // newPage opens a tab, starts recording, and navigates to path.
 func newPage(t *testing.T, path string) *page {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(browser)
+	// A browser context of its own (like a private window): its storage —
+	// the tables' privacy budgets among it — starts empty and is not shared
+	// with other tests; a reload keeps it.
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
 	t.Cleanup(cancelT)

@@ -130,6 +130,7 @@ func TestEstimateOwnCSV(t *testing.T) {
 	p.setValue("est-lo-1", "1")
 	p.setValue("est-hi-1", "7")
 	p.setValue("est-epsilon", "8")
+	p.setValue("est-budget-epsilon", "13") // two runs at ε = 8 on this table compose to less (the default total is 3)
 	p.runEstimate()
 	if n := p.requestCount(); n != loaded {
 		t.Errorf("%d requests while estimating on a CSV, want 0: %v", n-loaded, p.requests[loaded:])

@@ -43,7 +43,8 @@ func TestEstimateSection(t *testing.T) {
 	if s := p.text("#est-excess"); !strings.Contains(s, "Not private — for your eyes only") {
 		t.Errorf("excess label: %q", s)
 	}
-	if s := p.text("#est-statement"); !strings.Contains(s, "The released sample is (ε = 1, δ = 1e-05)-differentially private") {
+	if s := p.text("#est-statement"); !strings.Contains(s, "Privacy of this release: the released sample is (ε = 1, δ = 1e-05)-differentially private") ||
+		!strings.Contains(s, "All releases on this table so far (1 release, this one included)") {
 		t.Errorf("statement: %q", s)
 	}
 	if href := eval[string](p, `document.getElementById("est-download").href`); !strings.HasPrefix(href, "blob:") {
@@ -113,7 +114,7 @@ func TestEstimateDefaults(t *testing.T) {
 		t.Errorf("breast cancer's loss and C = %q, want logistic 2", v)
 	}
 	p.runEstimate()
-	if s := p.text("#est-statement"); !strings.Contains(s, "The released sample is") || !strings.Contains(s, "the radius C = 2,") {
+	if s := p.text("#est-statement"); !strings.Contains(s, "the released sample is") || !strings.Contains(s, "the radius C = 2,") {
 		t.Errorf("statement: %q", s)
 	}
 	// A C the user typed is kept when the features change.

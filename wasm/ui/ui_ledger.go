@@ -1,0 +1,522 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/core/plot"
+	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
+)
+
+// The estimate view's per-table privacy budget (docs/PRIVACY.md §8): every
+// table — a built-in or a person's CSV — has a ledger in the worker
+// (dpsample.ledger), keyed by the SHA-256 of the table's bytes, computed here
+// and never sent or exported. The ledger is kept in this browser's
+// localStorage and restored into the worker when the table is shown again
+// (after a reload too). Every run is checked against it before it starts and
+// charged by the worker before the sampler runs; the meter next to Run shows
+// what all releases on the table have spent.
+
+// ledgerStorePrefix prefixes the localStorage key of a table's ledger.
+const ledgerStorePrefix = "dpsample.ledger."
+
+// ledgerView is the meter, the table's budget inputs and the reset control.
+type ledgerView struct {
+	id         string
+	wrap       dom.Element
+	eps, delta numberField // the table's total budget (set once: locked after the first release)
+	meter      dom.Element // <meter>: spent ε / total ε
+	summary    dom.Element
+	fig        dom.Element
+	resetBtn   *dom.HTMLButtonElement
+	confirm    dom.Element
+	confirmMsg dom.Element
+	msg        dom.Element // refusals and storage problems
+	key        string      // SHA-256 (hex) of the current table's bytes; "" while unknown
+	state      *privacy.LedgerState
+	gen        int    // generation of tableChanged, so a late hash never overwrites a newer table's
+	text       string // the table tableChanged last saw
+}
+
+func newLedgerView(root dom.Element, id string) *ledgerView {
+	lv := &ledgerView{id: id}
+	lv.wrap = el("div", "class", "ledger", "id", id+"-ledger")
+	lv.eps = newNumberField(id+"-budget-epsilon", "table budget ε (all runs)", attr(root, "budget", "3"), "any",
+		"the total for every release on this table, set once (docs/DEFAULTS.md)")
+	lv.delta = newNumberField(id+"-budget-delta", "table budget δ (all runs)", attr(root, "budget-delta", "1e-5"), "any",
+		"shared by all releases on this table")
+	budget := el("div", "class", "controls")
+	appendAll(budget, lv.eps.wrap, lv.delta.wrap)
+	lv.meter = el("meter", "id", id+"-ledger-meter", "min", "0", "max", "1", "value", "0", "low", "0.6", "high", "0.9", "optimum", "0",
+		"aria-label", "privacy budget spent on this table")
+	lv.summary = el("span", "id", id+"-ledger-summary", "class", "detail", "role", "status", "aria-live", "polite")
+	bar := el("div", "class", "runbar")
+	appendAll(bar, lv.meter, lv.summary)
+	lv.fig = el("figure", "id", id+"-ledger-plot", "class", "plot ledger-plot")
+	setStyle(lv.fig, "max-width", "420px")
+	lv.resetBtn = text("button", "Reset this table's budget…", "id", id+"-ledger-reset", "type", "button", "class", "secondary").(*dom.HTMLButtonElement)
+	lv.confirm = el("div", "id", id+"-ledger-confirm", "class", "confirm", "role", "alertdialog", "hidden", "")
+	lv.confirmMsg = el("p", "id", id+"-ledger-confirm-text")
+	yes := text("button", "Yes, forget these releases", "id", id+"-ledger-reset-yes", "type", "button").(*dom.HTMLButtonElement)
+	no := text("button", "Keep them", "id", id+"-ledger-reset-no", "type", "button", "class", "secondary").(*dom.HTMLButtonElement)
+	appendAll(lv.confirm, lv.confirmMsg, yes, no)
+	lv.msg = el("div", "id", id+"-ledger-err", "class", "error", "role", "alert")
+	details := el("details", "id", id+"-ledger-details")
+	appendAll(details, text("summary", "What the table's budget means"), text("p",
+		"Every run is a release, and releases on the same table add up: three runs at ε = 1 are not an ε = 1 guarantee, and "+
+			"keeping the run you like best would make it false. So each table gets one total budget, and every run is charged "+
+			"to it before it starts; a run that would go past the total is refused. Runs compose exactly (Gaussian "+
+			"differential privacy), so six runs at ε = 1 fit in ε = 3, not three. The table is recognised by a fingerprint "+
+			"(SHA-256) of its bytes, computed on this device; the budget is kept in this browser only. It is a safety rail for "+
+			"you, not a lock: clearing the browser's storage, another browser, or a changed file starts a fresh budget.", "class", "detail"))
+	appendAll(lv.wrap, budget, bar, lv.fig, lv.resetBtn, lv.confirm, lv.msg, details)
+
+	for _, f := range []numberField{lv.eps, lv.delta} {
+		f.input.AddEventListener("input", false, func(dom.Event) { lv.render() })
+	}
+	lv.resetBtn.AddEventListener("click", false, func(dom.Event) { lv.askReset() })
+	no.AddEventListener("click", false, func(dom.Event) { lv.confirm.SetAttribute("hidden", "") })
+	yes.AddEventListener("click", false, func(dom.Event) {
+		lv.confirm.SetAttribute("hidden", "")
+		go lv.reset()
+	})
+	lv.render()
+	return lv
+}
+
+// budget reads the budget inputs, showing errors inline (fields
+// budget.epsilon, budget.delta).
+func (lv *ledgerView) budget() (eps, delta float64, err error) {
+	eps, err = parseNumber("budget.epsilon", lv.eps.input.Value())
+	if err == nil {
+		err = checks.Epsilon("budget.epsilon", eps)
+	}
+	lv.eps.setError(err)
+	if err != nil {
+		return 0, 0, err
+	}
+	delta, err = parseNumber("budget.delta", lv.delta.input.Value())
+	if err == nil {
+		err = checks.Delta("budget.delta", delta)
+	}
+	lv.delta.setError(err)
+	return eps, delta, err
+}
+
+// tableKey is the hex SHA-256 of the table's UTF-8 bytes, computed with the
+// browser's crypto.subtle (Go's crypto/sha256, the same function, where
+// crypto.subtle is missing: a page not served over https or from localhost).
+// Call it from a goroutine.
+func tableKey(txt string) (string, error) {
+	subtle := js.Global().Get("crypto")
+	if subtle.Truthy() {
+		subtle = subtle.Get("subtle")
+	}
+	if !subtle.Truthy() {
+		sum := sha256.Sum256([]byte(txt))
+		return hex.EncodeToString(sum[:]), nil
+	}
+	bytes := js.Global().Get("TextEncoder").New().Call("encode", txt)
+	buf, err := jsio.Await(subtle.Call("digest", "SHA-256", bytes))
+	if err != nil {
+		return "", err
+	}
+	b := make([]byte, 32)
+	js.CopyBytesToGo(b, js.Global().Get("Uint8Array").New(buf))
+	return hex.EncodeToString(b), nil
+}
+
+// storage returns localStorage, or undefined where the browser refuses it
+// (disabled storage, some sandboxed frames: the getter itself throws).
+func storage() (s js.Value) {
+	defer func() {
+		if recover() != nil {
+			s = js.Undefined()
+		}
+	}()
+	return js.Global().Get("localStorage")
+}
+
+// stored returns the stored state of key ("" if none).
+func stored(key string) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = ""
+		}
+	}()
+	ls := storage()
+	if !ls.Truthy() {
+		return ""
+	}
+	if v := ls.Call("getItem", ledgerStorePrefix+key); v.Type() == js.TypeString {
+		return v.String()
+	}
+	return ""
+}
+
+// persist writes the state of lv's table to localStorage; it reports a
+// failure (storage disabled or full) on the meter.
+func (lv *ledgerView) persist(st privacy.LedgerState) {
+	ok := func() (ok bool) {
+		defer func() {
+			if recover() != nil {
+				ok = false
+			}
+		}()
+		ls := storage()
+		if !ls.Truthy() {
+			return false
+		}
+		ls.Call("setItem", ledgerStorePrefix+st.Key, jsio.JSON(st, ""))
+		return true
+	}()
+	if !ok {
+		lv.msg.SetTextContent("This browser does not let the page keep the table's budget (storage is disabled or full): it is kept only until the page is closed or reloaded.")
+	}
+}
+
+// decodeState reads a ledger state returned by the worker.
+func decodeState(v js.Value) (privacy.LedgerState, error) {
+	var st privacy.LedgerState
+	err := jsio.Decode(v, &st)
+	return st, err
+}
+
+// setState makes st the current table's ledger, stores it and redraws.
+func (lv *ledgerView) setState(st privacy.LedgerState) {
+	if st.Key != lv.key {
+		return // a late answer about another table
+	}
+	lv.state = &st
+	lv.persist(st)
+	lv.render()
+}
+
+// sync brings the table's stored ledger into the worker (merging with what
+// the worker holds) and returns the result; nil when neither has one.
+func (lv *ledgerView) sync(key string) (*privacy.LedgerState, error) {
+	if s := stored(key); s != "" {
+		v, err := callRemote("ledger.restore", js.Global().Get("JSON").Call("parse", s))
+		if err == nil {
+			st, err := decodeState(v)
+			return &st, err
+		}
+		// A stored state the worker rejects (edited by hand, another
+		// version): say so, and fall back to what the worker holds.
+		lv.msg.SetTextContent("The stored budget of this table could not be read back (" + err.Error() + ").")
+	}
+	v, err := callRemote("ledger.get", key)
+	if err != nil {
+		return nil, nil // no ledger yet
+	}
+	st, err := decodeState(v)
+	return &st, err
+}
+
+// tableChanged shows the ledger of the table whose text is txt (after a
+// dataset change, a file, an edit): nothing is opened, only what exists is
+// restored and shown.
+func (lv *ledgerView) tableChanged(txt string) {
+	if txt == lv.text && lv.key != "" {
+		return // the same table (a loss or target changed)
+	}
+	lv.text = txt
+	lv.gen++
+	gen := lv.gen
+	lv.msg.SetTextContent("")
+	if strings.TrimSpace(txt) == "" {
+		lv.key, lv.state = "", nil
+		lv.render()
+		return
+	}
+	go func() {
+		key, err := tableKey(txt)
+		if gen != lv.gen {
+			return
+		}
+		if err != nil {
+			lv.msg.SetTextContent("Could not fingerprint the table: " + err.Error())
+			return
+		}
+		lv.key, lv.state = key, nil
+		st, err := lv.sync(key)
+		if gen != lv.gen {
+			return
+		}
+		if err != nil {
+			lv.msg.SetTextContent(err.Error())
+		}
+		if st != nil {
+			lv.setState(*st)
+			return
+		}
+		lv.render()
+	}()
+}
+
+// prepare makes sure the worker holds the ledger of the table txt with the
+// budget from the inputs (opened now if it is the table's first run; a
+// budget changed before any release replaces the old one) and returns its
+// key. Call it from a goroutine.
+func (lv *ledgerView) prepare(txt string) (string, error) {
+	eps, delta, err := lv.budget()
+	if err != nil {
+		return "", shownError{err}
+	}
+	lv.gen++ // a tableChanged still hashing is superseded
+	key, err := tableKey(txt)
+	if err != nil {
+		return "", fmt.Errorf("could not fingerprint the table for its privacy budget: %w", err)
+	}
+	lv.key = key
+	st, err := lv.sync(key)
+	if err != nil {
+		return "", err
+	}
+	budget := jsio.Encode(map[string]float64{"epsilon": eps, "delta": delta})
+	var v js.Value
+	switch {
+	case st == nil:
+		o := js.Global().Get("Object").New()
+		o.Set("key", key)
+		o.Set("epsilon", eps)
+		o.Set("delta", delta)
+		v, err = callRemote("ledger.open", o)
+	case st.Spent.Releases == 0 && (st.Budget.Epsilon != eps || st.Budget.Delta != delta):
+		v, err = callRemote("ledger.reset", key, budget) // nothing spent: the new budget replaces the old
+	default:
+		lv.setState(*st) // the table's budget stands (the inputs show it)
+		return key, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	s, err := decodeState(v)
+	if err != nil {
+		return "", err
+	}
+	lv.setState(s)
+	return key, nil
+}
+
+// check is the ledger's answer for req before the run: the same check the
+// worker makes when it charges (mechanism.PlanCharged), made here on the
+// state the worker just returned, so that a release over budget is refused
+// with its numbers before anything starts.
+func (lv *ledgerView) check(req mechanism.Request) (*privacy.Check, error) {
+	if lv.state == nil {
+		return nil, errors.New("the table's privacy budget is not open")
+	}
+	var reg privacy.Registry
+	l, err := reg.Restore(*lv.state)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := mechanism.PlanCharged(req, l)
+	if err != nil {
+		return nil, err
+	}
+	return pl.Ledger, nil
+}
+
+// runOptions adds {ledger, onLedger} to a run's options: the worker charges
+// the table's ledger before sampling and reports it (stored at once, so that
+// a reload during the run keeps the charge). release frees the callback.
+func (lv *ledgerView) runOptions(opts js.Value, key string) (release func()) {
+	on := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		if st, err := decodeState(jsio.Arg(a, 0)); err == nil {
+			lv.setState(st)
+		}
+		return nil
+	})
+	opts.Set("ledger", key)
+	opts.Set("onLedger", on)
+	return on.Release
+}
+
+// afterRun refreshes the meter from the worker after a run that did not
+// return a ledger (cancelled, failed or refused).
+func (lv *ledgerView) afterRun(key string) {
+	if v, err := callRemote("ledger.get", key); err == nil {
+		if st, err := decodeState(v); err == nil {
+			lv.setState(st)
+		}
+	}
+}
+
+// askReset shows the confirmation, saying plainly what resetting means.
+func (lv *ledgerView) askReset() {
+	n := 0
+	if lv.state != nil {
+		n = lv.state.Spent.Releases
+	}
+	if n == 0 {
+		lv.confirmMsg.SetTextContent("Nothing has been released on this table yet: there is nothing to reset. The budget above applies to its first run.")
+		lv.confirm.RemoveAttribute("hidden")
+		return
+	}
+	b := lv.state.Budget
+	lv.confirmMsg.SetTextContent(fmt.Sprintf("Resetting forgets the %s made on this table (they spent ε = %s of the total ε = %s). "+
+		"It does not take them back: whatever you saw or shared from them stays out there, and the next runs will be counted "+
+		"from zero as if they had not happened. Anything you then publish together with the earlier results is no longer "+
+		"covered by the table's guarantee (ε = %s, δ = %s). Reset only if none of the earlier results will be used or shared.",
+		count(n, "release"), g3(lv.state.Spent.Epsilon), g3(b.Epsilon), g3(b.Epsilon), g3(b.Delta)))
+	lv.confirm.RemoveAttribute("hidden")
+}
+
+// reset forgets the table's releases (confirmed) and takes the budget from
+// the inputs.
+func (lv *ledgerView) reset() {
+	if lv.key == "" || lv.state == nil {
+		return
+	}
+	eps, delta, err := lv.budget()
+	if err != nil {
+		return
+	}
+	v, err := callRemote("ledger.reset", lv.key, jsio.Encode(map[string]float64{"epsilon": eps, "delta": delta}))
+	if err != nil {
+		lv.msg.SetTextContent(err.Error())
+		return
+	}
+	if st, err := decodeState(v); err == nil {
+		lv.setState(st)
+		lv.msg.SetTextContent("The table's releases were forgotten; its budget starts again from zero.")
+	}
+}
+
+// render draws the meter from the current state (or the inputs' budget
+// when the table has no ledger yet).
+func (lv *ledgerView) render() {
+	st := lv.state
+	locked := st != nil && st.Spent.Releases > 0
+	for _, f := range []numberField{lv.eps, lv.delta} {
+		f.input.SetDisabled(locked)
+		if locked {
+			f.input.SetAttribute("title", "set once per table: reset the table's budget to change it")
+		} else {
+			f.input.RemoveAttribute("title")
+		}
+	}
+	lv.resetBtn.SetDisabled(!locked)
+	if locked {
+		lv.eps.input.SetValue(trimFloat(st.Budget.Epsilon))
+		lv.delta.input.SetValue(trimFloat(st.Budget.Delta))
+	}
+	if st == nil || st.Spent.Releases == 0 {
+		lv.meter.SetAttribute("value", "0")
+		eps, delta, err := lv.budget()
+		if err != nil {
+			lv.summary.SetTextContent("This table: no release yet.")
+			lv.fig.SetInnerHTML("")
+			return
+		}
+		lv.summary.SetTextContent(fmt.Sprintf("This table: no release yet — every run on it will be charged to its total "+
+			"budget ε = %s, δ = %s.", g3(eps), g3(delta)))
+		if b, err := privacy.NewLedgerBudget(eps, delta); err == nil {
+			lv.fig.SetInnerHTML(fitWidth(lv.fig, ledgerPlot(privacy.LedgerState{Budget: b})).SVG())
+		}
+		return
+	}
+	sp, b := st.Spent, st.Budget
+	lv.meter.SetAttribute("value", fmt.Sprint(math.Min(1, sp.Epsilon/b.Epsilon)))
+	lv.summary.SetTextContent(ledgerSummary(st))
+	lv.fig.SetInnerHTML(fitWidth(lv.fig, ledgerPlot(*st)).SVG())
+}
+
+// ledgerSummary is the meter's line: spent / total, releases, what is left.
+func ledgerSummary(st *privacy.LedgerState) string {
+	sp, b, rem := st.Spent, st.Budget, st.Remaining
+	s := fmt.Sprintf("This table: %s, spent ε = %s of %s (δ = %s).", count(sp.Releases, "release"), g3(sp.Epsilon), g3(b.Epsilon), g3(b.Delta))
+	if rem.Epsilon > 0 {
+		s += fmt.Sprintf(" Room left: one more run at ε ≤ %s (δ = %s), or several smaller ones.", g3(rem.Epsilon), g3(b.Delta))
+	} else {
+		s += " Nothing is left: further runs on this table are refused."
+	}
+	return s
+}
+
+// ledgerStatement is the part of a result's privacy statement about all
+// releases on the table ("" without a ledger).
+func ledgerStatement(st *privacy.LedgerState) string {
+	if st == nil {
+		return ""
+	}
+	sp, b := st.Spent, st.Budget
+	s := fmt.Sprintf(" All releases on this table so far (%s, this one included) together spent ε = %s of the table's total "+
+		"ε = %s at δ = %s (composed exactly: %.3g-GDP in all). However the runs were chosen, everything released on this table "+
+		"stays within (ε = %s, δ = %s)-differential privacy; ",
+		count(sp.Releases, "release"), g3(sp.Epsilon), g3(b.Epsilon), g3(b.Delta), sp.GDP, g3(b.Epsilon), g3(b.Delta))
+	if st.Remaining.Epsilon > 0 {
+		s += fmt.Sprintf("what is left allows one more run at ε ≤ %s.", g3(st.Remaining.Epsilon))
+	} else {
+		s += "nothing is left for further runs."
+	}
+	return s
+}
+
+// refusal is the message for a run the table's budget cannot pay for.
+func refusal(c *privacy.Check) string {
+	return "Not run: this table's privacy budget cannot pay for it. " + c.Reason + ". Lower ε (the cost does not depend on the number of samples), or reset the table's budget (see below)."
+}
+
+// ledgerPlot draws the (ε, δ) curve of what the table's releases have
+// spent against the budget's curve; the budget's (ε, δ) lies on the latter.
+func ledgerPlot(st privacy.LedgerState) *plot.Plot {
+	b, sp := st.Budget, st.Spent
+	hi := 1.6 * b.Epsilon
+	var xs, bud, spent []float64
+	for i := 0; i <= 120; i++ {
+		e := hi * float64(i) / 120
+		xs = append(xs, e)
+		bud = append(bud, privacy.CurveDelta(b.GDP, b.TV, e))
+		spent = append(spent, privacy.CurveDelta(sp.GDP, sp.TV, e))
+	}
+	series := []plot.Series{{Name: "the table's budget", X: xs, Y: bud, Dashed: true, Color: plot.Palette[1]}}
+	if sp.Releases > 0 {
+		series = append(series, plot.Series{Name: fmt.Sprintf("spent by %s", count(sp.Releases, "release")), X: xs, Y: spent, Color: plot.Palette[0]})
+	}
+	return &plot.Plot{
+		Title: "Privacy spent on this table", XLabel: "ε", YLabel: "δ(ε) (log scale)", YLog: true,
+		YMin: b.Delta * 1e-4, YMax: 1, XMin: 0, XMax: hi, Height: 260, Class: "ledger",
+		Desc:   "The (ε, δ) curve of all releases on this table so far, below the budget's curve while the budget holds; the budget's (ε, δ) is where the dashed lines cross.",
+		Series: series,
+		Rules: []plot.Rule{
+			{Label: fmt.Sprintf("budget δ = %s", g3(b.Delta)), At: b.Delta, Horizontal: true, Color: "#888888"},
+			{Label: fmt.Sprintf("budget ε = %s", g3(b.Epsilon)), At: b.Epsilon, Color: "#888888"},
+		},
+	}
+}
+
+// trimFloat prints a budget value as typed (1e-05 → 1e-5).
+func trimFloat(x float64) string {
+	s := fmt.Sprint(x)
+	if i := strings.Index(s, "e-0"); i >= 0 {
+		s = s[:i] + "e-" + s[i+3:]
+	}
+	return s
+}
+
+// exportLedger is the table's ledger as the JSON export carries it: without
+// its key (the SHA-256 of the table's bytes is a function of all the data and
+// would let anyone holding a candidate table check it).
+func exportLedger(st *privacy.LedgerState) *privacy.LedgerState {
+	if st == nil {
+		return nil
+	}
+	c := *st
+	c.Key = ""
+	return &c
+}

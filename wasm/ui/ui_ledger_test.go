@@ -1,0 +1,82 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"syscall/js"
+	"testing"
+
+	"github.com/dpsample/dpsample/core/privacy"
+)
+
+// TestTableKey: the table's fingerprint is the SHA-256 of its UTF-8 bytes,
+// the same with crypto.subtle (node has it) and with the Go fallback; one
+// changed byte changes it.
+func TestTableKey(t *testing.T) {
+	txt := "sepal_length,species\n5.1,setosa\n6.2,versicolor ü\n"
+	want := sha256.Sum256([]byte(txt))
+	if !js.Global().Get("crypto").Get("subtle").Truthy() {
+		t.Fatal("this node has no crypto.subtle: the test would not exercise the page's path")
+	}
+	got, err := tableKey(txt)
+	if err != nil || got != hex.EncodeToString(want[:]) {
+		t.Fatalf("crypto.subtle key %q (%v), want %x", got, err, want)
+	}
+	// Hide crypto as a page outside a secure context sees it (node's is a
+	// configurable getter), then put the descriptor back.
+	obj := js.Global().Get("Object")
+	saved := obj.Call("getOwnPropertyDescriptor", js.Global(), "crypto")
+	obj.Call("defineProperty", js.Global(), "crypto", map[string]any{"value": js.Undefined(), "configurable": true, "writable": true})
+	hidden := !js.Global().Get("crypto").Truthy()
+	fallback, err := tableKey(txt)
+	obj.Call("defineProperty", js.Global(), "crypto", saved)
+	if !hidden || !js.Global().Get("crypto").Get("subtle").Truthy() {
+		t.Fatal("could not hide and restore crypto: the fallback was not exercised")
+	}
+	if err != nil || fallback != got {
+		t.Fatalf("Go fallback %q, crypto.subtle %q", fallback, got)
+	}
+	other, _ := tableKey(strings.Replace(txt, "5.1", "5.2", 1))
+	if other == got {
+		t.Fatal("a changed byte kept the key")
+	}
+}
+
+// TestLedgerWording: the meter's line and the result's statement give the
+// numbers of all releases on the table, and say when nothing is left.
+func TestLedgerWording(t *testing.T) {
+	l, _ := privacy.NewLedger(3, 1e-5)
+	s, _ := privacy.Calibrate(1.5, 1e-5)
+	for i := 0; i < 3; i++ {
+		if _, err := l.Charge(privacy.Release{GDP: s, Epsilon: 1.5, Delta: 1e-5}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := privacy.StateOf("k", l)
+	if got := ledgerSummary(&st); got != "This table: 3 releases, spent ε = 2.77 of 3 (δ = 1e-05). Room left: one more run at ε ≤ 0.661 (δ = 1e-05), or several smaller ones." {
+		t.Errorf("summary %q", got)
+	}
+	stmt := ledgerStatement(&st)
+	for _, want := range []string{"All releases on this table so far (3 releases, this one included) together spent ε = 2.77 of the table's total ε = 3 at δ = 1e-05",
+		"stays within (ε = 3, δ = 1e-05)-differential privacy", "one more run at ε ≤ 0.661"} {
+		if !strings.Contains(stmt, want) {
+			t.Errorf("statement %q lacks %q", stmt, want)
+		}
+	}
+	if ledgerStatement(nil) != "" {
+		t.Error("a statement without a ledger")
+	}
+	if e := exportLedger(&st); e.Key != "" || st.Key != "k" {
+		t.Error("the export keeps the fingerprint, or the state lost it")
+	}
+	full, _ := privacy.NewLedger(1, 1e-5)
+	sf, _ := privacy.Calibrate(1, 0.5e-5)
+	full.Charge(privacy.Release{GDP: sf})
+	fs := privacy.StateOf("k", full)
+	if got := ledgerSummary(&fs); !strings.HasSuffix(got, "Nothing is left: further runs on this table are refused.") {
+		t.Errorf("full: %q", got)
+	}
+}
