@@ -352,11 +352,3 @@ func countWord(n int) string {
 	}
 	return strconv.Itoa(n)
 }
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	return strings.ToUpper(string(r)) + s[n:]
-}
