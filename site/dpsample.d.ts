@@ -67,8 +67,8 @@ export interface Result {
   /** data-dependent work counters, timings and clamp counts: NOT private, never publish beside θ. */
   diagnostics: { private: false; trials: number; lossEvals: number; anchorPasses: number; seconds: number;
                  clampedTargets: number; clampedPoints: number; clippedRows: number };
-  /** computed on the user's own device for display only; NOT private. */
-  fit: { loss: number; nonPrivateLoss: number; excess: number; [k: string]: unknown };
+  /** computed on the user's own device for display only; NOT private. accuracy and nonPrivateAccuracy (training accuracy) for classification losses only. */
+  fit: { loss: number; nonPrivateLoss: number; excess: number; gap: number; norm: number; accuracy?: number; nonPrivateAccuracy?: number; [k: string]: unknown };
 }
 
 export interface Code {
