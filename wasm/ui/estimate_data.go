@@ -123,6 +123,9 @@ func (v *estimateView) datasetChanged(user bool) {
 	b := v.builtin()
 	if b == nil {
 		v.csvBox.RemoveAttribute("hidden")
+		if user {
+			v.lossAuto = true // the task chosen for a built-in is not the file's
+		}
 	} else {
 		v.csvBox.SetAttribute("hidden", "")
 		if user || v.lossSel.sel.Value() == "" || attr(v.root, "loss", "") == "" {

@@ -198,6 +198,7 @@ func (v *estimateView) dataError(err error, b *builtin) error {
 func (v *estimateView) runEstimate() {
 	v.formErr.SetTextContent("")
 	v.rangesErr.SetTextContent("")
+	v.csvErr.SetTextContent(v.loadErr) // a former run's message about the data is replaced by this run's
 	if b := v.builtin(); b != nil {
 		b.load(v.root) // a built-in chosen while its fetch was under way, or whose fetch failed
 	}
