@@ -150,7 +150,7 @@ func coefPlot(in *estimateInput, r *mechanism.Result) *plot.Plot {
 			{Name: "non-private θ̂ (not private)", X: np, Y: idx[:len(np)], Kind: plot.Points, Color: plot.Palette[1], Radius: 5, Stroke: "#000"},
 		},
 		Rules: []plot.Rule{{At: 0, Color: "#444444"}},
-		Desc: "One row per column. Bars: the private coefficients, as the change across the column's declared range (mean over samples, with ± one standard deviation); orange dots: the non-private fit. Per-unit values and the intercept are in the table."}
+		Desc:  "One row per column. Bars: the private coefficients, as the change across the column's declared range (mean over samples, with ± one standard deviation); orange dots: the non-private fit. Per-unit values and the intercept are in the table."}
 }
 
 // regressionPlot: a regression on one feature, drawn as the user's rows with
@@ -206,7 +206,7 @@ func (v *estimateView) exportJSON(in *estimateInput, r *mechanism.Result) {
 		"plan": rel.Plan, "privacy": rel.Privacy, "stats": rel.Stats,
 		"thetaInUnits": in.toUnits(rel.Theta), "declaredRanges": declared,
 		"declaredRangesLine": dataset.FormatRanges(lineCols, lineRanges), // pasteable back into the page's one-line field
-		"note": "only the private release and public declarations: the non-private fit, the accuracies, the work counters and timings (diagnostics), the checks of your file and anything else computed from the raw data are omitted (docs/PRIVACY.md); theta is in scaled units, thetaInUnits in the columns' units (from the declared ranges)",
+		"note":               "only the private release and public declarations: the non-private fit, the accuracies, the work counters and timings (diagnostics), the checks of your file and anything else computed from the raw data are omitted (docs/PRIVACY.md); theta is in scaled units, thetaInUnits in the columns' units (from the declared ranges)",
 	}
 	if in.target != nil {
 		payload["targetRange"] = [2]float64{in.target.Lo, in.target.Hi}

@@ -86,32 +86,32 @@ func (v *estimateView) lossKind() loss.Kind {
 }
 
 type estimateView struct {
-	id                  string
-	root                dom.Element
-	data, lossSel       selectField
-	targetSel           selectField
-	csvBox              dom.Element
-	csvText             *dom.HTMLTextAreaElement
-	csvErr              dom.Element
-	dropMissing         *dom.HTMLInputElement
-	featBox             dom.Element
-	rangesBox           dom.Element // the declared public ranges (and positive label)
-	rangesErr           dom.Element
-	declared            map[string][2]string // column → the lo, hi the user typed (kept across redraws)
-	positive            map[string]string    // target column → the declared positive label
-	featState           map[string]bool      // feature column → checked (the user's last choice)
+	id            string
+	root          dom.Element
+	data, lossSel selectField
+	targetSel     selectField
+	csvBox        dom.Element
+	csvText       *dom.HTMLTextAreaElement
+	csvErr        dom.Element
+	dropMissing   *dom.HTMLInputElement
+	featBox       dom.Element
+	rangesBox     dom.Element // the declared public ranges (and positive label)
+	rangesErr     dom.Element
+	declared      map[string][2]string // column → the lo, hi the user typed (kept across redraws)
+	positive      map[string]string    // target column → the declared positive label
+	featState     map[string]bool      // feature column → checked (the user's last choice)
 	// A CSV's profile (dataset.ProfileText, for the owner's eyes and the
 	// form's first choices) and what was found at load time.
-	profile      *dataset.Profile
-	profText     string      // the text profiled
-	fileKey      string      // the profiled file's column names (hash), to tell a new kind of file
-	loadErr      string      // the text's own error (too large, not CSV), kept in csvErr until the text changes
-	checkBox     dom.Element // findings about the file, for the owner only
-	positiveNote dom.Element // how the positive label codes the target, for the owner only
-	lineIn       *dom.HTMLInputElement
-	lineMsg      dom.Element
-	recalled     bool // declarations were filled in from this browser's memory
-	lossAuto     bool // the task follows the CSV's target column (until the user chooses one)
+	profile             *dataset.Profile
+	profText            string      // the text profiled
+	fileKey             string      // the profiled file's column names (hash), to tell a new kind of file
+	loadErr             string      // the text's own error (too large, not CSV), kept in csvErr until the text changes
+	checkBox            dom.Element // findings about the file, for the owner only
+	positiveNote        dom.Element // how the positive label codes the target, for the owner only
+	lineIn              *dom.HTMLInputElement
+	lineMsg             dom.Element
+	recalled            bool // declarations were filled in from this browser's memory
+	lossAuto            bool // the task follows the CSV's target column (until the user chooses one)
 	eps, delta, c, k, m numberField
 	cAuto               bool // C still follows mechanism.DefaultRadius (not set by the user or an attribute)
 	formErr             dom.Element
