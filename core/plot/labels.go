@@ -11,8 +11,11 @@ import (
 // boxes a little too wide, which only moves or wraps a label earlier).
 const emAdvance = 0.6
 
-// textWidth estimates the rendered width of s at font size px.
-func textWidth(s string, px float64) float64 { return emAdvance * px * float64(len([]rune(s))) }
+// textWidth estimates the rendered width of s at font size px (a trailing
+// space, left at the end of a wrapped line, takes no room).
+func textWidth(s string, px float64) float64 {
+	return emAdvance * px * float64(len([]rune(strings.TrimRight(s, " "))))
+}
 
 // wrapText breaks s into lines no wider than width at font size px, breaking
 // after a space, an underscore or a hyphen (the separator stays on the first

@@ -270,8 +270,14 @@ func (p *Plot) SVG() string {
 	if h == 0 {
 		h = 400
 	}
-	const right, top, bottom = 16.0, 40.0, 52.0
-	left := 84.0
+	const right = 16.0
+	top, bottom, left := 40.0, 52.0, 84.0
+	// The title and the x label wrap onto a second line rather than leave a
+	// narrow view (the margins grow to hold it).
+	titleLines := wrapText(p.Title, w-8, 16, 2)
+	xLines := wrapText(p.XLabel, w-8, tickFont, 2)
+	top += 18 * float64(len(titleLines)-1)
+	bottom += tickLineH * float64(len(xLines)-1)
 	var cats [][]string // the category names, wrapped
 	if len(p.YCategories) > 0 {
 		left, cats = categoryLabels(p.YCategories, w)
@@ -305,7 +311,7 @@ func (p *Plot) SVG() string {
 		fmt.Fprintf(&b, `<desc>%s</desc>`, esc(p.Desc))
 	}
 	fmt.Fprintf(&b, `<rect x="0" y="0" width="%g" height="%g" fill="#fff"/>`, w, h+legendH)
-	fmt.Fprintf(&b, `<text x="%g" y="22" text-anchor="middle" font-size="16" font-weight="600">%s</text>`, w/2, esc(p.Title))
+	fmt.Fprintf(&b, `<text x="%g" y="22" text-anchor="middle" font-size="16" font-weight="600">%s</text>`, w/2, lines(titleLines, w/2, 18))
 	// grid and ticks
 	for _, t := range Ticks(xlo, xhi, nx, p.XLog) {
 		x := xa.tr(t)
@@ -338,8 +344,20 @@ func (p *Plot) SVG() string {
 		}
 	}
 	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" fill="none" stroke="#444"/>`, left, top, w-left-right, h-top-bottom)
-	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="middle" class="xlabel">%s</text>`, (left+w-right)/2, h-10, esc(p.XLabel))
-	fmt.Fprintf(&b, `<text transform="translate(16 %g) rotate(-90)" text-anchor="middle" class="ylabel">%s</text>`, (top+h-bottom)/2, esc(p.YLabel))
+	// The x label is centred under the frame, kept inside the view; the y
+	// label along the frame, on two lines when one is longer than the frame.
+	xw := 0.0
+	for _, l := range xLines {
+		xw = math.Max(xw, textWidth(l, tickFont))
+	}
+	xc := math.Min(math.Max((left+w-right)/2, xw/2+4), w-xw/2-4)
+	fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="middle" class="xlabel">%s</text>`, xc, h-10-tickLineH*float64(len(xLines)-1), lines(xLines, xc, tickLineH))
+	yLines := wrapText(p.YLabel, h-top-bottom, tickFont, 2)
+	yx := 16.0
+	if len(yLines) > 1 {
+		yx = 13
+	}
+	fmt.Fprintf(&b, `<text transform="translate(%g %g) rotate(-90)" text-anchor="middle" class="ylabel">%s</text>`, yx, (top+h-bottom)/2, lines(yLines, 0, tickLineH))
 	// clip the data to the frame
 	id := clipIDs.Add(1)
 	fmt.Fprintf(&b, `<clipPath id="plotclip%d"><rect x="%g" y="%g" width="%g" height="%g"/></clipPath><g clip-path="url(#plotclip%d)">`, id, left, top, w-left-right, h-top-bottom, id)
@@ -432,6 +450,20 @@ const (
 
 // esc escapes text for SVG markup.
 var esc = html.EscapeString
+
+// lines writes a label's lines: the first as text, the others as tspans
+// starting again at x, each lineH below the one before.
+func lines(ls []string, x, lineH float64) string {
+	var b strings.Builder
+	for k, l := range ls {
+		if k == 0 {
+			b.WriteString(esc(l))
+			continue
+		}
+		fmt.Fprintf(&b, `<tspan x="%g" dy="%g">%s</tspan>`, x, lineH, esc(l))
+	}
+	return b.String()
+}
 
 // categoryLabels wraps the category names to fit a left margin of at most
 // 45 % of the width (and at least the usual 84 px), and returns the margin.

@@ -335,7 +335,7 @@ func (t svgText) bounds() box {
 	}
 	w := 0.0
 	for _, l := range lines {
-		w = math.Max(w, 0.6*px*float64(len([]rune(l))))
+		w = math.Max(w, 0.6*px*float64(len([]rune(strings.TrimRight(l, " ")))))
 	}
 	x0 := t.X
 	switch t.Anchor {
@@ -436,6 +436,8 @@ func TestRuleLabelClearOfLines(t *testing.T) {
 // is wrapped when it fits neither side whole.
 func TestLabelsInsideView(t *testing.T) {
 	p := &Plot{Title: "trials", XLog: true, XMin: 1e-4, XMax: 1, Width: 330, Height: 300,
+		XLabel: "change in log-odds across the column's declared range", YLabel: "excess risk bound, G·C units (log scale)",
+		YCategories: []string{"worst_fractal_dimension", "mean_radius"},
 		Series: []Series{{Name: "x", X: []float64{1e-3, 0.5}, Y: []float64{0, 1}, Kind: Points}},
 		Rules:  []Rule{{Label: "excess = D/150 (accurate to the left)", At: 1.0 / 150}}}
 	q := &Plot{Title: "sweep", XLog: true, YLog: true, Width: 330, Height: 300,
@@ -445,13 +447,16 @@ func TestLabelsInsideView(t *testing.T) {
 		view := box{0, 0, pl.Width, pl.Height + 40}
 		for _, tx := range all {
 			if tx.Rotate != "" {
+				if tx.Class == "ylabel" && tx.content() != "" && len(tx.Spans) == 0 {
+					t.Errorf("%s: y label %q, longer than the frame, not wrapped", pl.Title, tx.content())
+				}
 				continue // the y-axis label, rotated along the left edge
 			}
 			if b := tx.bounds(); !b.inside(view) {
 				t.Errorf("%s: %q at %+v leaves the view %+v", pl.Title, tx.content(), b, view)
 			}
-			if tx.Class == "rulelabel" && len(tx.Spans) == 0 {
-				t.Errorf("%s: rule label %q not wrapped", pl.Title, tx.content())
+			if (tx.Class == "rulelabel" || tx.Class == "xlabel" || tx.Class == "ylabel") && tx.content() != "" && len(tx.Spans) == 0 {
+				t.Errorf("%s: %s %q not wrapped", pl.Title, tx.Class, tx.content())
 			}
 		}
 	}
