@@ -21,7 +21,6 @@ package dataset
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -93,20 +92,9 @@ func Parse(text string, opt Options) (*Table, error) {
 		return nil, err
 	}
 	dl := detect(text)
-	r := dl.reader(text)
-	var recs [][]string
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, checks.Errorf("text", "valid CSV (%v)", err)
-		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue // blank line
-		}
-		recs = append(recs, rec)
+	recs, err := dl.records(text)
+	if err != nil {
+		return nil, err
 	}
 	if len(recs) == 0 {
 		return nil, checks.Errorf("text", "CSV with at least one data row (it is empty)")

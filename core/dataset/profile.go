@@ -3,7 +3,6 @@ package dataset
 import (
 	"fmt"
 	"hash/fnv"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -85,7 +84,10 @@ func ProfileText(text string) (*Profile, error) {
 		return nil, checks.Errorf("text", "at most %d MB of CSV (got %.1f MB)", MaxBytes>>20, float64(len(text))/(1<<20))
 	}
 	dl := detect(text)
-	r := dl.reader(text)
+	recs, err := dl.records(text)
+	if err != nil {
+		return nil, err
+	}
 	p := &Profile{Delimiter: dl.Name(), dl: dl}
 	var first []string
 	type colAcc struct {
@@ -95,17 +97,7 @@ func ProfileText(text string) (*Profile, error) {
 	}
 	var acc []colAcc
 	raggedRows, raggedWidth, firstWidth := []int{}, map[int]int{}, 0
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, checks.Errorf("text", "valid CSV (%v)", err)
-		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue // blank line
-		}
+	for _, rec := range recs {
 		if first == nil {
 			first = rec
 			names, header := dl.columnNames(rec)
