@@ -217,3 +217,76 @@ func placeRuleLabel(r Rule, at float64, frame box, m *marks, taken []box) ruleLa
 	}
 	return best
 }
+
+// categoryLabels wraps the category names to fit a left margin of at most
+// 45 % of the width (and at least the usual 84 px), and returns the margin.
+func categoryLabels(names []string, w float64) (left float64, lines [][]string) {
+	room := math.Max(70, 0.45*w-14)
+	widest := 0.0
+	for _, n := range names {
+		ls := wrapText(n, room, tickFont, 3)
+		lines = append(lines, ls)
+		for _, l := range ls {
+			widest = math.Max(widest, textWidth(strings.TrimRight(l, " "), tickFont))
+		}
+	}
+	return math.Max(84, widest+14), lines
+}
+
+// pixelMarks are the series' marks in pixels, for placing labels.
+func (p *Plot) pixelMarks(xa, ya axis) *marks {
+	m := &marks{}
+	for _, s := range p.Series {
+		n := min(len(s.X), len(s.Y))
+		switch s.Kind {
+		case Line, Steps:
+			var l [][2]float64
+			for i := 0; i < n; i++ {
+				if !usable(s.X[i], p.XLog) || !usable(s.Y[i], p.YLog) {
+					if len(l) > 0 {
+						m.lines, l = append(m.lines, l), nil
+					}
+					continue
+				}
+				x, y := xa.tr(s.X[i]), ya.tr(s.Y[i])
+				if s.Kind == Steps && len(l) > 0 {
+					l = append(l, [2]float64{x, l[len(l)-1][1]})
+				}
+				l = append(l, [2]float64{x, y})
+			}
+			if len(l) > 0 {
+				m.lines = append(m.lines, l)
+			}
+		default:
+			r := 3.0
+			if s.Radius > 0 {
+				r = s.Radius
+			}
+			for i := 0; i < n; i++ {
+				if !usable(s.X[i], p.XLog) || !usable(s.Y[i], p.YLog && s.Kind != HBars) {
+					continue
+				}
+				x, y := xa.tr(s.X[i]), ya.tr(s.Y[i])
+				switch s.Kind {
+				case Bars:
+					base := ya.a
+					if !p.YLog && ya.lo < 0 && ya.hi > 0 {
+						base = ya.tr(0)
+					}
+					bw := (xa.b - xa.a) / float64(max(n, 1)) * 0.35
+					m.boxes = append(m.boxes, box{x - bw, math.Min(y, base), x + bw, math.Max(y, base)})
+				case HBars:
+					base := xa.a
+					if !p.XLog && xa.lo < 0 && xa.hi > 0 {
+						base = xa.tr(0)
+					}
+					bh := math.Abs(ya.b-ya.a) / math.Max(1, ya.hi-ya.lo) * 0.3
+					m.boxes = append(m.boxes, box{math.Min(x, base), y - bh, math.Max(x, base), y + bh})
+				default:
+					m.boxes = append(m.boxes, box{x - r, y - r, x + r, y + r})
+				}
+			}
+		}
+	}
+	return m
+}

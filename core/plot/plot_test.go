@@ -438,8 +438,8 @@ func TestLabelsInsideView(t *testing.T) {
 	p := &Plot{Title: "trials", XLog: true, XMin: 1e-4, XMax: 1, Width: 330, Height: 300,
 		XLabel: "change in log-odds across the column's declared range", YLabel: "excess risk bound, G·C units (log scale)",
 		YCategories: []string{"worst_fractal_dimension", "mean_radius"},
-		Series: []Series{{Name: "x", X: []float64{1e-3, 0.5}, Y: []float64{0, 1}, Kind: Points}},
-		Rules:  []Rule{{Label: "excess = D/150 (accurate to the left)", At: 1.0 / 150}}}
+		Series:      []Series{{Name: "x", X: []float64{1e-3, 0.5}, Y: []float64{0, 1}, Kind: Points}},
+		Rules:       []Rule{{Label: "excess = D/150 (accurate to the left)", At: 1.0 / 150}}}
 	q := &Plot{Title: "sweep", XLog: true, YLog: true, Width: 330, Height: 300,
 		Series: []Series{{X: []float64{0.1, 1e9}, Y: []float64{1, 0.01}}}}
 	for _, pl := range []*Plot{p, q} {
