@@ -38,7 +38,8 @@ func (v *estimateView) build() (*estimateInput, error) {
 		if len(txt) > maxPasteBytes {
 			return nil, showAt(v.csvErr, tooLarge(len(txt)))
 		}
-		if txt != v.lastText { // an edit still inside the debounce
+		if txt != v.lastText { // an edit still inside the debounce: read it now, and not again after this run's messages
+			v.cancelColumnsTimer()
 			v.columnsChanged()
 		}
 	}

@@ -123,6 +123,7 @@ type estimateView struct {
 	exportURL           string
 	redraw              func()
 	colTimer            js.Value // debounce of the column detection
+	colFunc             js.Func  // its callback
 	lastText            string   // the text the columns were detected from
 }
 
