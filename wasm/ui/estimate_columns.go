@@ -67,6 +67,7 @@ func (v *estimateView) readProfile(txt string) []string {
 		}
 		v.fileKey = key
 		v.featState = map[string]bool{}
+		v.targetSel.sel.SetValue("") // the target chosen for the former file is not this one's either
 		v.recall()
 	}
 	if len(p.Problems) > 0 { // a blocking one (ragged rows) is marked there, and stops Parse at Run with its row
