@@ -107,6 +107,13 @@ func ownerNote(box dom.Element, title string, problems []dataset.Problem) {
 // choices for a CSV.
 func (v *estimateView) columnsChanged() {
 	v.formErr.SetTextContent("") // a message about the former form
+	// The boxes' states as the user left them (before a new kind of file
+	// starts afresh, in readProfile).
+	for _, in := range v.featBox.QuerySelectorAll("input[type=checkbox]") {
+		if !in.(*dom.HTMLInputElement).Disabled() {
+			v.featState[in.(*dom.HTMLInputElement).Value()] = in.(*dom.HTMLInputElement).Checked()
+		}
+	}
 	txt, b := v.text()
 	var cols []string
 	if b == nil {
@@ -174,11 +181,6 @@ func (v *estimateView) columnsChanged() {
 	// ones shown but not offered). A column whose box the user has seen
 	// keeps its state (the user's choice, remembered while it is the
 	// target); others get the default.
-	for _, in := range v.featBox.QuerySelectorAll("input[type=checkbox]") {
-		if !in.(*dom.HTMLInputElement).Disabled() {
-			v.featState[in.(*dom.HTMLInputElement).Value()] = in.(*dom.HTMLInputElement).Checked()
-		}
-	}
 	v.featBox.SetInnerHTML("")
 	v.featBox.AppendChild(text("legend", "Features"))
 	choices, checked, kinds := cols, map[string]bool{}, map[string]string{}
