@@ -126,6 +126,8 @@ func TestEstimateMessages(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
 	eval[bool](p, `(localStorage.clear(), true)`)
+	// Keep the last exported Blob, to read what the download link holds.
+	eval[bool](p, `(() => { const f = URL.createObjectURL; URL.createObjectURL = b => { window.lastExport = b; return f.call(URL, b); }; return true })()`)
 	p.setValue("est-data", "csv")
 	// irisCSV plus a mostly numeric column with one text cell in row 5.
 	lines := strings.Split(strings.TrimSpace(irisCSV(",")), "\n")
@@ -174,6 +176,16 @@ func TestEstimateMessages(t *testing.T) {
 	p.clickRun()
 	if s := p.errorsShown(); s != "" || p.text("#est-status") != "Done." {
 		t.Fatalf("run after the fix: status %q, messages %s", p.text("#est-status"), s)
+	}
+	// The export: the declarations as a pasteable line; nothing of the file's checks, the accuracies or the labels' counts.
+	exp := eval[string](p, `window.lastExport.text()`)
+	if !strings.Contains(exp, `"declaredRangesLine": "sepal_length: 4..8, sepal_width: 2..5, petal_length: 1..7"`) {
+		t.Errorf("export lacks the ranges line: %s", exp)
+	}
+	for _, leak := range []string{"shown only to you", "n/k", "Did you mean", "accuracy\"", "Accuracy", "13 of the 25", "nonPrivate"} {
+		if strings.Contains(exp, leak) {
+			t.Errorf("export holds %q: %s", leak, exp)
+		}
 	}
 	acc := p.text("#est-accuracy")
 	if !strings.Contains(acc, "Training accuracy") || !strings.Contains(acc, "private θ") || !strings.Contains(acc, "non-private θ̂") ||
