@@ -119,12 +119,13 @@ layout_checks() {
 
 test_native() {
   log "native tests (core, dev server, browser tests in headless Chromium)"
-  E2E_REQUIRE=1 go test -count=1 ./...
+  # The browser tests alone take minutes on a loaded 2-core machine: go test's default 10 min is too tight.
+  E2E_REQUIRE=1 go test -count=1 -timeout 40m ./...
 }
 
 test_wasm() {
   log "js/wasm tests under node"
-  GOOS=js GOARCH=wasm go test -count=1 -tags "$HOOKS" -exec="$WASM_EXEC" ./core/... ./wasm/...
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 40m -tags "$HOOKS" -exec="$WASM_EXEC" ./core/... ./wasm/...
 }
 
 case "${1:-}" in

@@ -39,6 +39,11 @@ export interface Request {
   mode?: "auto" | "full" | "stochastic";
   /** reproducible, NOT private: the result then has private: false. */
   seed?: number;
+  /** default true: the proximal samplers' work (anchor passes, trials, factory draws, random draws) is a function of
+   *  public inputs only — K + 1 anchor passes per step and a public total trial budget padded with real trials, its
+   *  overrun charged to tv (plan.tvOver); false: the faster adaptive sampler, whose work depends on the data
+   *  (docs/PRIVACY.md §5). The exact samplers' work is not fixed either way. */
+  fixedWork?: boolean;
 }
 
 export interface Plan {
@@ -54,6 +59,9 @@ export interface Plan {
   /** which sampler and why; the first-order sampler's curvature β·clip², anchor passes K, trial cap M,
    *  acceptance lower bound and the split of tv into mixing and oracle failure. */
   why: string; curvature: number; anchorMax: number; trialBudget: number; acceptMin: number; tvMix: number; tvRGO: number;
+  /** fixed work (Request.fixedWork): on or off for this plan, the total trial budget B per sample, the zeroth-order
+   *  stochastic oracle's total of factory draws per sample, and the share of tv for an overrun of either. */
+  fixedWork: boolean; trialTotal: number; factoryTotal: number; tvOver: number;
 }
 
 export interface Result {
@@ -65,7 +73,11 @@ export interface Result {
   /** public: follows from the plan alone. */
   stats: { steps: number; samples: number };
   /** data-dependent work counters, timings and clamp counts: NOT private, never publish beside θ. */
-  diagnostics: { private: false; trials: number; lossEvals: number; anchorPasses: number; seconds: number;
+  diagnostics: { private: false; trials: number; lossEvals: number; anchorPasses: number; draws: number; seconds: number;
+                 /** the events charged to tv, so the bound can be checked: oracle calls that used all trialBudget trials,
+                  *  anchors that missed their residual, steps that found the total trial budget spent (fixedWork), and
+                  *  the trials run only to fill that budget (counted in trials). */
+                 failures: number; anchorMisses: number; overruns: number; padded: number;
                  clampedTargets: number; clampedPoints: number; clippedRows: number };
   /** computed on the user's own device for display only; NOT private. accuracy and nonPrivateAccuracy (training accuracy) for classification losses only. */
   fit: { loss: number; nonPrivateLoss: number; excess: number; gap: number; norm: number; accuracy?: number; nonPrivateAccuracy?: number; [k: string]: unknown };
@@ -138,7 +150,10 @@ export interface DPSample {
   };
   lowerbound: { run(opts: LowerboundOptions, onProgress?: ((p: Progress) => void) | RunOptions): Promise<Experiment> };
   bounds: { table(opts: { n: number; d: number; rank?: number; epsilon: number; delta: number; G?: number; C?: number }): Promise<BoundsRow[]> };
-  data: { parseCSV(text: string, opts?: { target?: string; drop?: "missing"; features?: string[]; positive?: string; targetType?: "numeric" | "label" }): Promise<Table> };
+  /** header: true (the first row is a header), false (it is data) or "auto" (default: guessed; a first row mixing numbers
+   *  and text unlike the second is an error naming header that asks you to say). */
+  data: { parseCSV(text: string, opts?: { target?: string; drop?: "missing"; features?: string[]; positive?: string; targetType?: "numeric" | "label";
+                                          header?: boolean | "auto" }): Promise<Table> };
   /** The site's dimension-free demonstration: synthetic rank-k data embedded in each d of dims; excess risk of
    *  Algorithm 1 and of projected noisy gradient descent calibrated with the same accountant. */
   demo: {

@@ -38,9 +38,10 @@ func (p GD) validate(n int) error {
 		checks.IntRange("steps", p.Steps, 1, MaxSteps))
 }
 
-// budget checks the size and the (ε, δ) every baseline is calibrated for.
+// budget checks the size and the (ε, δ) every baseline is calibrated for;
+// δ < 1/n is the mechanism's rule too (checks.DeltaForN).
 func budget(n int, eps, delta float64) error {
-	return checks.First(checks.IntRange("n", n, 2, MaxN), checks.Epsilon("epsilon", eps), checks.Delta("delta", delta))
+	return checks.First(checks.IntRange("n", n, 2, MaxN), checks.Epsilon("epsilon", eps), checks.DeltaForN("delta", delta, n))
 }
 
 // project maps θ onto the ball ‖θ‖₂ ≤ c.

@@ -18,7 +18,7 @@ func TestOutputPertAccounting(t *testing.T) {
 	for _, tc := range []OutputPert{
 		{Epsilon: 1, Delta: 1e-5, Mu: 0.1, G: 1, Tol: 0.01},
 		{Epsilon: 0.1, Delta: 1e-6, Mu: 1, G: 2, Tol: 1e-6},
-		{Epsilon: 5, Delta: 1e-3, Mu: 0.01, G: 0.5, Tol: 0.3},
+		{Epsilon: 5, Delta: 3e-5, Mu: 0.01, G: 0.5, Tol: 0.3},
 	} {
 		for _, n := range []int{10, 455, 10000} {
 			sigma, err := tc.Sigma(n)
@@ -103,7 +103,7 @@ func TestObjPertAccounting(t *testing.T) {
 	}{
 		{ObjPert{Epsilon: 1, Delta: 1e-5, Lambda: 0.01, Clip: 1}, 455},
 		{ObjPert{Epsilon: 0.1, Delta: 1e-6, Lambda: 0.5, Clip: 1}, 100},
-		{ObjPert{Epsilon: 5, Delta: 1e-3, Lambda: 1e-3, Clip: 2}, 1000},
+		{ObjPert{Epsilon: 5, Delta: 3e-5, Lambda: 1e-3, Clip: 2}, 1000},
 	} {
 		sigma, err := tc.p.Sigma(tc.n)
 		if err != nil {

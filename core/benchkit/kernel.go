@@ -49,6 +49,7 @@ var kernels = func() []kernel {
 		kernel{Info: Info{Name: "firstorder/logistic/n=455,d=30", Group: "firstorder", Unit: "step", PerIter: 1, Iters: 400}, build: firstOrderKernel},
 		kernel{Info: Info{Name: "mechanism/logistic/n=455,d=30,ε=1", Group: "mechanism", Unit: "sample", PerIter: 1, Iters: 1}, build: sampleKernel(1)},
 		kernel{Info: Info{Name: "mechanism/logistic/n=455,d=30,ε=5", Group: "mechanism", Unit: "sample", PerIter: 1, Iters: 1}, build: sampleKernel(5)},
+		kernel{Info: Info{Name: "mechanism/logistic/n=455,d=30,ε=1,fixedWork", Group: "mechanism", Unit: "sample", PerIter: 1, Iters: 1}, build: fixedSampleKernel(1)},
 	)
 	ks = append(ks,
 		kernel{Info: Info{Name: "exact/l1-separable", Group: "exact", Unit: "coordinate", PerIter: 1000, Iters: 1}, build: separableKernel},
@@ -219,10 +220,20 @@ func firstOrderKernel() (func(int) error, error) {
 }
 
 // sampleKernel times one whole mechanism.Sample call (plan, non-private
-// fit, the sampler's T steps) for the kernels' shape at ε.
-func sampleKernel(eps float64) func() (func(int) error, error) {
+// fit, the sampler's T steps) for the kernels' shape at ε, with the adaptive
+// sampler (fixedWork: false), the speed issue 12's targets were set for.
+func sampleKernel(eps float64) func() (func(int) error, error) { return sampleKernelWork(eps, false) }
+
+// fixedSampleKernel is sampleKernel with fixedWork (the default of the
+// library, issue 21): its ratio to sampleKernel is the cost of fixed work.
+func fixedSampleKernel(eps float64) func() (func(int) error, error) {
+	return sampleKernelWork(eps, true)
+}
+
+func sampleKernelWork(eps float64, fixed bool) func() (func(int) error, error) {
 	return func() (func(int) error, error) {
 		req := sampleRequest(eps)
+		req.FixedWork = &fixed
 		return func(iters int) error {
 			for range iters {
 				if _, err := mechanism.Sample(context.Background(), req, nil); err != nil {

@@ -25,8 +25,8 @@ func TestKernelsRun(t *testing.T) {
 			t.Errorf("%s: %v", k.Name, err)
 		}
 	}
-	if len(seen) != 14 {
-		t.Errorf("%d kernels, want 14", len(seen))
+	if len(seen) != 15 {
+		t.Errorf("%d kernels, want 15", len(seen))
 	}
 }
 

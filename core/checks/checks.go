@@ -93,6 +93,28 @@ func Delta(field string, delta float64) error {
 	return nil
 }
 
+// DeltaForN requires δ < 1/n for a mechanism over n records. The mechanism
+// that publishes one record chosen uniformly at random is (0, 1/n)-DP under
+// replace-one (a record is released with probability 1/n), so a δ ≥ 1/n
+// admits releasing a row outright and certifies nothing (Dwork–Roth, The
+// Algorithmic Foundations of Differential Privacy, §2.3: δ should be much
+// smaller than 1/n).
+func DeltaForN(field string, delta float64, n int) error {
+	if err := Delta(field, delta); err != nil {
+		return err
+	}
+	if n > 0 && !(delta < 1/float64(n)) {
+		return &Error{Field: field, Rule: fmt.Sprintf("below 1/n = %s for n = %d rows, since a δ ≥ 1/n permits publishing one row outright (pick δ well below 1/n, e.g. %s)",
+			Fmt(1/float64(n)), n, Fmt(suggestDelta(n))), Got: Fmt(delta)}
+	}
+	return nil
+}
+
+// suggestDelta is the power of ten at or below 1/n²: a δ much smaller than 1/n.
+func suggestDelta(n int) float64 {
+	return math.Pow(10, math.Floor(math.Log10(1/(float64(n)*float64(n)))))
+}
+
 // Probability requires p to lie in the open interval (0, 1).
 func Probability(field string, p float64) error { return Delta(field, p) }
 

@@ -25,7 +25,7 @@ func TestRulesReadAsSentences(t *testing.T) {
 	_, _, matInf := Matrix("x", [][]float64{{1, math.Inf(1)}})
 	for _, err := range []error{
 		Finite("x", nan), Positive("epsilon", negZero), NonNegative("s", -1), Epsilon("epsilon", 0),
-		Delta("delta", 0.5+0.5), Probability("p", nan), InRange("tau", 2, 0, 1), IntRange("rank", 0, 1, 5),
+		Delta("delta", 0.5+0.5), DeltaForN("delta", 0.5, 20), Probability("p", nan), InRange("tau", 2, 0, 1), IntRange("rank", 0, 1, 5),
 		matEmpty, matRow, matRagged, matInf, Vector("y", []float64{1}, 2), Vector("y", []float64{nan}, 1),
 		Errorf("text", "CSV with at least one data row (it is empty)"),
 	} {

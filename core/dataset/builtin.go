@@ -45,9 +45,10 @@ type Builtin struct {
 }
 
 // Options are Parse's options for the classification task on every feature:
-// the target, the features, and rows with a missing cell dropped (counted).
+// the target, the features, a declared header row, and rows with a missing
+// cell dropped (counted).
 func (b Builtin) Options() Options {
-	return Options{Target: b.Target, Positive: b.Positive, TargetType: TargetLabel, Drop: "missing", Features: b.Features}
+	return Options{Target: b.Target, Positive: b.Positive, TargetType: TargetLabel, Drop: "missing", Features: b.Features, Header: HeaderPresent}
 }
 
 // Builtins lists the shipped datasets in menu order.

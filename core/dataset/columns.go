@@ -3,27 +3,57 @@ package dataset
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/dpsample/dpsample/core/checks"
 )
 
-// Columns names the columns of CSV text by Parse's header rule (the first
-// record is a header when one of its cells is neither a number nor a missing
-// marker; otherwise the columns are c1, c2, …), in Parse's dialect
-// (dialect.go: comma, semicolon or tab), without reading the rest of
-// the text: a form can offer the columns before the full Parse, which
-// reports everything else. For "1,NA,3" it gives c1, c2, c3, as Parse does.
-func Columns(text string) ([]string, error) {
+// Header modes of Options.Header (issue 21). Whether the first record is a
+// header decides whether it is dropped from the data, so in a headerless
+// file the decision must not rest on that one data row:
+//
+//   - HeaderPresent, HeaderAbsent: the caller says; nothing is guessed.
+//   - HeaderAuto (or ""): the first record is a header when none of its cells
+//     is a number (names, or missing markers: at least one name), and data
+//     when none is text (numbers and missing markers only). A first record
+//     that mixes numbers and text ("id,1,2", or a data row with one
+//     non-numeric cell) is compared with the second: when its text cells sit
+//     in the same columns as the second record's (a headerless file with a
+//     label column), it is data like the second; otherwise the guess differs
+//     between the first two records and Parse refuses with an error naming
+//     header that asks the caller to say — on main such a first data row
+//     was silently taken for a header and lost.
+const (
+	HeaderAuto    = "auto"
+	HeaderPresent = "present"
+	HeaderAbsent  = "absent"
+)
+
+// Columns names the columns of CSV text by Parse's header rule in auto mode
+// (ColumnsWith(text, HeaderAuto)).
+func Columns(text string) ([]string, error) { return ColumnsWith(text, HeaderAuto) }
+
+// ColumnsWith names the columns of CSV text by Parse's header rule for the
+// header mode (HeaderAuto, HeaderPresent or HeaderAbsent: the header's
+// trimmed cells, or c1, c2, …), in Parse's dialect (dialect.go: comma,
+// semicolon or tab), reading only the first two records: a form can offer
+// the columns before the full Parse, which reports everything else. For
+// "1,NA,3" it gives c1, c2, c3, as Parse does.
+func ColumnsWith(text, header string) ([]string, error) {
 	if len(text) > MaxBytes {
 		return nil, checks.Errorf("text", "at most %d MB of CSV (got %.1f MB)", MaxBytes>>20, float64(len(text))/(1<<20))
 	}
+	if err := checkHeader(header); err != nil {
+		return nil, err
+	}
 	dl := detect(text)
 	r := dl.reader(text)
-	for {
+	var recs [][]string
+	for len(recs) < 2 {
 		rec, err := r.Read()
 		if err == io.EOF {
-			return nil, checks.Errorf("text", "CSV with at least one data row (it is empty)")
+			break
 		}
 		if err != nil {
 			return nil, checks.Errorf("text", "valid CSV (%v)", err)
@@ -31,18 +61,42 @@ func Columns(text string) ([]string, error) {
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // blank line
 		}
-		names, _ := dl.columnNames(rec)
-		return names, nil
+		recs = append(recs, rec)
 	}
+	if len(recs) == 0 {
+		return nil, checks.Errorf("text", "CSV with at least one data row (it is empty)")
+	}
+	names, _, err := dl.columnNames(recs, header)
+	return names, err
 }
 
-// columnNames applies the header rule to the first record: its trimmed cells
-// when it is a header, else c1, c2, ….
-func (d dialect) columnNames(first []string) (names []string, header bool) {
-	for _, c := range first {
-		if _, ok := d.num(c); !ok && !isMissing(c) {
+// checkHeader validates a header mode.
+func checkHeader(h string) error {
+	switch h {
+	case "", HeaderAuto, HeaderPresent, HeaderAbsent:
+		return nil
+	}
+	return &checks.Error{Field: "header", Rule: `"auto", "present" or "absent" (true or false in the JS API)`, Got: strconv.Quote(h)}
+}
+
+// columnNames applies the header rule (see HeaderAuto) to the first records
+// (the first two, or one): the first record's trimmed cells when it is a
+// header, else c1, c2, ….
+func (d dialect) columnNames(recs [][]string, mode string) (names []string, header bool, err error) {
+	first := recs[0]
+	switch mode {
+	case HeaderPresent:
+		header = true
+	case HeaderAbsent:
+	default:
+		text, nums := d.kinds(first)
+		switch {
+		case nums == 0 && text > 0:
 			header = true
-			break
+		case text == 0:
+		case len(recs) < 2 || !d.sameTextColumns(first, recs[1]):
+			return nil, false, &checks.Error{Field: "header",
+				Rule: fmt.Sprintf("declared for this file (a header row, or none): its first row %s mixes numbers and text unlike the row after it, so it may be a header or a data row", quoteRow(first))}
 		}
 	}
 	for j, c := range first {
@@ -52,5 +106,47 @@ func (d dialect) columnNames(first []string) (names []string, header bool) {
 			names = append(names, fmt.Sprintf("c%d", j+1))
 		}
 	}
-	return names, header
+	return names, header, nil
+}
+
+// kinds counts the text cells (neither a number nor a missing marker) and
+// the number cells of a record.
+func (d dialect) kinds(rec []string) (text, nums int) {
+	for _, c := range rec {
+		switch _, ok := d.num(c); {
+		case ok:
+			nums++
+		case !isMissing(c):
+			text++
+		}
+	}
+	return text, nums
+}
+
+// sameTextColumns reports whether a and b have their text cells in the same
+// columns (cells missing in either record are not compared).
+func (d dialect) sameTextColumns(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for j := range a {
+		if isMissing(a[j]) || isMissing(b[j]) {
+			continue
+		}
+		_, na := d.num(a[j])
+		_, nb := d.num(b[j])
+		if na != nb {
+			return false
+		}
+	}
+	return true
+}
+
+// quoteRow shows a record as its CSV line, quoted and cut at 60 characters.
+func quoteRow(rec []string) string {
+	s := strings.Join(rec, ",")
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:57]) + "…"
+	}
+	return strconv.Quote(s)
 }

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -16,7 +17,6 @@ func TestColumnsAgreeWithParse(t *testing.T) {
 		"mass,len\n3,1\n.,4\n",       // header, a missing cell dropped
 		"1,?,3,.\n4,5,6,7\n",         // all markers
 		"1e3,-2,+3.5\n1,2,3\n",       // numbers in every spelling
-		"id,1,2\n7,3,4\n",            // one text cell makes a header
 		"\"q,uoted\",b\n1,2\n",       // quoted header cell
 		"x\n1\n2\n",                  // one column
 		"n/a,none,null,NaN\n1,2,3,4", // every missing marker, no header
@@ -35,6 +35,47 @@ func TestColumnsAgreeWithParse(t *testing.T) {
 	}
 	if got, _ := Columns("1,NA,3\n"); !slices.Equal(got, []string{"c1", "c2", "c3"}) {
 		t.Errorf(`Columns("1,NA,3") = %q, want c1 c2 c3 (the UI's old rule gave 1, NA, 3)`, got)
+	}
+}
+
+// TestHeaderDeclaredOrAsked (issue 21 item 6): a first row that mixes
+// numbers and text unlike the second — a headerless file whose first data
+// row has one non-numeric cell, or a header with numeric names — is refused
+// in auto mode with an error naming header (on main the first was silently
+// taken for a header and the row lost); a declared header mode reads it
+// either way, and a declaration is followed even where auto would guess.
+func TestHeaderDeclaredOrAsked(t *testing.T) {
+	for _, text := range []string{"1,abc,3\n4,5,6\n7,8,9\n", "id,1,2\n7,3,4\n", "1,abc\n"} {
+		_, err := Parse(text, Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), "header must be declared for this file") {
+			t.Errorf("Parse(%q) auto: %v", text, err)
+		}
+		if _, err := Columns(text); err == nil || !strings.HasPrefix(err.Error(), "header must be") {
+			t.Errorf("Columns(%q) auto: %v", text, err)
+		}
+	}
+	// Text in the same column as the next row's (a label column): data.
+	tab, err := Parse("a,1,2\nb,3,4\n", Options{Target: "c1", Positive: "a"})
+	if err != nil || tab.Header || len(tab.X) != 2 || tab.Y[0] != 1 || tab.Y[1] != -1 {
+		t.Errorf("label column: %+v, %v", tab, err)
+	}
+	tab, err = Parse("1,abc,3\n4,5,6\n", Options{Header: HeaderAbsent, Features: []string{"c1", "c3"}})
+	if err != nil || tab.Header || len(tab.X) != 2 || tab.X[0][1] != 3 {
+		t.Errorf("absent: %+v, %v", tab, err)
+	}
+	tab, err = Parse("id,1,2\n7,3,4\n", Options{Header: HeaderPresent})
+	if err != nil || !tab.Header || !slices.Equal(tab.AllNames, []string{"id", "1", "2"}) || len(tab.X) != 1 {
+		t.Errorf("present: %+v, %v", tab, err)
+	}
+	tab, err = Parse("a,b\n1,2\n", Options{Header: HeaderAbsent, Drop: "missing"})
+	if err == nil {
+		t.Errorf("absent on a named header: read %+v", tab)
+	}
+	if cols, err := ColumnsWith("1,2\n3,4\n", HeaderPresent); err != nil || !slices.Equal(cols, []string{"1", "2"}) {
+		t.Errorf("ColumnsWith present = %q, %v", cols, err)
+	}
+	if _, err := Parse("a\n1\n", Options{Header: "yes"}); err == nil || !strings.HasPrefix(err.Error(), "header must be") {
+		t.Errorf("bad mode: %v", err)
 	}
 }
 

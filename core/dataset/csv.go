@@ -5,8 +5,12 @@
 //   - The delimiter is a comma, a semicolon or a tab, detected from the first
 //     line; semicolon files may write numbers with a decimal comma (1,5);
 //     elsewhere "1,5" is not a number (dialect.go).
-//   - The first record is a header when any of its cells is not a number
-//     (and not a missing marker); otherwise columns are named c1, c2, ….
+//   - Options.Header says whether the first record is a header; in auto mode
+//     (the default) it is when none of its cells is a number, it is data when
+//     none is text, and a first record mixing both is refused unless its text
+//     cells sit in the same columns as the second record's (columns.go:
+//     whether a row is dropped must not be guessed from that row alone).
+//     Without a header the columns are named c1, c2, ….
 //   - Missing cells are empty, "NA", "N/A", "NaN", "null", "none", "?" or "."
 //     (any case; the penguins data marks one unknown sex with ".").
 //     By default a missing cell is an error listing the rows (1-based data
@@ -33,6 +37,7 @@ type Options struct {
 	Target   string   `json:"target,omitempty"`   // header name (or cN) of the target column; empty: no target
 	Drop     string   `json:"drop,omitempty"`     // "" (missing cells are an error) or "missing"
 	Features []string `json:"features,omitempty"` // feature columns to keep; empty: every non-target column
+	Header   string   `json:"header,omitempty"`   // HeaderAuto (or ""), HeaderPresent or HeaderAbsent (columns.go)
 
 	// Declared target schema (target.go).
 	TargetType string `json:"targetType,omitempty"` // "numeric", "label" or "" (see target.go)
@@ -91,6 +96,9 @@ func Parse(text string, opt Options) (*Table, error) {
 	if err := opt.validTarget(); err != nil {
 		return nil, err
 	}
+	if err := checkHeader(opt.Header); err != nil {
+		return nil, err
+	}
 	dl := detect(text)
 	recs, err := dl.records(text)
 	if err != nil {
@@ -101,7 +109,9 @@ func Parse(text string, opt Options) (*Table, error) {
 	}
 	t := &Table{Delimiter: dl.Name()}
 	width := len(recs[0])
-	t.AllNames, t.Header = dl.columnNames(recs[0])
+	if t.AllNames, t.Header, err = dl.columnNames(recs[:min(2, len(recs))], opt.Header); err != nil {
+		return nil, err
+	}
 	if t.Header {
 		recs = recs[1:]
 	}

@@ -77,39 +77,46 @@ type Problem struct {
 	Blocking bool // Parse stops at it (a ragged row); the others are warnings
 }
 
-// ProfileText reads CSV text into a Profile. Its error is Columns' (too
-// large, empty, not CSV); everything else is a Problem.
-func ProfileText(text string) (*Profile, error) {
+// ProfileText reads CSV text into a Profile, with the header rule of
+// Options.Header (HeaderAuto or "", HeaderPresent, HeaderAbsent). Its errors
+// are ColumnsWith's (too large, empty, not CSV, a first row that may or may
+// not be a header in auto mode); everything else is a Problem.
+func ProfileText(text, header string) (*Profile, error) {
 	if len(text) > MaxBytes {
 		return nil, checks.Errorf("text", "at most %d MB of CSV (got %.1f MB)", MaxBytes>>20, float64(len(text))/(1<<20))
+	}
+	if err := checkHeader(header); err != nil {
+		return nil, err
 	}
 	dl := detect(text)
 	recs, err := dl.records(text)
 	if err != nil {
 		return nil, err
 	}
-	p := &Profile{Delimiter: dl.Name(), dl: dl}
-	var first []string
+	if len(recs) == 0 {
+		return nil, checks.Errorf("text", "CSV with at least one data row (it is empty)")
+	}
+	names, hdr, err := dl.columnNames(recs[:min(2, len(recs))], header)
+	if err != nil {
+		return nil, err
+	}
+	p := &Profile{Delimiter: dl.Name(), Header: hdr, dl: dl}
+	first, data := recs[0], recs
+	if hdr {
+		data = recs[1:]
+	}
 	type colAcc struct {
 		labels map[string]int
 		nums   int
 		texts  int
 	}
 	var acc []colAcc
+	for _, n := range names {
+		p.Columns = append(p.Columns, ColumnInfo{Name: n})
+		acc = append(acc, colAcc{labels: map[string]int{}})
+	}
 	raggedRows, raggedWidth, firstWidth := []int{}, map[int]int{}, 0
-	for _, rec := range recs {
-		if first == nil {
-			first = rec
-			names, header := dl.columnNames(rec)
-			p.Header = header
-			for _, n := range names {
-				p.Columns = append(p.Columns, ColumnInfo{Name: n})
-				acc = append(acc, colAcc{labels: map[string]int{}})
-			}
-			if header {
-				continue
-			}
-		}
+	for _, rec := range data {
 		p.Rows++
 		if len(rec) != len(p.Columns) {
 			if len(raggedRows) == 0 {
@@ -137,9 +144,6 @@ func ProfileText(text string) (*Profile, error) {
 				a.labels[cell]++
 			}
 		}
-	}
-	if first == nil {
-		return nil, checks.Errorf("text", "CSV with at least one data row (it is empty)")
 	}
 	for j := range p.Columns {
 		c, a := &p.Columns[j], acc[j]
@@ -173,7 +177,7 @@ func ProfileText(text string) (*Profile, error) {
 		}
 		p.HeaderHash = strconv.FormatUint(h.Sum64(), 16)
 	}
-	p.headerProblems(first)
+	p.headerProblems(first, header)
 	p.raggedProblems(raggedRows, raggedWidth, firstWidth)
 	for _, c := range p.Columns {
 		if c.Kind == KindMixed {
@@ -185,25 +189,20 @@ func ProfileText(text string) (*Profile, error) {
 	return p, nil
 }
 
-// headerProblems: a header some of whose names are numbers (a header line
-// that is not column names, such as scikit-learn's "150,4,setosa,…"), names
-// used twice, and empty names.
-func (p *Profile) headerProblems(first []string) {
+// headerProblems: a first row read as data when no header was declared
+// (say so, and how to declare one), names used twice, and empty names.
+func (p *Profile) headerProblems(first []string, mode string) {
 	if !p.Header {
-		if p.Rows == 0 {
+		if p.Rows == 0 || mode == HeaderAbsent {
 			return
 		}
-		p.Problems = append(p.Problems, Problem{Text: fmt.Sprintf("The first line holds only numbers, so it was read as data and the "+
-			"columns are named c1 … c%d. If your file has a header, every name must contain a letter.", len(p.Columns))})
+		p.Problems = append(p.Problems, Problem{Text: fmt.Sprintf("The first row holds only numbers, so it was read as data and the "+
+			"columns are named c1 … c%d. If it is a header, declare it (first row is a header: yes).", len(p.Columns))})
 		return
 	}
-	var nums []string
 	seen := map[string]int{}
 	for j, c := range first {
 		name := strings.TrimSpace(c)
-		if _, ok := p.dl.num(name); ok {
-			nums = append(nums, name)
-		}
 		switch {
 		case name == "" || isMissing(name):
 			p.Problems = append(p.Problems, Problem{Column: name, Text: fmt.Sprintf("Column %d has no name in the header line (%q).", j+1, c)})
@@ -214,12 +213,6 @@ func (p *Profile) headerProblems(first []string) {
 		if seen[name] == 0 {
 			seen[name] = j + 1
 		}
-	}
-	if len(nums) > 0 {
-		p.Problems = append(p.Problems, Problem{Text: fmt.Sprintf("The first line was read as column names because some of its cells "+
-			"are text, but %s of them %s numbers (%s): it may not be a header. (scikit-learn, for one, writes the row and column "+
-			"counts and the class names there.) If so, replace it with one name per column.",
-			countWord(len(nums)), map[bool]string{true: "is a", false: "are"}[len(nums) == 1], strings.Join(nums, ", "))})
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 // the labels of each column, and Profile agreeing with Columns on the names.
 func TestProfileKinds(t *testing.T) {
 	text := "x,site,mix,none,species\n1.5,north,1,NA,virginica\n2,south,x,,setosa\n,north,3,?,virginica\n"
-	p, err := ProfileText(text)
+	p, err := ProfileText(text, HeaderAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,22 +44,33 @@ func TestProfileKinds(t *testing.T) {
 }
 
 // TestProfileHeaderProblems: scikit-learn's iris and wine header lines
-// ("150,4,setosa,…" over 5 cells; "178,13,class_0,…" over 14), a duplicate
-// and an empty name, ragged rows named by row, and a clean file with none.
+// ("150,4,setosa,…" over 5 cells; "178,13,class_0,…" over 14) must be
+// declared in auto mode (ColumnsWith's error); declared as a header, wine's
+// is found not to describe its rows (blocking, as Parse is); a first row of
+// numbers read as data says how to declare a header; a duplicate and an
+// empty name, and ragged rows named by row.
 func TestProfileHeaderProblems(t *testing.T) {
+	iris := "150,4,setosa,versicolor,virginica\n5.1,3.5,1.4,0.2,0\n4.9,3.0,1.4,0.2,0\n"
+	wine := "178,13,class_0,class_1,class_2\n" + strings.Repeat("14.23,1.71,2.43,15.6,127,2.8,3.06,.28,2.29,5.64,1.04,3.92,1065,0\n", 3)
+	for _, text := range []string{iris, wine} {
+		_, perr := ProfileText(text, HeaderAuto)
+		_, cerr := ColumnsWith(text, HeaderAuto)
+		if perr == nil || cerr == nil || perr.Error() != cerr.Error() || !strings.HasPrefix(perr.Error(), "header must be declared") {
+			t.Errorf("auto header on %q: profile %v, columns %v", text[:20], perr, cerr)
+		}
+	}
 	for _, c := range []struct {
-		name, text string
-		want       []string // each must be in some problem's text
-		blocking   bool
+		name, text, header string
+		want               []string // each must be in some problem's text
+		blocking           bool
 	}{
-		{"sklearn iris", "150,4,setosa,versicolor,virginica\n5.1,3.5,1.4,0.2,0\n4.9,3.0,1.4,0.2,0\n",
-			[]string{"two of them are numbers (150, 4)", "may not be a header"}, false},
-		{"sklearn wine", "178,13,class_0,class_1,class_2\n" + strings.Repeat("14.23,1.71,2.43,15.6,127,2.8,3.06,.28,2.29,5.64,1.04,3.92,1065,0\n", 3),
+		{"sklearn wine, declared a header", wine, HeaderPresent,
 			[]string{"Every row has 14 cells, but the header names 5", "Replace it with 14 column names"}, true},
-		{"ragged", "a,b\n1,2\n3\n5,6\n7,8,9\n", []string{"Row 2 has 1 cell, but the header names 2", "differs: rows 2, 4."}, true},
-		{"names", "a,a,\n1,2,3\n", []string{`The name "a" is used by columns 1 and 2`, "Column 3 has no name"}, false},
+		{"numbers only", "1,2\n3,4\n", HeaderAuto, []string{"read as data", "first row is a header: yes"}, false},
+		{"ragged", "a,b\n1,2\n3\n5,6\n7,8,9\n", HeaderAuto, []string{"Row 2 has 1 cell, but the header names 2", "differs: rows 2, 4."}, true},
+		{"names", "a,a,\n1,2,3\n", HeaderAuto, []string{`The name "a" is used by columns 1 and 2`, "Column 3 has no name"}, false},
 	} {
-		p, err := ProfileText(c.text)
+		p, err := ProfileText(c.text, c.header)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -75,16 +86,16 @@ func TestProfileHeaderProblems(t *testing.T) {
 				t.Errorf("%s: problems %q lack %q", c.name, joined, w)
 			}
 		}
-		if blocking != c.blocking {
-			t.Errorf("%s: blocking %v, want %v (%q)", c.name, blocking, c.blocking, joined)
-		}
 		if c.blocking {
-			if _, err := Parse(c.text, Options{}); err == nil {
+			if _, err := Parse(c.text, Options{Header: c.header}); err == nil {
 				t.Errorf("%s: a blocking problem, but Parse reads the file", c.name)
 			}
 		}
+		if blocking != c.blocking {
+			t.Errorf("%s: blocking %v, want %v (%q)", c.name, blocking, c.blocking, joined)
+		}
 	}
-	p, err := ProfileText("a;b\n1,5;2\n3;4\n")
+	p, err := ProfileText("a;b\n1,5;2\n3;4\n", "")
 	if err != nil || len(p.Problems) != 0 || p.Columns[0].Kind != KindNumeric || p.HeaderHash == "" {
 		t.Errorf("clean semicolon file: %v, %+v", err, p)
 	}
@@ -94,7 +105,7 @@ func TestProfileHeaderProblems(t *testing.T) {
 // the delimiter or the data), and a file without a header has none.
 func TestProfileHeaderHash(t *testing.T) {
 	h := func(text string) string {
-		p, err := ProfileText(text)
+		p, err := ProfileText(text, HeaderAuto)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +124,7 @@ func TestProfileHeaderHash(t *testing.T) {
 // the close match suggested (case, spacing, one typo); numbers compare as
 // numbers; a label far from all gets no suggestion.
 func TestPositiveCheck(t *testing.T) {
-	p, err := ProfileText("x,species,y\n1,virginica,1\n2,setosa,0\n3,virginica,1.0\n4,versicolor,0\n")
+	p, err := ProfileText("x,species,y\n1,virginica,1\n2,setosa,0\n3,virginica,1.0\n4,versicolor,0\n", HeaderAuto)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,15 +20,36 @@ func (r Range) Centre() float64 { return (r.Lo + r.Hi) / 2 }
 // Half is h = (hi − lo)/2.
 func (r Range) Half() float64 { return (r.Hi - r.Lo) / 2 }
 
-// ToScaled is x ↦ (x − c)/h = (2x − lo − hi)/(hi − lo), not clamped (Scale
-// clamps features to [−1, 1]; the regression losses clamp the scaled target
-// to targetRange [−1, 1] inside the mechanism, which counts the clamps).
-func (r Range) ToScaled(x float64) float64 { return (2*x - r.Lo - r.Hi) / (r.Hi - r.Lo) }
+// ToScaled is x ↦ (x − c)/h = (2x − lo − hi)/(hi − lo), not clamped to
+// [−1, 1] (Scale clamps features to [−1, 1]; the regression losses clamp the
+// scaled target to targetRange [−1, 1] inside the mechanism, which counts the
+// clamps) but saturated at ±3 — the images of lo − w and hi + w, w = hi − lo —
+// before any arithmetic on x (issue 21): on main a target cell of 10³⁰⁸
+// overflowed 2x to +Inf and the call failed with "y[5] must be a finite
+// number"; now it maps to 3 and is clamped to 1 like any value above hi, so
+// the sample is the one its clamped neighbour gives. In the range, and up
+// to w beyond it, the value is the formula's bit for bit. For a valid range
+// (|lo|, |hi| ≤ MaxRange) no intermediate overflows.
+func (r Range) ToScaled(x float64) float64 {
+	w := r.Hi - r.Lo
+	switch {
+	case x > r.Hi+w:
+		return 3
+	case x < r.Lo-w:
+		return -3
+	}
+	return (2*x - r.Lo - r.Hi) / w
+}
+
+// MaxRange bounds the ends of a declared range: with |lo|, |hi| ≤ 10³⁰⁰ the
+// width, the saturation points lo − w, hi + w and 2x − lo − hi are finite.
+const MaxRange = 1e300
 
 // FromScaled is the inverse map x_s ↦ c + h·x_s.
 func (r Range) FromScaled(xs float64) float64 { return r.Centre() + r.Half()*xs }
 
-// Valid checks a declared range: finite lo < hi. field names it in errors.
+// Valid checks a declared range: finite lo < hi, both at most MaxRange in
+// magnitude. field names it in errors.
 func (r Range) Valid(field string) error {
 	if err := checks.Finite(field+".lo", r.Lo); err != nil {
 		return err
@@ -39,7 +60,10 @@ func (r Range) Valid(field string) error {
 	if !(r.Hi > r.Lo) {
 		return &checks.Error{Field: field, Rule: "[lo, hi] with lo < hi", Got: fmt.Sprintf("[%s, %s]", checks.Fmt(r.Lo), checks.Fmt(r.Hi))}
 	}
-	return nil
+	if err := checks.InRange(field+".lo", r.Lo, -MaxRange, MaxRange); err != nil {
+		return err
+	}
+	return checks.InRange(field+".hi", r.Hi, -MaxRange, MaxRange)
 }
 
 // Coefficients maps the coefficients θ of a linear score fitted on scaled

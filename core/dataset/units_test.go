@@ -3,6 +3,7 @@ package dataset
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -126,5 +127,36 @@ func TestRangeEffects(t *testing.T) {
 				t.Errorf("target %v, feature %d: effect %g, want β·width = %g", target, j, eff[j], want)
 			}
 		}
+	}
+}
+
+// TestToScaledSaturates (issue 21 item 6): ToScaled is the affine formula
+// bit for bit from lo − w to hi + w (w = hi − lo), saturates at ±3 beyond,
+// and is finite for every finite x, ±MaxFloat64 included; Valid refuses ends
+// beyond MaxRange, naming them.
+func TestToScaledSaturates(t *testing.T) {
+	for _, r := range []Range{{-50, 150}, {0, 1}, {-MaxRange, MaxRange}, {1e-300, 2e-300}} {
+		if err := r.Valid("ranges.y"); err != nil {
+			t.Fatal(err)
+		}
+		w := r.Hi - r.Lo
+		for _, x := range []float64{r.Lo, r.Hi, (r.Lo + r.Hi) / 2, r.Lo - w/2, r.Hi + w, r.Lo - w} {
+			if got, want := r.ToScaled(x), (2*x-r.Lo-r.Hi)/w; got != want {
+				t.Errorf("%v: ToScaled(%g) = %g, formula %g", r, x, got, want)
+			}
+		}
+		for _, x := range []float64{math.MaxFloat64, 1e308, -math.MaxFloat64, -1e308, r.Hi + 1.5*w, r.Lo - 1.5*w} {
+			want := 3.0
+			if x < r.Lo {
+				want = -3
+			}
+			if got := r.ToScaled(x); got != want {
+				t.Errorf("%v: ToScaled(%g) = %g, want %g", r, x, got, want)
+			}
+		}
+	}
+	err := Range{Lo: -1e301, Hi: 0}.Valid("ranges.y")
+	if err == nil || !strings.HasPrefix(err.Error(), "ranges.y.lo must be a finite number in [") {
+		t.Errorf("lo = −1e301: %v", err)
 	}
 }

@@ -10,7 +10,9 @@ type BallMin struct {
 	Theta []float64 `json:"theta"`
 	Loss  float64   `json:"loss"` // L at Theta
 	Gap   float64   `json:"gap"`  // certified: Loss − min_{‖θ‖≤C} L ≤ Gap
-	Iters int       `json:"iterations"`
+	// Iters counts the iterations run, each one pass of Mean and one of
+	// Subgradient over the n records: always the requested count.
+	Iters int `json:"iterations"`
 }
 
 // MinimizeInBall minimises L over ‖θ‖ ≤ radius for iters iterations, keeping
@@ -24,6 +26,14 @@ type BallMin struct {
 // taken for every single cut and for the step-weighted average of each half
 // of the run (the second half's average subgradient is small near the
 // optimum, which makes its bound tight).
+//
+// The work is data-independent (issue 21): exactly iters iterations, each
+// one Mean and one Subgradient pass, whatever the data. A zero subgradient
+// certifies the current point optimal (the gap closes) but does not stop the
+// loop — on main it did, so a table whose gradient vanishes at 0 (n identical
+// rows with balanced labels) finished in one pass and a neighbour in
+// thousands, and the run time of the call that also releases θ told them
+// apart. Callers choose iters from public sizes (mechanism.fit: n, d).
 func (s *Set) MinimizeInBall(radius float64, iters int) BallMin {
 	d := s.Dim()
 	x := make([]float64, d)
@@ -32,6 +42,7 @@ func (s *Set) MinimizeInBall(radius float64, iters int) BallMin {
 	best := make([]float64, d)
 	fBest, lb := math.Inf(1), math.Inf(-1)
 	var aSum, wSum float64
+	done := 0
 	smooth := s.kind == Logistic
 	beta := s.p.Clip * s.p.Clip / 4
 	for t := 1; t <= iters; t++ {
@@ -54,11 +65,13 @@ func (s *Set) MinimizeInBall(radius float64, iters int) BallMin {
 		for j, v := range g {
 			gsum[j] += w * v
 		}
+		done++
+		step := 0.0 // g = 0: x is a minimiser over ℝ^d; the update is a no-op pass
 		if gn == 0 {
 			lb = math.Max(lb, f)
-			break
+		} else {
+			step = radius * w / gn
 		}
-		step := radius * w / gn
 		if smooth && beta > 0 {
 			step = 1 / beta
 		}
@@ -74,7 +87,7 @@ func (s *Set) MinimizeInBall(radius float64, iters int) BallMin {
 		}
 	}
 	lb = math.Max(lb, avgCut(aSum, wSum, gsum, radius))
-	return BallMin{Theta: best, Loss: fBest, Gap: math.Max(0, fBest-lb), Iters: iters}
+	return BallMin{Theta: best, Loss: fBest, Gap: math.Max(0, fBest-lb), Iters: done}
 }
 
 // avgCut is min_{‖y‖≤C} of the weighted average of the cuts.

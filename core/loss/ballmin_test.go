@@ -54,3 +54,48 @@ func TestMinimizeInBallCertificate(t *testing.T) {
 		}
 	}
 }
+
+// timingPair is issue 21's pair: n = 456 identical rows with balanced labels,
+// where ∇L(0) = 0 for logistic, and the same table with row 0 replaced.
+func timingPair(t *testing.T) (*Set, *Set) {
+	t.Helper()
+	const n = 456
+	row := []float64{0.6, -0.3, 0.2}
+	x := make([][]float64, n)
+	y := make([]float64, n)
+	for i := range x {
+		x[i] = append([]float64(nil), row...)
+		y[i] = float64(2*(i%2) - 1)
+	}
+	a, err := New(Logistic, x, y, Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x2 := append([][]float64(nil), x...)
+	x2[0] = []float64{-0.1, 0.9, 0.4}
+	b, err := New(Logistic, x2, y, Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, b
+}
+
+// TestMinimizeInBallFixedWork (issue 21 item 1): the fit runs the requested
+// number of iterations on both tables of the timing pair, although the
+// first one's gradient vanishes at the start (on main the loop stopped there
+// after one pass, against 2000 for the neighbour), and the zero gradient
+// still closes the first one's gap.
+func TestMinimizeInBallFixedWork(t *testing.T) {
+	a, b := timingPair(t)
+	const iters = 2000
+	ma, mb := a.MinimizeInBall(1, iters), b.MinimizeInBall(1, iters)
+	if ma.Iters != iters || mb.Iters != iters {
+		t.Errorf("iterations %d and %d, want %d on both tables", ma.Iters, mb.Iters, iters)
+	}
+	if ma.Gap != 0 || dot(ma.Theta, ma.Theta) != 0 {
+		t.Errorf("balanced table: θ = %v, gap %g; want the origin, certified (gap 0)", ma.Theta, ma.Gap)
+	}
+	if mb.Gap > 1e-3 {
+		t.Errorf("neighbour: gap %g", mb.Gap)
+	}
+}

@@ -49,7 +49,7 @@ func Table(in BoundsInput) ([]Row, error) {
 	if err := checks.Epsilon("epsilon", in.Epsilon); err != nil {
 		return nil, err
 	}
-	if err := checks.Delta("delta", in.Delta); err != nil {
+	if err := checks.DeltaForN("delta", in.Delta, in.N); err != nil {
 		return nil, err
 	}
 	if err := checks.Positive("G", in.G); err != nil {

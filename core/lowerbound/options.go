@@ -73,7 +73,7 @@ func (o Options) normalize() (Options, fingerprint.Lengths, error) {
 		if err := checks.Epsilon("epsilon", o.Epsilon); err != nil {
 			return o, l, err
 		}
-		if err := checks.Delta("delta", o.Delta); err != nil {
+		if err := checks.DeltaForN("delta", o.Delta, o.rows(0)); err != nil {
 			return o, l, err
 		}
 	case BoxExponential:

@@ -10,7 +10,7 @@ import (
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
-	"github.com/dpsample/dpsample/core/sampler"
+	"github.com/dpsample/dpsample/core/sampler/exact"
 	"github.com/dpsample/dpsample/core/stats"
 )
 
@@ -43,9 +43,45 @@ import (
 // mechanism gives ε_lower ≤ ε except with probability ≤ α; the paper's
 // literal constants (PaperConstants: s = ε/√2 whatever δ) are caught when
 // ε_lower > ε.
+//
+// The far pair never exercises the first-order oracle: on the window Huber is
+// linear, its Bregman term is 0 and every proposal is accepted, so an oracle
+// that accepts everything passes (issue 21 item 4). The curved pair
+// (Pair = "curved") is one whose oracle rejects: n = 40 records x = 1 with
+// Huber threshold h = 2 and in-range targets ±0.3 (alternating), one of them
+// moved from −1 to +1 (the ends of the default targetRange), radius C = 2.
+// There the posterior (sd ≈ 0.7) lies in Huber's quadratic region, the
+// Bregman term is the full (κ/2)‖x − z‖²/σ² with κ ≈ 0.76, and ≈ 25 % of the
+// first-order trials reject (AuditResult.Rejection). Its exact law is not
+// Gaussian: the tails come from the exact 1-D sampler's CDF
+// (exact.LogConcave) at the plan's η, μ.
+//
+// Besides the DP bound, every audit checks the law: with exact tail P and
+// k hits in m draws, the two-sided Clopper–Pearson interval at level α must
+// meet [P − TV, P + TV] on both datasets (LawOK); a correct sampler fails
+// this with probability ≤ 2α. A mechanism fails the audit (Failed) when it
+// is caught or its law is off. Oracle = "accept-all" replaces the
+// first-order oracle by a deliberately broken one that accepts every
+// proposal (the tangent-plane Gaussian taken for the target): on the curved
+// pair its law is off and the audit fails it.
 
 // AuditFar is A, the distance of the far pair's targets.
 const AuditFar = 1000
+
+// Audit pairs and oracles.
+const (
+	AuditPairFar    = "far"        // the default: targets ±AuditFar, Gaussian law, the GDP curve attained
+	AuditPairCurved = "curved"     // Huber in its quadratic region: the first-order oracle rejects
+	OracleAcceptAll = "accept-all" // a broken first-order oracle, the audit's negative control
+)
+
+// The curved pair's public constants.
+const (
+	auditCurvedN      = 40
+	auditCurvedHuber  = 2.0
+	auditCurvedRadius = 2.0
+	auditCurvedTarget = 0.3
+)
 
 // Audit constants.
 const (
@@ -63,6 +99,8 @@ type AuditConfig struct {
 	Draws     int     `json:"draws"`     // per dataset
 	Alpha     float64 `json:"alpha"`     // the bound fails with probability ≤ α (default 1e-3)
 	Seed      uint64  `json:"seed"`      // the draws are seeded: the audit is a test, not a release
+	Pair      string  `json:"pair"`      // "far" (default) or "curved"; "curved" fixes n = 40
+	Oracle    string  `json:"oracle"`    // "" or "accept-all" (sampler "smooth" only: a broken oracle)
 }
 
 // AuditResult is the outcome of Audit.
@@ -83,7 +121,12 @@ type AuditResult struct {
 	IdealLower float64 `json:"idealLower"` // ln((P_D′(S) − δ)/P_D(S)) under the exact law: what infinitely many draws would show
 	EpsLower   float64 `json:"epsLower"`   // the Clopper–Pearson lower bound on ε (−Inf when lo(P_D′) ≤ δ)
 	Caught     bool    `json:"caught"`     // EpsLower > Epsilon: the claim (ε, δ) is refuted at level α
-	Seconds    float64 `json:"-"`
+	// Rejection is the measured share of rejected RGO trials (padding
+	// excluded) over both datasets; 0 for an exact sampler.
+	Rejection float64 `json:"rejection"`
+	LawOK     bool    `json:"lawOK"`  // both hit counts agree with the exact tails within TV (Clopper–Pearson, level α)
+	Failed    bool    `json:"failed"` // Caught or not LawOK
+	Seconds   float64 `json:"-"`
 }
 
 // auditTails are the candidate levels q = P_D(S).
@@ -118,48 +161,94 @@ func Audit(ctx context.Context, c AuditConfig) (AuditResult, error) {
 	default:
 		return res, &checks.Error{Field: "sampler", Rule: `one of "exact", "proximal", "smooth"`, Got: fmt.Sprintf("%q", c.Sampler)}
 	}
+	switch c.Oracle {
+	case "":
+	case OracleAcceptAll:
+		if c.Sampler != SamplerSmooth {
+			return res, checks.Errorf("oracle", `"accept-all" only with sampler "smooth" (the first-order oracle)`)
+		}
+	default:
+		return res, &checks.Error{Field: "oracle", Rule: `"" or "accept-all"`, Got: fmt.Sprintf("%q", c.Oracle)}
+	}
+	curved := false
+	switch c.Pair {
+	case "", AuditPairFar:
+		res.Pair = AuditPairFar
+	case AuditPairCurved:
+		curved, lossName = true, "huber"
+		res.N, res.Pair = auditCurvedN, AuditPairCurved
+	default:
+		return res, &checks.Error{Field: "pair", Rule: `"far" or "curved"`, Got: fmt.Sprintf("%q", c.Pair)}
+	}
+	n := res.N
 	res.Loss = lossName
-	ys := [2][]float64{auditPair(c.N, -1), auditPair(c.N, 1)}
+	ys := [2][]float64{auditPair(n, -1), auditPair(n, 1)}
+	if curved {
+		ys = [2][]float64{auditCurvedPair(n, -1), auditCurvedPair(n, 1)}
+	}
 	var ps [2]*prepared
 	for i, y := range ys {
-		p, err := prepare(Request{Loss: lossName, X: auditColumn(c.N), Y: y, TargetRange: []float64{-AuditFar, AuditFar},
-			Epsilon: c.Epsilon, Delta: c.Delta, Radius: 1, Sampler: c.Sampler})
+		req := Request{Loss: lossName, X: auditColumn(n), Y: y, TargetRange: []float64{-AuditFar, AuditFar},
+			Epsilon: c.Epsilon, Delta: c.Delta, Radius: 1, Sampler: c.Sampler}
+		if curved {
+			req.TargetRange, req.Huber, req.Radius = nil, auditCurvedHuber, auditCurvedRadius
+		}
+		p, err := prepare(req)
 		if err != nil {
 			return res, err
 		}
 		switch c.Constants {
 		case AuditCalibrated:
 		case AuditPaper:
-			eta, mu := PaperConstants(c.N, 1, p.plan.G, 1, c.Epsilon, c.Delta)
+			eta, mu := PaperConstants(n, 1, p.plan.G, req.Radius, c.Epsilon, c.Delta)
 			if err := p.setConstants(eta, mu); err != nil {
 				return res, err
 			}
 		default:
 			return res, &checks.Error{Field: "constants", Rule: `"calibrated" or "paper"`, Got: fmt.Sprintf("%q", c.Constants)}
 		}
+		p.acceptAll = c.Oracle == OracleAcceptAll
 		ps[i] = p
 	}
 	pl := ps[0].plan
 	res.Method, res.Eta, res.Mu, res.TV, res.Steps = pl.Method, pl.Eta, pl.Mu, pl.TV, pl.Steps
-	res.GDP = 2 * pl.G * math.Sqrt(pl.Eta) / (float64(c.N) * math.Sqrt(pl.Mu))
-	sigma := 1 / math.Sqrt(pl.Eta*pl.Mu)
-	mean := func(y []float64) float64 {
-		s := 0.0
-		for _, v := range y {
-			s += math.Copysign(1, v)
+	res.GDP = 2 * pl.G * math.Sqrt(pl.Eta) / (float64(n) * math.Sqrt(pl.Mu))
+	// The exact tails P_D(θ > t), P_D′(θ > t) and the quantile of P_D.
+	var tail [2]func(t float64) float64
+	var quantile func(q float64) float64
+	if curved {
+		for i, p := range ps {
+			lc, err := exactLaw(p)
+			if err != nil {
+				return res, err
+			}
+			tail[i] = func(t float64) float64 { return 1 - lc.CDF(t) }
 		}
-		return pl.G * s / (float64(c.N) * pl.Mu)
-	}
-	mD, mD2 := mean(ys[0]), mean(ys[1])
-	if w := math.Max(math.Abs(mD), math.Abs(mD2)) + 40*sigma; w > AuditFar-2 {
-		return res, checks.Errorf("epsilon", "small enough that the output lies in the linear window (|m| + 40σ = %s > %d)", checks.Fmt(w), AuditFar-2)
+		quantile = func(q float64) float64 { return tailQuantile(tail[0], q, 1/math.Sqrt(pl.Eta*pl.Mu)) }
+	} else {
+		sigma := 1 / math.Sqrt(pl.Eta*pl.Mu)
+		mean := func(y []float64) float64 {
+			s := 0.0
+			for _, v := range y {
+				s += math.Copysign(1, v)
+			}
+			return pl.G * s / (float64(n) * pl.Mu)
+		}
+		mD, mD2 := mean(ys[0]), mean(ys[1])
+		if w := math.Max(math.Abs(mD), math.Abs(mD2)) + 40*sigma; w > AuditFar-2 {
+			return res, checks.Errorf("epsilon", "small enough that the output lies in the linear window (|m| + 40σ = %s > %d)", checks.Fmt(w), AuditFar-2)
+		}
+		tail[0] = func(t float64) float64 { return privacy.Phi((mD - t) / sigma) }
+		tail[1] = func(t float64) float64 { return privacy.Phi((mD2 - t) / sigma) }
+		quantile = func(q float64) float64 { return mD + sigma*privacy.PhiInvUpper(q) }
 	}
 	// The threshold: the tail level with the best expected bound.
 	zc := privacy.PhiInvUpper(c.Alpha / 2)
 	best := math.Inf(-1)
 	for _, q := range auditTails {
-		t := mD + sigma*privacy.PhiInvUpper(q)
-		p := privacy.Phi((mD2 - t) / sigma)
+		t := quantile(q)
+		q = tail[0](t)
+		p := tail[1](t)
 		m := float64(c.Draws)
 		pLo := p - zc*math.Sqrt(p*(1-p)/m)
 		qHi := q + zc*math.Sqrt(q*(1-q)/m)
@@ -173,12 +262,13 @@ func Audit(ctx context.Context, c AuditConfig) (AuditResult, error) {
 	res.IdealLower = math.Log((res.TailD2 - c.Delta) / res.TailD)
 	var hits [2]int
 	var errs [2]error
+	var diags [2]Diagnostics
 	var wg sync.WaitGroup
 	for i := range ps {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			hits[i], errs[i] = auditHits(ctx, ps[i], res.Threshold, c.Draws, rng.Seeded(c.Seed^uint64(i+1)*0x9E3779B97F4A7C15))
+			hits[i], diags[i], errs[i] = auditHits(ctx, ps[i], res.Threshold, c.Draws, rng.Seeded(c.Seed^uint64(i+1)*0x9E3779B97F4A7C15))
 		}()
 	}
 	wg.Wait()
@@ -188,13 +278,23 @@ func Audit(ctx context.Context, c AuditConfig) (AuditResult, error) {
 		}
 	}
 	res.HitsD, res.HitsD2 = hits[0], hits[1]
-	_, qHi := stats.ClopperPearson(res.HitsD, c.Draws, c.Alpha)
-	pLo, _ := stats.ClopperPearson(res.HitsD2, c.Draws, c.Alpha)
+	qLo, qHi := stats.ClopperPearson(res.HitsD, c.Draws, c.Alpha)
+	pLo, pHi := stats.ClopperPearson(res.HitsD2, c.Draws, c.Alpha)
 	res.EpsLower = math.Inf(-1)
 	if pLo > c.Delta {
 		res.EpsLower = math.Log((pLo - c.Delta) / qHi)
 	}
 	res.Caught = res.EpsLower > c.Epsilon
+	res.LawOK = qLo <= res.TailD+res.TV && qHi >= res.TailD-res.TV && pLo <= res.TailD2+res.TV && pHi >= res.TailD2-res.TV
+	res.Failed = res.Caught || !res.LawOK
+	var acc, trials int64
+	for i, d := range diags {
+		acc += int64(c.Draws)*int64(ps[i].plan.Steps) - d.Failures - d.Overruns
+		trials += d.Trials - d.Padded
+	}
+	if trials > 0 {
+		res.Rejection = 1 - float64(acc)/float64(trials)
+	}
 	return res, nil
 }
 
@@ -202,7 +302,9 @@ func Audit(ctx context.Context, c AuditConfig) (AuditResult, error) {
 // dataset: every sampler, calibrated and paper constants, δ = 1e-6, at n = 2
 // for ε ∈ {0.5, 1, 2} and at n = 5 for ε ∈ {0.5, 1} (the zeroth-order
 // sampler's T grows like n²s², ≈ 24 000 steps per draw for the paper's
-// constants at n = 5, ε = 2; that row is left out).
+// constants at n = 5, ε = 2; that row is left out) on the far pair; then the
+// first-order sampler on the curved pair at ε ∈ {1, 2}, and its accept-all
+// oracle at ε = 1 (the negative control, which must fail).
 func AuditGrid(draws int) []AuditConfig {
 	var out []AuditConfig
 	for _, smp := range []string{SamplerExact, SamplerProximal, SamplerSmooth} {
@@ -218,33 +320,66 @@ func AuditGrid(draws int) []AuditConfig {
 			}
 		}
 	}
-	return out
+	for _, eps := range []float64{1, 2} {
+		out = append(out, AuditConfig{Sampler: SamplerSmooth, Pair: AuditPairCurved, Epsilon: eps, Delta: 1e-6, Draws: draws, Seed: uint64(7000 * eps)})
+	}
+	return append(out, AuditConfig{Sampler: SamplerSmooth, Pair: AuditPairCurved, Oracle: OracleAcceptAll, Epsilon: 1, Delta: 1e-6, Draws: draws, Seed: 7001})
 }
 
-// auditHits counts, among m outputs of the mechanism on p, those above c.
-func auditHits(ctx context.Context, p *prepared, c float64, m int, r *rand.Rand) (int, error) {
+// auditHits counts, among m outputs of the mechanism on p, those above c,
+// and returns the samplers' diagnostics summed over the m draws.
+func auditHits(ctx context.Context, p *prepared, c float64, m int, r *rand.Rand) (int, Diagnostics, error) {
+	var st Diagnostics
 	dr, err := newDrawer(p)
 	if err != nil {
-		return 0, err
+		return 0, st, err
 	}
 	out := make([]float64, p.plan.D)
-	var st Diagnostics
 	k := 0
 	for i := 0; i < m; i++ {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
-				return 0, err
+				return 0, st, err
 			}
 		}
 		if err := dr.draw(ctx, r, out, &st, func(int, int) {}); err != nil {
-			return 0, err
+			return 0, st, err
 		}
 		round(out, p.plan.Grid)
 		if out[0] > c {
 			k++
 		}
 	}
-	return k, nil
+	return k, st, nil
+}
+
+// exactLaw is the exact 1-D sampler of p's law π ∝ exp(−η(L + μθ²/2)) (its
+// CDF is the audit's reference).
+func exactLaw(p *prepared) (*exact.LogConcave, error) {
+	eta, mu := p.plan.Eta, p.plan.Mu
+	x := []float64{0}
+	return exact.NewLogConcave(func(t float64) float64 { x[0] = t; return eta * (p.set.Mean(x) + mu/2*t*t) }, 1/math.Sqrt(eta*mu))
+}
+
+// tailQuantile returns t with tail(t) = q for a decreasing tail function, by
+// bisection from a bracket grown in steps of scale.
+func tailQuantile(tail func(float64) float64, q, scale float64) float64 {
+	lo, hi := -scale, scale
+	for tail(lo) < q {
+		lo -= 2 * (hi - lo)
+	}
+	for tail(hi) > q {
+		hi += 2 * (hi - lo)
+	}
+	for i := 0; i < 200 && hi-lo > 1e-12*scale; i++ {
+		mid := (lo + hi) / 2
+		if tail(mid) > q {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
 }
 
 // setConstants replaces the calibrated η, μ of p by others (the audit of
@@ -261,12 +396,9 @@ func (p *prepared) setConstants(eta, mu float64) error {
 			return err
 		}
 	default:
-		sp, err := sampler.NewPlan(sampler.Params{N: pl.N, D: pl.D, G: pl.G, Eta: eta, Mu: mu, TV: pl.TV})
-		if err != nil {
+		if err := planZerothOrder(pl, p, Calibrated{Eta: eta, Mu: mu, TV: pl.TV}); err != nil {
 			return err
 		}
-		p.prox = sp
-		pl.Steps, pl.Lambda, pl.Method = sp.Steps, sp.Lambda, methodProxPre+sp.Mode
 	}
 	pl.Grid = grid(*pl)
 	return nil
@@ -279,6 +411,17 @@ func auditPair(n int, side float64) []float64 {
 	y[0] = side * AuditFar
 	for i := 1; i < n; i++ {
 		y[i] = AuditFar * float64(2*(i%2)-1)
+	}
+	return y
+}
+
+// auditCurvedPair returns the curved pair's targets: one at side·1 (an end
+// of the default targetRange), the others alternating ∓auditCurvedTarget.
+func auditCurvedPair(n int, side float64) []float64 {
+	y := make([]float64, n)
+	y[0] = side
+	for i := 1; i < n; i++ {
+		y[i] = auditCurvedTarget * float64(2*(i%2)-1)
 	}
 	return y
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/rng"
-	"github.com/dpsample/dpsample/core/sampler/exact"
 )
 
 // The first-order sampler in the exact 1-D audit. Its RGO is exact, so the
@@ -21,7 +20,13 @@ import (
 // first-order draws (prepare → newDrawer → draw) against π's CDF.
 
 func huberLogDensity(t *testing.T, z []float64, eta, mu float64) func(float64) float64 {
-	set, err := loss.New(loss.Huber, column(ones(len(z))), z, loss.Params{})
+	return huberLogDensityH(t, z, 0, eta, mu)
+}
+
+// huberLogDensityH is log π up to a constant for Huber threshold h (0: the
+// default 1) on records x = 1 with targets z.
+func huberLogDensityH(t *testing.T, z []float64, h, eta, mu float64) func(float64) float64 {
+	set, err := loss.New(loss.Huber, column(ones(len(z))), z, loss.Params{Huber: h})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +88,12 @@ func TestSmoothAudit1D(t *testing.T) {
 	}
 }
 
+// curvedRequest is the audit's curved pair (audit.go) as a request.
+func curvedRequest(side, eps, delta float64) Request {
+	return Request{Loss: "huber", X: column(ones(auditCurvedN)), Y: auditCurvedPair(auditCurvedN, side), Huber: auditCurvedHuber,
+		Epsilon: eps, Delta: delta, Radius: auditCurvedRadius, Sampler: SamplerSmooth}
+}
+
 // TestSmoothAuditDetectsMiscalibration: μ 1% too small fails the same audit.
 func TestSmoothAuditDetectsMiscalibration(t *testing.T) {
 	for _, eps := range []float64{0.5, 2} {
@@ -94,9 +105,14 @@ func TestSmoothAuditDetectsMiscalibration(t *testing.T) {
 }
 
 // TestSmoothAuditSamplerLaw: the mechanism's first-order draws on each
-// dataset of the pair (and on a close Huber pair, where the curvature acts)
-// follow the audited density: KS at α = 1e-3 with critical value
-// √(ln(2/α)/2)/√m + TV.
+// dataset of the far pair, on a close Huber pair and on the curved pair
+// (audit.go; the oracle rejects there: share of rejected trials > 0.2
+// asserted) follow the audited density: KS at α = 1e-3 with critical value
+// √(ln(2/α)/2)/√m + TV. The accept-all oracle fails the same test on the
+// curved pair. (The exact hockey-stick audit of TestSmoothAudit1D is a
+// property of π alone, not of the oracle; on the curved pair δ_actual is 0
+// to quadrature precision, so it stays on the far pair, which attains the
+// curve.)
 func TestSmoothAuditSamplerLaw(t *testing.T) {
 	const n, eps, delta = 5, 1.0, 1e-6
 	m := 2000
@@ -104,14 +120,24 @@ func TestSmoothAuditSamplerLaw(t *testing.T) {
 		m = 700
 	}
 	close := []float64{-0.3, 0.1, 0.2, 0.5, 0.9}
+	reqs := []Request{}
 	for _, z := range [][]float64{farPair(n, -1), farPair(n, 1), close} {
-		p, err := prepare(Request{Loss: "huber", X: column(ones(n)), Y: z, TargetRange: []float64{-farA, farA}, Epsilon: eps, Delta: delta, Radius: 1, Sampler: SamplerSmooth})
+		reqs = append(reqs, Request{Loss: "huber", X: column(ones(n)), Y: z, TargetRange: []float64{-farA, farA}, Epsilon: eps, Delta: delta, Radius: 1, Sampler: SamplerSmooth})
+	}
+	reqs = append(reqs, curvedRequest(1, eps, delta), curvedRequest(1, eps, delta))
+	for i, req := range reqs {
+		broken := i == len(reqs)-1
+		p, err := prepare(req)
 		if err != nil {
 			t.Fatal(err)
 		}
+		p.acceptAll = broken
 		pl := p.plan
-		u := huberLogDensity(t, z, pl.Eta, pl.Mu)
-		lc, err := exact.NewLogConcave(func(v float64) float64 { return -u(v) }, 1/math.Sqrt(pl.Eta*pl.Mu))
+		m := m
+		if len(req.Y) == auditCurvedN {
+			m = 3000 // the broken oracle's KS distance is ≈ 0.07: crit 0.035 + TV at 3000 draws
+		}
+		lc, err := exactLaw(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,9 +163,15 @@ func TestSmoothAuditSamplerLaw(t *testing.T) {
 			ks = math.Max(ks, math.Max(f-float64(i)/float64(m), float64(i+1)/float64(m)-f))
 		}
 		crit := math.Sqrt(math.Log(2/1e-3)/2)/math.Sqrt(float64(m)) + pl.TV
-		t.Logf("targets %v: T=%d, KS %.4f (crit %.4f), acceptance %.3f", z[:2], pl.Steps, ks, crit, float64(m*pl.Steps)/float64(st.Trials))
-		if ks > crit {
-			t.Errorf("targets %v: first-order draws KS %.4f > %.4f", z, ks, crit)
+		rej := 1 - float64(int64(m*pl.Steps)-st.Failures-st.Overruns)/float64(st.Trials-st.Padded)
+		t.Logf("targets %v (n=%d, broken %v): T=%d, KS %.4f (crit %.4f), rejection %.3f", req.Y[:2], len(req.Y), broken, pl.Steps, ks, crit, rej)
+		switch {
+		case broken && ks <= crit:
+			t.Errorf("accept-all oracle passed KS on the curved pair (%.4f ≤ %.4f)", ks, crit)
+		case !broken && ks > crit:
+			t.Errorf("targets %v: first-order draws KS %.4f > %.4f", req.Y, ks, crit)
+		case !broken && len(req.Y) == auditCurvedN && rej <= 0.2:
+			t.Errorf("curved pair: rejection %.3f ≤ 0.2", rej)
 		}
 	}
 }

@@ -37,6 +37,7 @@ const (
 
 // Calibrate computes η and μ of Algorithm 1.
 //
+//   - δ < 1/n (checks.DeltaForN: a δ ≥ 1/n permits publishing a row).
 //   - δ split: exact sampler → DeltaCurve = δ, TV = 0; otherwise
 //     privacy.Split (half of δ to the sampler), and each of the m samples gets
 //     TV = Split.TV/m, since m independent draws are within m·TV of the ideal
@@ -71,7 +72,7 @@ func Calibrate(in Calibration) (Calibrated, error) {
 	if err := checks.Epsilon("epsilon", in.Epsilon); err != nil {
 		return Calibrated{}, err
 	}
-	if err := checks.Delta("delta", in.Delta); err != nil {
+	if err := checks.DeltaForN("delta", in.Delta, in.N); err != nil {
 		return Calibrated{}, err
 	}
 	m := in.Samples

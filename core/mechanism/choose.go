@@ -62,7 +62,7 @@ func chooseSampler(choice string, set *loss.Set) (samplerChoice, error) {
 // acceptance bound and the TV split) from the data-independent plan.
 func planFirstOrder(pl *Plan, p *prepared, cal Calibrated) error {
 	fo, err := sampler.NewFirstOrderPlan(sampler.FirstOrderParams{N: pl.N, D: pl.D, G: pl.G, Curv: p.set.Curvature(),
-		Eta: cal.Eta, Mu: cal.Mu, TV: cal.TV})
+		Eta: cal.Eta, Mu: cal.Mu, TV: cal.TV, Work: p.work})
 	if err != nil {
 		return err
 	}
@@ -71,6 +71,7 @@ func planFirstOrder(pl *Plan, p *prepared, cal Calibrated) error {
 	pl.Steps, pl.Lambda, pl.RadiusBall = fo.Steps, fo.Lambda, fo.RadiusBall
 	pl.Curvature, pl.AnchorMax, pl.TrialBudget, pl.AcceptMin = fo.Curv, fo.AnchorMax, fo.TrialBudget, fo.PMin
 	pl.TVMix, pl.TVRGO = fo.TauC, fo.TauFail
+	pl.FixedWork, pl.TrialTotal, pl.TVOver = fo.Work != sampler.WorkAdaptive, fo.TrialTotal, fo.TauOver
 	pl.ExpectedLossEvals = fo.ExpectedLossEvals * float64(pl.Samples)
 	return nil
 }

@@ -8,16 +8,28 @@ type Stats struct {
 }
 
 // Diagnostics are statistics of the data and of the run, shown to the data
-// owner and NOT private (issue 13): the numbers of rejection trials and loss
-// evaluations of the proximal sampler and the wall-clock time depend on the
-// data (neighbouring datasets at n = 20 shift mean trials by ≈ 0.23 sd), and
-// the clamp counts are counts of records outside the declared domain. They
-// must not be released beside θ; Result.Release drops them.
+// owner and NOT private (issue 13): without fixed work the numbers of
+// rejection trials and loss evaluations of the proximal sampler depend on the
+// data (neighbouring datasets at n = 20 shift mean trials by ≈ 0.23 sd); the
+// wall-clock time, the TV events (failures, anchor misses, overruns) and
+// the clamp counts depend on it in any case. They must not be released
+// beside θ; Result.Release drops them.
 type Diagnostics struct {
-	Private        bool    `json:"private"`        // always false
-	Trials         int64   `json:"trials"`         // rejection trials, summed over samples
-	LossEvals      int64   `json:"lossEvals"`      // evaluations of ℓ(θ; z_i)
-	AnchorPasses   int64   `json:"anchorPasses"`   // first-order sampler: gradient passes of the anchor search
+	Private      bool  `json:"private"`      // always false
+	Trials       int64 `json:"trials"`       // rejection trials, summed over samples
+	LossEvals    int64 `json:"lossEvals"`    // evaluations of ℓ(θ; z_i)
+	AnchorPasses int64 `json:"anchorPasses"` // first-order sampler: gradient passes of the anchor search
+	Draws        int64 `json:"draws"`        // proximal samplers: random variates requested (normals, uniforms, integers)
+	// The events charged to TV (plan.tvRGO, plan.tvOver), counted so that the
+	// bounds can be checked from the API: RGO calls that used all M trials
+	// (x left unchanged), first-order anchors whose last pass left the
+	// residual above AnchorTol·σ (0 in exact arithmetic; the acceptance
+	// bound p_min assumes none), and steps that found the total trial budget
+	// spent (fixedWork).
+	Failures       int64   `json:"failures"`
+	AnchorMisses   int64   `json:"anchorMisses"`
+	Overruns       int64   `json:"overruns"`
+	Padded         int64   `json:"padded"`         // fixedWork: trials run after the last step to fill the budget (counted in trials)
 	Seconds        float64 `json:"seconds"`        // wall-clock time of Sample, including the non-private fit
 	ClampedTargets int     `json:"clampedTargets"` // records whose target was clamped to targetRange
 	ClampedPoints  int     `json:"clampedPoints"`  // records with a coordinate clamped to pointBox
@@ -25,7 +37,11 @@ type Diagnostics struct {
 }
 
 // Release is the private part of a Result: what may leave the data owner's
-// device. It carries no diagnostics and no non-private fit.
+// device. It carries no diagnostics and no non-private fit. Its plan carries
+// n (plan.n), which is released: when rows with a missing cell were dropped
+// before the call, n is the count of complete rows, and whoever knows the
+// file's row count learns how many were dropped (docs/PRIVACY.md §1, §7.6);
+// the unit of privacy is a complete row.
 type Release struct {
 	Theta   []float64   `json:"theta"`
 	Samples [][]float64 `json:"samples"`

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/sampler/exact"
 )
@@ -283,5 +284,44 @@ func TestDomainValidation(t *testing.T) {
 	}
 	if res.Diagnostics.ClampedPoints != 2 || !slices.Equal(res.Plan.PointBox, []float64{-3, 3}) {
 		t.Errorf("clamped %d, box %v", res.Diagnostics.ClampedPoints, res.Plan.PointBox)
+	}
+}
+
+// TestHugeTargetCellLikeClampedNeighbour (issue 21 item 6): a target cell of
+// ±10³⁰⁸ (and ±MaxFloat64) in a CSV, scaled through its declared range the
+// page's way (dataset.Range.ToScaled, then targetRange [−1, 1] in the
+// mechanism), gives — same seed — the sample of its clamped neighbour, the
+// table with that cell at the range's end. On main 2x overflowed to +Inf
+// first and the call failed with "y[5] must be a finite number, got +Inf".
+func TestHugeTargetCellLikeClampedNeighbour(t *testing.T) {
+	xr, yr := dataset.Range{Lo: 0, Hi: 10}, dataset.Range{Lo: -50, Hi: 150}
+	run := func(cell string) []float64 {
+		t.Helper()
+		text := "x,y\n1,20\n2,40\n3,-10\n4,70\n5,90\n6," + cell + "\n7,60\n8,100\n"
+		tab, err := dataset.Parse(text, dataset.Options{Target: "y", TargetType: dataset.TargetNumeric})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tab.Scale(map[string]dataset.Range{"x": xr}); err != nil {
+			t.Fatal(err)
+		}
+		y := make([]float64, len(tab.Y))
+		for i, v := range tab.Y {
+			y[i] = yr.ToScaled(v)
+		}
+		res, err := Sample(context.Background(), Request{Loss: "huber", X: tab.X, Y: y, TargetRange: []float64{-1, 1},
+			Epsilon: 1, Delta: 1e-3, Radius: 2, Seed: seed(9)}, nil)
+		if err != nil {
+			t.Fatalf("cell %s: %v", cell, err)
+		}
+		return res.Theta
+	}
+	for _, c := range []struct{ cell, neighbour string }{
+		{"1e308", "150"}, {"-1e308", "-50"}, {"1.7976931348623157e308", "150"}, {"-1.7976931348623157e308", "-50"}, {"1e20", "150"},
+	} {
+		got, want := run(c.cell), run(c.neighbour)
+		if !slices.Equal(got, want) {
+			t.Errorf("target cell %s: θ = %v, its clamped neighbour (%s) gives %v", c.cell, got, c.neighbour, want)
+		}
 	}
 }

@@ -34,6 +34,9 @@ const fitBudget = 2e7
 
 // fit compares theta with the certified non-private minimiser of L over the
 // ball ‖θ‖ ≤ C (loss.Set.MinimizeInBall), with the work bounded by fitBudget.
+// It runs inside the call that releases θ, so its work must not depend on
+// the data (issue 21): the iteration count is a function of n and d alone
+// and MinimizeInBall always runs all of them (no stop on a zero gradient).
 func fit(set *loss.Set, theta []float64, radius float64) Fit {
 	n, d := set.N(), set.Dim()
 	iters := int(math.Max(100, math.Min(2000, fitBudget/float64(n*d))))

@@ -121,6 +121,8 @@ func TestBadInput(t *testing.T) {
 		{"delta 0", func(r *Request) { r.Delta = 0 }, "delta"},
 		{"delta 1", func(r *Request) { r.Delta = 1 }, "delta"},
 		{"delta NaN", func(r *Request) { r.Delta = nan }, "delta"},
+		{"delta 0.5 ≥ 1/n", func(r *Request) { r.Delta = 0.5 }, "delta"},
+		{"delta = 1/n", func(r *Request) { r.Delta = 1.0 / 3 }, "delta"},
 		{"radius NaN", func(r *Request) { r.Radius = nan }, "radius"}, // 0 means DefaultRadius (radius_test.go)
 		{"radius <0", func(r *Request) { r.Radius = -3 }, "radius"},
 		{"radius Inf", func(r *Request) { r.Radius = inf }, "radius"},
@@ -165,6 +167,18 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, err := NewPlan(goodRequest()); err != nil {
 		t.Fatalf("good request rejected: %v", err)
+	}
+	// δ ≥ 1/n says why (issue 21 item 6): on main δ = 0.5 was accepted and
+	// printed as a guarantee.
+	req := goodRequest()
+	req.Delta = 0.5
+	_, err := NewPlan(req)
+	if err == nil || !strings.Contains(err.Error(), "below 1/n = 0.3333333333333333 for n = 3 rows") || !strings.Contains(err.Error(), "permits publishing one row outright") {
+		t.Errorf("δ = 0.5 at n = 3: %v", err)
+	}
+	req.Delta = 0.33
+	if _, err := NewPlan(req); err != nil {
+		t.Errorf("δ = 0.33 < 1/3 rejected: %v", err)
 	}
 }
 

@@ -29,6 +29,12 @@ type Request struct {
 	EtaRule string      `json:"etaRule,omitempty"` // "optimal" (default) or "paper"
 	Mode    string      `json:"mode,omitempty"`    // proximal RGO mode: "auto", "full", "stochastic"
 	Seed    *uint64     `json:"seed,omitempty"`    // reproducible, NOT private
+	// FixedWork makes the proximal samplers' work a function of public inputs
+	// only (sampler.WorkTotal: K + 1 anchor passes per step and a public total
+	// trial budget B, padded with real trials; the overrun is charged to TV).
+	// nil means the default, on (docs/PRIVACY.md §5); false restores the
+	// adaptive sampler (faster, but its work depends on the data).
+	FixedWork *bool `json:"fixedWork,omitempty"`
 
 	// Public record domain (domain.go): [lo, hi], default [−1, 1].
 	TargetRange []float64 `json:"targetRange,omitempty"` // lad, quantile, huber: y clamped to it
@@ -76,6 +82,17 @@ type Plan struct {
 	AcceptMin   float64 `json:"acceptMin"`   // first-order: p_min, lower bound on the acceptance per trial
 	TVMix       float64 `json:"tvMix"`       // proximal: τ_c, the mixing share of TV
 	TVRGO       float64 `json:"tvRGO"`       // proximal: the RGO share of TV (first-order: T·(1−p_min)^M; zeroth-order: T·τ_step)
+
+	// Fixed work (Request.FixedWork): whether the proximal sampler's work is
+	// fixed, its total trial budget B per sample, the zeroth-order
+	// stochastic RGO's total of factory draws B_f per sample, and the TV
+	// share of an overrun of either (sampler.TotalBudget, FactoryBudget); 0
+	// without fixed work or for an exact sampler, whose work is not fixed
+	// (docs/PRIVACY.md §5).
+	FixedWork    bool    `json:"fixedWork"`
+	TrialTotal   int64   `json:"trialTotal"`
+	FactoryTotal int64   `json:"factoryTotal"`
+	TVOver       float64 `json:"tvOver"`
 }
 
 // Sampler choices and methods.
@@ -101,6 +118,11 @@ type prepared struct {
 	prox sampler.Plan
 	cal  Calibrated
 	dom  domain
+	work string // sampler work mode (sampler.WorkTotal under FixedWork)
+	// acceptAll replaces the first-order oracle by one that accepts every
+	// proposal: the audit's deliberately broken negative control (audit.go).
+	acceptAll bool
+	mode      string // zeroth-order RGO mode requested
 
 	fo         sampler.FirstOrderPlan
 	firstOrder bool
@@ -194,6 +216,9 @@ func prepare(req Request) (*prepared, error) {
 		GDPTotal: cal.GDPTotal, EtaRule: etaRule, TargetRange: dom.target, PointBox: dom.box, Why: ch.why,
 	}
 	p := &prepared{set: set, kind: k, cal: cal, dom: dom}
+	if req.FixedWork == nil || *req.FixedWork {
+		p.work = sampler.WorkTotal
+	}
 	if useExact {
 		pl.Sampler, pl.Method = SamplerExact, method
 		switch method {
@@ -207,29 +232,45 @@ func prepare(req Request) (*prepared, error) {
 			return nil, err
 		}
 	} else {
-		sp, err := sampler.NewPlan(sampler.Params{N: n, D: d, G: set.G(), Eta: cal.Eta, Mu: cal.Mu, TV: cal.TV, Mode: req.Mode})
-		if err != nil {
+		p.mode = req.Mode
+		if err := planZerothOrder(&pl, p, cal); err != nil {
 			return nil, err
 		}
-		p.prox = sp
-		pl.Sampler, pl.Method = SamplerProximal, methodProxPre+sp.Mode
-		pl.Steps, pl.Lambda, pl.RadiusBall = sp.Steps, sp.Lambda, sp.RadiusBall
-		pl.ExpectedLossEvals = sp.ExpectedLossEvals * float64(m)
-		pl.TrialBudget, pl.TVMix, pl.TVRGO = sp.TrialBudget, sp.TauC, float64(sp.Steps)*sp.TauStep
 	}
 	pl.Grid = grid(pl)
 	p.plan = pl
 	return p, nil
 }
 
+// planZerothOrder fills the zeroth-order fields of pl (λ, M, T, the TV
+// split, the total trial budget) from the data-independent plan.
+func planZerothOrder(pl *Plan, p *prepared, cal Calibrated) error {
+	sp, err := sampler.NewPlan(sampler.Params{N: pl.N, D: pl.D, G: pl.G, Eta: cal.Eta, Mu: cal.Mu, TV: cal.TV, Mode: p.mode, Work: p.work})
+	if err != nil {
+		return err
+	}
+	p.prox = sp
+	pl.Sampler, pl.Method = SamplerProximal, methodProxPre+sp.Mode
+	pl.Steps, pl.Lambda, pl.RadiusBall = sp.Steps, sp.Lambda, sp.RadiusBall
+	pl.ExpectedLossEvals = sp.ExpectedLossEvals * float64(pl.Samples)
+	pl.TrialBudget, pl.TVMix, pl.TVRGO = sp.TrialBudget, sp.TauC, float64(sp.Steps)*sp.TauStep
+	pl.AcceptMin = sp.PMin
+	pl.FixedWork, pl.TrialTotal, pl.FactoryTotal, pl.TVOver = sp.Work != sampler.WorkAdaptive, sp.TrialTotal, sp.FactoryTotal, sp.TauOver
+	return nil
+}
+
 // grid returns the output rounding step: the power of two nearest above
 // 2⁻²⁰/√(ημ) (the posterior scale is ≤ 1/√(ημ), so rounding moves θ by a
 // negligible fraction of its noise), and at least 2⁻⁴⁰ times a bound on ‖θ‖
 // (so that the low-order float bits are always removed). Data-independent.
-// The exact samplers draw from 53-bit uniforms (sampler/exact source.go), so
-// a cell of 2⁻²⁰σ holds ≳ 10⁹ generator outputs (relative error in a cell's
-// probability ≲ 10⁻⁹); with math/rand's 32-bit ziggurat it held ≈ 590
-// (≈ 1.7·10⁻³).
+// The exact samplers and the first-order sampler draw their normals from
+// 53-bit uniforms (rng.Normal53), so a cell of 2⁻²⁰σ holds ≳ 10⁹ generator
+// outputs (relative error in a cell's probability ≲ 10⁻⁹); with math/rand's
+// 32-bit ziggurat it held ≈ 590 (exact samplers) and 3·10³–9·10³ (the
+// first-order sampler's last proposal, whose σ is 3–10× smaller than the
+// posterior's). The zeroth-order sampler keeps the ziggurat: its last
+// proposal's σ is 230–3700× smaller, ≥ 1.5·10⁵ points per cell
+// (TestOutputGridResolution, docs/PRIVACY.md §6).
 func grid(pl Plan) float64 {
 	sigma := 1 / math.Sqrt(pl.Eta*pl.Mu)
 	scale := pl.G/pl.Mu + (math.Sqrt(float64(pl.D))+10)*sigma

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
 	"github.com/dpsample/dpsample/core/sampler"
@@ -107,7 +108,11 @@ func (dr *drawer) draw(ctx context.Context, r *rand.Rand, out []float64, st *Dia
 	var s sampler.Stats
 	var err error
 	if dr.p.firstOrder {
-		theta, s, err = sampler.RunFirstOrder(ctx, dr.p.fo, dr.p.set, r, report)
+		var pot sampler.SmoothPotential = dr.p.set
+		if dr.p.acceptAll {
+			pot = acceptAll{dr.p.set}
+		}
+		theta, s, err = sampler.RunFirstOrder(ctx, dr.p.fo, pot, r, report)
 	} else {
 		theta, s, err = sampler.Run(ctx, dr.p.prox, dr.p.set, r, report)
 	}
@@ -115,10 +120,28 @@ func (dr *drawer) draw(ctx context.Context, r *rand.Rand, out []float64, st *Dia
 		return err
 	}
 	copy(out, theta)
-	st.Trials += s.Trials
-	st.LossEvals += s.LossEvals
-	st.AnchorPasses += s.AnchorIters
+	st.add(s)
 	return nil
+}
+
+// acceptAll is a deliberately broken first-order oracle, the audit's
+// negative control: its Bregman term is 0, so every proposal is accepted and
+// the tangent-plane Gaussian is taken for the target (the same break as the
+// sampler package's acceptAll test hook).
+type acceptAll struct{ *loss.Set }
+
+func (acceptAll) Bregman(x, lin []float64) float64 { return 0 }
+
+// add accumulates one proximal run's counters.
+func (d *Diagnostics) add(s sampler.Stats) {
+	d.Trials += s.Trials
+	d.LossEvals += s.LossEvals
+	d.AnchorPasses += s.AnchorIters
+	d.Draws += s.Draws
+	d.Failures += s.Failures
+	d.AnchorMisses += s.AnchorMisses
+	d.Overruns += s.Overruns
+	d.Padded += s.Padded
 }
 
 // Sample validates req, draws its samples and reports the guarantee.
@@ -132,11 +155,17 @@ func Sample(ctx context.Context, req Request, progress func(done, total int)) (R
 	if err != nil {
 		return Result{}, err
 	}
+	return p.sample(ctx, start, req.Seed, progress)
+}
+
+// sample is Sample after prepare: the draws, the report, the non-private fit
+// and the diagnostics.
+func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, progress func(done, total int)) (Result, error) {
 	dr, err := newDrawer(p)
 	if err != nil {
 		return Result{}, err
 	}
-	r, private := rng.New(req.Seed)
+	r, private := rng.New(seed)
 	pl := p.plan
 	m := pl.Samples
 	res := Result{Private: private, Plan: pl, Samples: make([][]float64, m)}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/rng"
 )
 
 // SmoothPotential is the data term of the first-order sampler:
@@ -51,6 +52,7 @@ type foChain struct {
 	pot       SmoothPotential
 	r         *rand.Rand
 	n         int
+	d         int64
 	eta       float64
 	shrink    float64 // 1/(1+λα)
 	sigma     float64
@@ -60,6 +62,9 @@ type foChain struct {
 	tol2      float64 // (AnchorTol·σ)²
 	kmax      int
 	trials    int
+	pinAnchor bool  // fixed work: always kmax + 1 anchor passes
+	padTrials bool  // WorkPerStep: always M trials
+	budget    int64 // WorkTotal: B, trials left in the run; −1 without a total budget
 	acceptAll bool
 	x, m      []float64
 	z, g, c   []float64 // anchor, ∇L(z), proposal centre m − σ²η∇L(z)
@@ -70,11 +75,14 @@ type foChain struct {
 }
 
 // step performs one alternating step: y ← x + √λ·ξ, then x ← RGO(y).
+// Every normal is rng.Normal53 (53-bit polar method): the released θ is the
+// last accepted proposal c + σ·ξ, so its low bits are the generator's.
 func (c *foChain) step() {
 	r := c.r
 	for j, xj := range c.x {
-		c.m[j] = (xj + c.sqrtLam*r.NormFloat64()) * c.shrink
+		c.m[j] = (xj + c.sqrtLam*rng.Normal53(r)) * c.shrink
 	}
+	c.st.Draws += c.d
 	c.st.Steps++
 	// Warm start z₀ = m − σ²η·∇L(previous anchor) (z₀ = m on the first step,
 	// g = 0): no extra pass, and ‖z₀ − z*‖ ≤ 2σ²ηG still bounds K.
@@ -96,34 +104,76 @@ func (c *foChain) step() {
 			c.nonFinit = true
 			return
 		}
-		if rr <= c.tol2 {
+		if rr <= c.tol2 && !c.pinAnchor {
 			break
 		}
 		if k == c.kmax {
-			c.st.AnchorMisses++
+			if rr > c.tol2 {
+				c.st.AnchorMisses++
+			}
 			break
 		}
 		for j, cj := range c.c {
 			c.z[j] += (cj - c.z[j]) * c.relax
 		}
 	}
+	accepted := false
 	for k := 0; k < c.trials; k++ {
-		c.st.Trials++
-		for j, cj := range c.c {
-			c.prop[j] = cj + c.sigma*r.NormFloat64()
+		if c.budget == 0 {
+			c.st.Overruns++
+			return // the run's trial budget is spent: x stays (charged to TV)
 		}
-		b := c.eta * c.pot.Bregman(c.prop, c.lin)
-		c.st.LossEvals += int64(c.n)
-		if math.IsNaN(b) || math.IsInf(b, 0) {
-			c.nonFinit = true
+		b := c.trial()
+		if c.nonFinit {
 			return
 		}
-		if c.acceptAll || r.Float64() < math.Exp(-b) {
+		u := r.Float64()
+		if accepted {
+			continue // a padding trial (WorkPerStep): drawn, evaluated, discarded
+		}
+		if c.acceptAll || u < math.Exp(-b) {
 			c.x, c.prop = c.prop, c.x
-			return
+			accepted = true
+			if !c.padTrials {
+				return
+			}
 		}
 	}
-	c.st.Failures++
+	if !accepted {
+		c.st.Failures++
+	}
+}
+
+// trial draws a proposal c + σξ into prop and returns η·B(prop), counting one
+// trial, its loss evaluations and its d + 1 draws (the uniform of the
+// acceptance test is drawn by the caller, step or pad, for every trial).
+func (c *foChain) trial() float64 {
+	c.st.Trials++
+	c.st.Draws += c.d + 1
+	if c.budget > 0 {
+		c.budget--
+	}
+	for j, cj := range c.c {
+		c.prop[j] = cj + c.sigma*rng.Normal53(c.r)
+	}
+	b := c.eta * c.pot.Bregman(c.prop, c.lin)
+	c.st.LossEvals += int64(c.n)
+	if math.IsNaN(b) || math.IsInf(b, 0) {
+		c.nonFinit = true
+	}
+	return b
+}
+
+// pad spends the rest of the total trial budget (WorkTotal) on trials at the
+// last anchor, each drawn, evaluated and discarded with its uniform, so that
+// the run does exactly B trials. prop is scratch here: x was copied out of
+// the chain's buffers before.
+func (c *foChain) pad() {
+	for c.budget > 0 {
+		c.trial()
+		c.r.Float64()
+		c.st.Padded++
+	}
 }
 
 // RunFirstOrder draws one sample from π within TV pl.TV with the first-order
@@ -131,10 +181,12 @@ func (c *foChain) step() {
 // The contract is Run's: chunks of pl.ChunkSteps steps, progress (may be nil,
 // may block) after each chunk with (steps done, pl.Steps), ctx checked between
 // chunks (a cancelled run returns ctx.Err() and no sample), no allocation in
-// the hot loop. Timing: T and the cap are fixed; the anchor iterations and
-// trials per step are random and data-dependent (≤ AnchorMax + 1 passes and a
-// geometric number of trials with success probability ≥ PMin); callers exposed
-// to a timing adversary should pad the total run time.
+// the hot loop. Work: T and the cap are fixed; with pl.Work = WorkAdaptive the
+// anchor iterations and trials per step are random and data-dependent
+// (≤ AnchorMax + 1 passes and a geometric number of trials with success
+// probability ≥ PMin); with WorkPerStep or WorkTotal (work.go) the counters
+// of Stats other than Failures, AnchorMisses, Overruns and Padded are
+// functions of the plan alone.
 func RunFirstOrder(ctx context.Context, pl FirstOrderPlan, pot SmoothPotential, r *rand.Rand, progress func(done, total int)) ([]float64, Stats, error) {
 	if err := validateFirstOrder(pl, pot, r); err != nil {
 		return nil, Stats{}, err
@@ -151,6 +203,10 @@ func RunFirstOrder(ctx context.Context, pl FirstOrderPlan, pot SmoothPotential, 
 	}
 	out := make([]float64, pl.D)
 	copy(out, c.x)
+	if err := ctx.Err(); err != nil {
+		return nil, c.st, err
+	}
+	c.pad()
 	return out, c.st, nil
 }
 
@@ -162,6 +218,7 @@ func newFOChain(pl FirstOrderPlan, pot SmoothPotential, r *rand.Rand) *foChain {
 		pot:       pot,
 		r:         r,
 		n:         pl.N,
+		d:         int64(d),
 		eta:       pl.Eta,
 		shrink:    1 / (1 + pl.Lambda*pl.Alpha),
 		sigma:     sigma,
@@ -172,6 +229,9 @@ func newFOChain(pl FirstOrderPlan, pot SmoothPotential, r *rand.Rand) *foChain {
 		kmax:      pl.AnchorMax,
 		trials:    pl.TrialBudget,
 		acceptAll: pl.acceptAll,
+		pinAnchor: pl.Work != WorkAdaptive,
+		padTrials: pl.Work == WorkPerStep,
+		budget:    -1,
 		x:         buf[:d:d],
 		m:         buf[d : 2*d : 2*d],
 		z:         buf[2*d : 3*d : 3*d],
@@ -179,6 +239,9 @@ func newFOChain(pl FirstOrderPlan, pot SmoothPotential, r *rand.Rand) *foChain {
 		c:         buf[4*d : 5*d : 5*d],
 		prop:      buf[5*d:],
 		lin:       make([]float64, 3*pl.N),
+	}
+	if pl.Work == WorkTotal {
+		c.budget = pl.TrialTotal
 	}
 	if pl.start != nil {
 		copy(c.x, pl.start)
@@ -195,6 +258,12 @@ func validateFirstOrder(pl FirstOrderPlan, pot SmoothPotential, r *rand.Rand) er
 	}
 	if pl.Steps < 1 || pl.TrialBudget < 1 || pl.AnchorMax < 0 {
 		return checks.Errorf("plan", "a plan made by NewFirstOrderPlan (steps and trial budget ≥ 1)")
+	}
+	if err := checkWork(pl.Work); err != nil {
+		return err
+	}
+	if pl.Work == WorkTotal && pl.TrialTotal < int64(pl.Steps) {
+		return checks.Errorf("plan", "a plan made by NewFirstOrderPlan (total trial budget ≥ T)")
 	}
 	for _, f := range []struct {
 		name string

@@ -26,6 +26,14 @@ func breastLike(b testing.TB, eps float64) (*loss.Set, *glm, float64, float64, f
 	if err != nil {
 		b.Fatal(err)
 	}
+	eta, mu, tv := alg1(b, n, d, C, eps)
+	return set, pot, eta, mu, tv
+}
+
+// alg1 returns Algorithm 1's η, μ and the sampler's TV at (ε, δ = 1e-5),
+// G = 1, radius C, with the optimal-η rule η = n·s·√d/(√2·G·C),
+// μ = 4ηG²/(n²s²), s calibrated to δ/2 (privacy.Split).
+func alg1(b testing.TB, n, d int, c, eps float64) (eta, mu, tv float64) {
 	bud, err := privacy.Split(eps, 1e-5)
 	if err != nil {
 		b.Fatal(err)
@@ -34,9 +42,9 @@ func breastLike(b testing.TB, eps float64) (*loss.Set, *glm, float64, float64, f
 	if err != nil {
 		b.Fatal(err)
 	}
-	eta := float64(n) * s * math.Sqrt(d) / (math.Sqrt2 * C)
-	mu := 4 * eta / (float64(n*n) * s * s)
-	return set, pot, eta, mu, bud.TV
+	eta = float64(n) * s * math.Sqrt(float64(d)) / (math.Sqrt2 * c)
+	mu = 4 * eta / (float64(n*n) * s * s)
+	return eta, mu, bud.TV
 }
 
 // BenchmarkFirstOrderVsZeroth times, side by side in one benchmark, b.N

@@ -30,16 +30,21 @@ type FirstOrderParams struct {
 	Eta  float64
 	Mu   float64
 	TV   float64 // total-variation budget τ, in (0, 1)
+	// Work is the work mode (work.go): WorkAdaptive (""), WorkPerStep or
+	// WorkTotal.
+	Work string
 }
 
 // FirstOrderPlan is everything RunFirstOrder needs, computed from
 // FirstOrderParams alone (never from the data). The TV budget is spent as
 //
-//	τ = TauC + TauFail,  TauFail = Steps·FailBound,  FailBound = (1 − PMin)^Trials,
+//	τ = TauC + TauFail + TauOver,  TauFail = Steps·FailBound,  FailBound = (1 − PMin)^Trials,
 //
 // TauC being the mixing error of the exact proximal sampler after T steps
 // (CCSW22 Thm 3 + Pinsker, as in Plan): the first-order RGO is exact except
-// when all M = TrialBudget trials of a call reject.
+// when all M = TrialBudget trials of a call reject, and, with Work =
+// WorkTotal, when the run's total trial budget runs out (TauOver; 0 in the
+// other modes).
 type FirstOrderPlan struct {
 	FirstOrderParams
 
@@ -61,11 +66,17 @@ type FirstOrderPlan struct {
 	FailBound   float64 // (1 − PMin)^M: the TV error of one call
 	TauC        float64 // mixing share of TV
 	TauFail     float64 // Steps·FailBound
-	RadiusBall  float64 // LLL Lemma E.3 radius (reported, not enforced; see Plan)
-	W2          float64 // (G/μ + √(d/α))²
+	// TrialTotal is B, the run's total trial budget (WorkTotal; 0 otherwise),
+	// and TauOver ≤ OverShare·τ the bound on P(overrun) (TotalBudget).
+	TrialTotal int64
+	TauOver    float64
+	RadiusBall float64 // LLL Lemma E.3 radius (reported, not enforced; see Plan)
+	W2         float64 // (G/μ + √(d/α))²
 
 	// ExpectedLossEvals bounds the expected single-record loss evaluations:
-	// T·n·(AnchorMax + 1 + 1/PMin).
+	// T·n·(AnchorMax + 1 + 1/PMin); with fixed work it is the exact count,
+	// T·n·(AnchorMax + 1 + M) (WorkPerStep) or T·n·(AnchorMax + 1) + B·n
+	// (WorkTotal).
 	ExpectedLossEvals float64
 	// ChunkSteps is the number of steps between progress callbacks (≈ 10⁶
 	// multiply-adds of work).
@@ -81,9 +92,11 @@ type FirstOrderPlan struct {
 //	λ = c/(η·Curv), σ² = λ/(1+λα), κ = σ²η·Curv, p_min = e^{−(κ/2)(1+AnchorTol²)},
 //	T = ⌈ln(1 + αW²/(2τ_c²)) / (2 ln(1 + αλ))⌉     (the same bound as NewPlan),
 //	M = the least M with T₀·(1 − p_min)^M ≤ FailShare·τ, T₀ = T at τ_c = τ/2,
-//	τ_c = τ − T₀·(1 − p_min)^M  (≥ (1 − FailShare)τ; T ≤ T₀ at this τ_c).
+//	τ_c = τ − T₀·(1 − p_min)^M − τ_over  (≥ (1 − FailShare − OverShare)τ; T ≤ T₀ at this τ_c),
 //
-// Errors name the field ("n", "d", "G", "curvature", "eta", "mu", "tv").
+// τ_over = OverShare·τ with Work = WorkTotal (B from TotalBudget), else 0.
+//
+// Errors name the field ("n", "d", "G", "curvature", "eta", "mu", "tv", "work").
 func NewFirstOrderPlan(p FirstOrderParams) (FirstOrderPlan, error) {
 	if err := checks.IntRange("n", p.N, 1, 1_000_000_000); err != nil {
 		return FirstOrderPlan{}, err
@@ -100,6 +113,9 @@ func NewFirstOrderPlan(p FirstOrderParams) (FirstOrderPlan, error) {
 		}
 	}
 	if err := checks.Probability("tv", p.TV); err != nil {
+		return FirstOrderPlan{}, err
+	}
+	if err := checkWork(p.Work); err != nil {
 		return FirstOrderPlan{}, err
 	}
 	alpha := p.Eta * p.Mu
@@ -138,11 +154,24 @@ func NewFirstOrderPlan(p FirstOrderParams) (FirstOrderPlan, error) {
 	m := math.Ceil(math.Log(FailShare*p.TV/t0) / math.Log1p(-pl.PMin))
 	pl.TrialBudget = max(1, int(m))
 	pl.FailBound = math.Pow(1-pl.PMin, float64(pl.TrialBudget))
-	pl.TauC = p.TV - t0*pl.FailBound
+	over := 0.0
+	if p.Work == WorkTotal {
+		over = OverShare * p.TV
+	}
+	pl.TauC = p.TV - t0*pl.FailBound - over
 	pl.Steps = int(stepsFor(pl.TauC))
 	pl.TauFail = float64(pl.Steps) * pl.FailBound
-	pl.ExpectedLossEvals = float64(pl.Steps) * float64(p.N) * (float64(pl.AnchorMax) + 1 + 1/pl.PMin)
-	units := float64(p.N) * d * (float64(pl.AnchorMax) + 1 + 1/pl.PMin)
+	k1 := float64(pl.AnchorMax) + 1
+	perStep := k1 + 1/pl.PMin // passes per step (expected)
+	switch p.Work {
+	case WorkPerStep:
+		perStep = k1 + float64(pl.TrialBudget)
+	case WorkTotal:
+		pl.TrialTotal, pl.TauOver = TotalBudget(pl.Steps, pl.TrialBudget, pl.PMin, over)
+		perStep = k1 + float64(pl.TrialTotal)/float64(pl.Steps)
+	}
+	pl.ExpectedLossEvals = float64(pl.Steps) * float64(p.N) * perStep
+	units := float64(p.N) * d * perStep
 	pl.ChunkSteps = int(math.Max(1, math.Min(float64(pl.Steps), math.Round(ChunkWork/units))))
 	return pl, nil
 }

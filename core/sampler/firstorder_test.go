@@ -396,3 +396,25 @@ func TestFirstOrderAnchorWorstCase(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstOrderDrawsNormal53 (issue 21 item 3): the first-order sampler's
+// normals — the y-step's and the proposals', whose last accepted one is the
+// released θ — are rng.Normal53's, in stream order: replaying the seeded
+// stream reproduces m and the accepted proposal exactly. With NormFloat64
+// (the 32-bit ziggurat, ≈ 4·10³ lattice points per output cell at the page's
+// settings instead of ≈ 2·10⁹: TestOutputGridResolution) both differ.
+func TestFirstOrderDrawsNormal53(t *testing.T) {
+	set, _ := curved(t, loss.Logistic, 40, 0.02)
+	pl := foPlan(t, set, 40, 0.02, 1e-3)
+	pl.acceptAll = true // the first trial is kept, so x = c + σ·ξ₂
+	c := newFOChain(pl, set, rng.Seeded(11))
+	c.step()
+	r := rng.Seeded(11)
+	z1, z2 := rng.Normal53(r), rng.Normal53(r)
+	if want := c.sqrtLam * z1 * c.shrink; c.m[0] != want {
+		t.Errorf("m = %v, want √λ·ξ₁·shrink = %v from Normal53", c.m[0], want)
+	}
+	if want := c.c[0] + c.sigma*z2; c.x[0] != want {
+		t.Errorf("x = %v, want c + σ·ξ₂ = %v from Normal53", c.x[0], want)
+	}
+}

@@ -34,18 +34,21 @@ type Params struct {
 	Mu   float64 // regularisation μ
 	TV   float64 // total-variation budget τ, in (0, 1)
 	Mode string  // "auto" (or ""), "full" or "stochastic"
+	Work string  // WorkAdaptive (""), WorkPerStep or WorkTotal (work.go)
 }
 
 // Plan is everything Run needs, all computed from Params alone (never from the
 // data). The TV budget τ is spent as
 //
-//	τ = TauC + Steps·TauStep,  TauC = τ/2,  Steps·TauStep ≤ τ/2,
+//	τ = TauC + Steps·TauStep + TauOver,  TauC = τ/2 − τ_over,  Steps·TauStep ≤ τ/2,
 //
 // where
 //   - TauC: the exact proximal sampler after T = Steps steps from x₀ = 0 is
 //     within TV τ_c of π (CCSW22 + Pinsker, see stepsFor);
 //   - TauStep: the per-step TV error of the inexact RGO: the clamp/clip bias
-//     (rgoBias(Tau1)), the trial cap and, in stochastic mode, the Poisson cap.
+//     (rgoBias(Tau1)), the trial cap and, in stochastic mode, the Poisson cap;
+//   - TauOver: with Work = WorkTotal, P(the run's total trial budget runs
+//     out) ≤ τ_over = OverShare·τ (TotalBudget); 0 and τ_over = 0 otherwise.
 type Plan struct {
 	Params
 
@@ -69,10 +72,22 @@ type Plan struct {
 	TrialBudget int     // M: proposal pairs per RGO call before the call counts as failed
 	PoissonCap  int     // stochastic mode: Poisson draws are truncated at this value
 	Mode        string  // "full" or "stochastic" (never "auto")
+	// PMin lower-bounds the acceptance probability of every trial, for every
+	// data set and every y: e⁻¹ − rgoBias/e (− P(N > cap), stochastic).
+	PMin float64
+	// TrialTotal is B, the run's total trial budget (WorkTotal; 0 otherwise),
+	// FactoryTotal B_f its total of factory draws (WorkTotal, stochastic
+	// mode), and TauOver the bound on P(either overruns) (TotalBudget,
+	// FactoryBudget).
+	TrialTotal   int64
+	FactoryTotal int64
+	TauOver      float64
 
 	// ExpectedLossEvals is the expected number of loss evaluations of the whole
 	// run (an upper bound: 2n·e per step in full mode, 2K·e per step in
-	// stochastic mode, e ≥ 1/P(accept)).
+	// stochastic mode, e ≥ 1/P(accept)); with fixed work it is the exact count:
+	// 2n (full) or 2·PoissonCap (stochastic: every trial runs the factory to
+	// its cap) per trial, T·M trials (WorkPerStep) or B (WorkTotal).
 	ExpectedLossEvals float64
 	// ChunkSteps is the number of steps between progress callbacks: about 10⁶
 	// "units" (d per Gaussian coordinate, d per loss evaluation), ≈ 5–10 ms of
@@ -146,7 +161,8 @@ func poissonTail(k float64, m int) float64 {
 //
 // iterated from T = 1; T_{k+1} = T_req(λ(T_k)) increases and stops as soon as
 // T_k ≥ T_req(λ(T_k)), which is the condition the guarantee needs.
-// Mode "auto" (or "") picks the mode with fewer expected loss evaluations.
+// Mode "auto" (or "") picks the mode with fewer expected loss evaluations
+// under the plan's work mode.
 func NewPlan(p Params) (Plan, error) {
 	if err := checks.IntRange("n", p.N, 1, 1_000_000_000); err != nil {
 		return Plan{}, err
@@ -164,6 +180,9 @@ func NewPlan(p Params) (Plan, error) {
 		return Plan{}, err
 	}
 	if err := checks.Probability("tv", p.TV); err != nil {
+		return Plan{}, err
+	}
+	if err := checkWork(p.Work); err != nil {
 		return Plan{}, err
 	}
 	switch p.Mode {
@@ -191,7 +210,11 @@ func plan(p Params, mode string) (Plan, error) {
 	gf := p.Eta * p.G
 	d := float64(p.D)
 	tau := p.TV
-	pl := Plan{Params: p, Mode: mode, Alpha: alpha, TauC: tau / 2}
+	over := 0.0
+	if p.Work == WorkTotal {
+		over = OverShare * tau
+	}
+	pl := Plan{Params: p, Mode: mode, Alpha: alpha, TauC: tau/2 - over}
 	pl.Params.Mode = mode
 	for _, v := range []float64{alpha, gf, gf * gf / alpha} {
 		if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
@@ -250,17 +273,37 @@ func plan(p Params, mode string) (Plan, error) {
 	}
 	lam, tau1, _, m, pc := lambdaFor(T)
 	pl.Steps = int(T)
-	pl.Lambda, pl.Tau1, pl.TrialBudget, pl.PoissonCap = lam, tau1, m, pc
+	pl.Lambda, pl.Tau1, pl.TrialBudget, pl.PoissonCap, pl.PMin = lam, tau1, m, pc, pmin
 	pl.TauStep = rgoBias(mode, tau1) + math.Pow(1-pmin, float64(m))
 	if mode == ModeStochastic {
 		pl.TauStep += math.E * poissonTail(FactoryRate, pc)
 	}
-	perStep := 2 * math.E * float64(p.N)
+	perTrial := 2 * float64(p.N) // loss evaluations per trial
 	if mode == ModeStochastic {
-		perStep = 2 * FactoryRate * math.E
+		perTrial = 2 * FactoryRate
+		if p.Work == WorkPerStep {
+			perTrial = 2 * float64(pc)
+		}
 	}
+	trials := math.E // per step
+	switch p.Work {
+	case WorkPerStep:
+		trials = float64(m)
+	case WorkTotal:
+		if mode == ModeFull {
+			pl.TrialTotal, pl.TauOver = TotalBudget(pl.Steps, m, pmin, over)
+		} else {
+			var tf float64
+			pl.TrialTotal, pl.TauOver = TotalBudget(pl.Steps, m, pmin, over/2)
+			pl.FactoryTotal, tf = FactoryBudget(pl.TrialTotal, FactoryRate, pc, over/2)
+			pl.TauOver += tf
+			perTrial = 2 * float64(pl.FactoryTotal) / float64(pl.TrialTotal)
+		}
+		trials = float64(pl.TrialTotal) / T
+	}
+	perStep := perTrial * trials
 	pl.ExpectedLossEvals = perStep * T
-	units := d * (1 + 2*math.E + perStep)
+	units := d * (1 + 2*trials + perStep)
 	pl.ChunkSteps = int(math.Max(1, math.Min(T, math.Round(ChunkWork/units))))
 	return pl, nil
 }

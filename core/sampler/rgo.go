@@ -50,8 +50,14 @@ type chain struct {
 	shrink   float64 // 1/(1+λα)
 	sigma    float64 // √(λ/(1+λα))
 	sqrtLam  float64
+	d        int64
 	trials   int // M
 	full     bool
+	fixed    bool      // WorkPerStep: the factory always runs to its cap
+	pad      bool      // WorkPerStep: always M trials
+	budget   int64     // WorkTotal: trials left in the run; −1 without a total budget
+	fbudget  int64     // WorkTotal, stochastic: factory draws left; −1 without
+	over     bool      // WorkTotal: the factory budget ran out (no more trials)
 	poisCDF  []float64 // P(N ≤ k), k < cap
 	x, m     []float64
 	xa, xb   []float64
@@ -61,33 +67,85 @@ type chain struct {
 
 // step performs one alternating step: y ← x + √λ·ξ, then x ← RGO(y).
 // On a failed call (M trials, none accepted) x is left unchanged; that event
-// is charged to the TV budget (Plan.TauStep).
+// is charged to the TV budget (Plan.TauStep). With fixed work (work.go) the
+// trials after the accepted one (WorkPerStep) are drawn, evaluated and
+// discarded; with a total budget (WorkTotal) a step that finds it spent
+// leaves x unchanged (charged to Plan.TauOver).
 func (c *chain) step() {
 	r := c.r
 	for j, xj := range c.x {
 		c.m[j] = (xj + c.sqrtLam*r.NormFloat64()) * c.shrink
 	}
+	c.st.Draws += c.d
 	c.st.Steps++
+	accepted := false
 	for k := 0; k < c.trials; k++ {
-		c.st.Trials++
-		xa, xb := c.xa, c.xb
-		xb = xb[:len(xa)]
-		for j, mj := range c.m[:len(xa)] {
-			xa[j] = mj + c.sigma*r.NormFloat64()
-			xb[j] = mj + c.sigma*r.NormFloat64()
-		}
-		var ok bool
-		if c.full {
-			ok = c.acceptFull()
-		} else {
-			ok = c.acceptStochastic()
-		}
-		if ok {
-			c.x, c.xa = c.xa, c.x
+		if c.budget == 0 || c.over {
+			c.st.Overruns++
 			return
 		}
+		ok := c.trial()
+		if c.nonFinit {
+			return
+		}
+		if !accepted && ok {
+			c.x, c.xa = c.xa, c.x
+			accepted = true
+			if !c.pad {
+				return
+			}
+		}
 	}
-	c.st.Failures++
+	if !accepted {
+		c.st.Failures++
+	}
+}
+
+// trial draws a proposal pair X, X′ ~ q_y into xa, xb and returns the
+// acceptance decision for X.
+func (c *chain) trial() bool {
+	c.propose()
+	if c.full {
+		return c.acceptFull()
+	}
+	return c.acceptStochastic()
+}
+
+// propose counts a trial and draws its pair.
+func (c *chain) propose() {
+	c.st.Trials++
+	c.st.Draws += 2 * c.d
+	if c.budget > 0 {
+		c.budget--
+	}
+	xa, xb := c.xa, c.xb
+	xb = xb[:len(xa)]
+	for j, mj := range c.m[:len(xa)] {
+		xa[j] = mj + c.sigma*c.r.NormFloat64()
+		xb[j] = mj + c.sigma*c.r.NormFloat64()
+	}
+}
+
+// padRun spends the rest of the total budgets (WorkTotal) after the last
+// step: the trials left, each with its pair and its acceptance work (both
+// means and the uniform in full mode; the Poisson uniform in stochastic
+// mode), then the factory draws left (stochastic), each with its index,
+// two loss values and its uniform — all computed and discarded.
+func (c *chain) padRun() {
+	for c.budget > 0 {
+		c.propose()
+		c.st.Padded++
+		if c.full {
+			c.acceptFull()
+		} else {
+			c.r.Float64()
+			c.st.Draws++
+		}
+	}
+	for c.fbudget > 0 {
+		c.fbudget--
+		c.factoryDraw()
+	}
 }
 
 // acceptFull accepts X = xa with probability min(1, exp(f(X′) − f(X) − c)).
@@ -95,6 +153,8 @@ func (c *chain) acceptFull() bool {
 	fa := c.pot.Mean(c.xa)
 	fb := c.pot.Mean(c.xb)
 	c.st.LossEvals += 2 * int64(c.n)
+	c.st.Draws++
+	u := c.r.Float64()
 	z := c.eta * (fb - fa)
 	if math.IsNaN(z) || math.IsInf(z, 0) {
 		c.nonFinit = true
@@ -103,34 +163,66 @@ func (c *chain) acceptFull() bool {
 	if z > Offset {
 		c.st.Clips++
 	}
-	return c.r.Float64() < math.Exp(z-Offset)
+	return u < math.Exp(z-Offset)
 }
 
 // acceptStochastic is the Poisson/Bernoulli factory: N ~ Poisson(K) (by
 // inversion, truncated at the cap), then N independent draws J each reject
-// with probability clip(f_J(X) − f_J(X′) + c, 0, K)/K.
+// with probability clip(f_J(X) − f_J(X′) + c, 0, K)/K, stopping at the first
+// rejection. With WorkPerStep it always makes PoissonCap draws, those after
+// the N-th or after a rejection evaluated and discarded; with WorkTotal each
+// draw spends one of the run's B_f (an exhausted budget ends the run's
+// trials, charged to TV).
 func (c *chain) acceptStochastic() bool {
 	r := c.r
 	u := r.Float64()
+	c.st.Draws++
 	n := 0
 	for n < len(c.poisCDF) && u >= c.poisCDF[n] {
 		n++
 	}
-	for ; n > 0; n-- {
-		j := r.IntN(c.n)
-		w := c.eta*(c.pot.Value(j, c.xa)-c.pot.Value(j, c.xb)) + Offset
-		c.st.LossEvals += 2
-		if !(w >= 0 && w <= FactoryRate) { // a clip, or a non-finite loss value
-			if w != w || math.IsInf(w, 0) {
-				c.nonFinit = true
-				return false
-			}
-			w = math.Max(0, math.Min(FactoryRate, w))
-			c.st.Clips++
-		}
-		if r.Float64()*FactoryRate < w {
+	iters := n
+	if c.fixed {
+		iters = len(c.poisCDF)
+	}
+	ok := true
+	for k := 0; k < iters; k++ {
+		if c.fbudget == 0 {
+			c.over = true
 			return false
 		}
+		if c.fbudget > 0 {
+			c.fbudget--
+		}
+		w, v := c.factoryDraw()
+		if c.nonFinit {
+			return false
+		}
+		if k >= n || !ok {
+			continue // WorkPerStep padding: drawn, evaluated, discarded
+		}
+		if !(w >= 0 && w <= FactoryRate) {
+			c.st.Clips++
+		}
+		if v*FactoryRate < math.Max(0, math.Min(FactoryRate, w)) {
+			ok = false
+			if !c.fixed {
+				return false
+			}
+		}
 	}
-	return true
+	return ok
+}
+
+// factoryDraw makes one draw of the factory: a record J, the weight
+// w = η(f_J(X) − f_J(X′)) + c (unclipped) and a uniform v.
+func (c *chain) factoryDraw() (w, v float64) {
+	j := c.r.IntN(c.n)
+	w = c.eta*(c.pot.Value(j, c.xa)-c.pot.Value(j, c.xb)) + Offset
+	c.st.LossEvals += 2
+	c.st.Draws += 2
+	if w != w || math.IsInf(w, 0) {
+		c.nonFinit = true
+	}
+	return w, c.r.Float64()
 }

@@ -17,9 +17,19 @@ type Stats struct {
 	Failures  int64 // RGO calls that used all TrialBudget trials (charged to TV)
 	Clips     int64 // clamps (full) or factory clips (stochastic), charged to TV
 
+	// Draws counts the random variates requested (normals, uniforms,
+	// integers); a normal counts once however many uniforms its rejection
+	// loop used (that number is independent of the data and of the output).
+	Draws int64
+	// Overruns counts the steps that found the total trial budget spent
+	// (WorkTotal; charged to TV), Padded the trials done after the last step
+	// to fill it (WorkTotal) — both depend on the data, like Failures.
+	Overruns int64
+	Padded   int64
+
 	// First-order sampler only (RunFirstOrder):
 	AnchorIters  int64 // gradient passes of the anchor loop (Linearize calls)
-	AnchorMisses int64 // anchors that reached AnchorMax without ‖r‖ ≤ AnchorTol·σ (0 in exact arithmetic)
+	AnchorMisses int64 // anchors whose last pass left ‖r‖ > AnchorTol·σ (0 in exact arithmetic)
 }
 
 // Run draws one sample from π_B within TV pl.TV (Plan documents the split),
@@ -31,13 +41,14 @@ type Stats struct {
 // and a cancelled run returns ctx.Err() and no sample.
 //
 // The hot loop makes no allocations and no interface calls other than the
-// Potential's. Timing: T is fixed, but each RGO call stops at its first
-// accepted trial, so the number of trials (and, in stochastic mode, loss
-// evaluations) is random with a mean that depends on the data only through
-// E[min(1, e^{Z−1})] ∈ [e⁻¹(1−O(τ₁)), e^{−1+1/(4 ln(1/τ₁))}], a relative
-// spread of ≈ 1/(4 ln(1/τ₁)) (≈ 1% at the privacy budgets of interest). We do
-// not pad every call to the M-trial budget (M/e times the
-// work); callers exposed to a timing adversary should pad the total run time.
+// Potential's. Work: T is fixed; with pl.Work = WorkAdaptive each RGO call
+// stops at its first accepted trial, so the number of trials (and, in
+// stochastic mode, loss evaluations) is random with a mean that depends on
+// the data only through E[min(1, e^{Z−1})] ∈ [e⁻¹(1−O(τ₁)), e^{−1+1/(4 ln(1/τ₁))}],
+// a relative spread of ≈ 1/(4 ln(1/τ₁)) (≈ 1% at the privacy budgets of
+// interest); with WorkPerStep or WorkTotal (work.go) the counters of Stats
+// other than Failures, Clips, Overruns and Padded are functions of the plan
+// alone.
 func Run(ctx context.Context, pl Plan, pot Potential, r *rand.Rand, progress func(done, total int)) ([]float64, Stats, error) {
 	if err := validateRun(pl, pot, r); err != nil {
 		return nil, Stats{}, err
@@ -52,12 +63,23 @@ func Run(ctx context.Context, pl Plan, pot Potential, r *rand.Rand, progress fun
 		shrink:  1 / (1 + pl.Lambda*pl.Alpha),
 		sigma:   math.Sqrt(pl.Lambda / (1 + pl.Lambda*pl.Alpha)),
 		sqrtLam: math.Sqrt(pl.Lambda),
+		d:       int64(d),
 		trials:  pl.TrialBudget,
 		full:    pl.Mode == ModeFull,
+		fixed:   pl.Work == WorkPerStep,
+		pad:     pl.Work == WorkPerStep,
+		budget:  -1,
 		x:       buf[:d:d],
 		m:       buf[d : 2*d : 2*d],
 		xa:      buf[2*d : 3*d : 3*d],
 		xb:      buf[3*d:],
+	}
+	if pl.Work == WorkTotal {
+		c.budget = pl.TrialTotal
+	}
+	c.fbudget = -1
+	if pl.Work == WorkTotal && !c.full {
+		c.fbudget = pl.FactoryTotal
 	}
 	if pl.start != nil {
 		copy(c.x, pl.start)
@@ -76,6 +98,10 @@ func Run(ctx context.Context, pl Plan, pot Potential, r *rand.Rand, progress fun
 	}
 	out := make([]float64, d)
 	copy(out, c.x)
+	if err := ctx.Err(); err != nil {
+		return nil, c.st, err
+	}
+	c.padRun()
 	return out, c.st, nil
 }
 
@@ -131,6 +157,12 @@ func validateRun(pl Plan, pot Potential, r *rand.Rand) error {
 	}
 	if pl.Steps < 1 || pl.TrialBudget < 1 || (pl.Mode == ModeStochastic && pl.PoissonCap < 1) {
 		return checks.Errorf("plan", "a plan made by NewPlan (steps, trial budget and Poisson cap ≥ 1)")
+	}
+	if err := checkWork(pl.Work); err != nil {
+		return err
+	}
+	if pl.Work == WorkTotal && (pl.TrialTotal < int64(pl.Steps) || (pl.Mode == ModeStochastic && pl.FactoryTotal < 1)) {
+		return checks.Errorf("plan", "a plan made by NewPlan (total trial budget ≥ T, factory budget ≥ 1)")
 	}
 	for _, f := range []struct {
 		name string

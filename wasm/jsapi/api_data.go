@@ -17,7 +17,7 @@ func dataAPI() map[string]any {
 			if tv.Type() != js.TypeString {
 				return nil, &checks.Error{Field: "text", Rule: "a string of CSV", Got: jsio.Describe(tv)}
 			}
-			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "target", "drop", "features", "positive", "targetType")
+			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "target", "drop", "features", "positive", "targetType", "header")
 			if err != nil {
 				return nil, err
 			}
@@ -42,6 +42,12 @@ func dataAPI() map[string]any {
 				opt.Positive = p.String()
 			}
 			if opt.TargetType, err = o.Str("targetType", true, "", dataset.TargetNumeric, dataset.TargetLabel); err != nil {
+				return nil, err
+			}
+			// header: true (the first row is a header), false (it is data) or
+			// "auto" (the default: guessed, and an error naming header when
+			// the first two rows disagree; dataset.HeaderAuto).
+			if opt.Header, err = readHeader(o); err != nil {
 				return nil, err
 			}
 			if o.Has("features") {
@@ -94,4 +100,20 @@ func dataAPI() map[string]any {
 			return out, nil
 		}),
 	}
+}
+
+// readHeader reads parseCSV's header option: true, false or "auto".
+func readHeader(o jsio.Object) (string, error) {
+	v := o.Get("header")
+	switch {
+	case v.Type() == js.TypeUndefined:
+		return dataset.HeaderAuto, nil
+	case v.Type() == js.TypeBoolean && v.Bool():
+		return dataset.HeaderPresent, nil
+	case v.Type() == js.TypeBoolean:
+		return dataset.HeaderAbsent, nil
+	case v.Type() == js.TypeString && v.String() == "auto":
+		return dataset.HeaderAuto, nil
+	}
+	return "", &checks.Error{Field: "opts.header", Rule: `true, false or "auto"`, Got: jsio.Describe(v)}
 }

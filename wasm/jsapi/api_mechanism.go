@@ -88,6 +88,10 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 	if req.Seed, err = o.Seed(); err != nil {
 		return req, err
 	}
+	// fixedWork: absent means the core default (on, docs/PRIVACY.md §5).
+	if req.FixedWork, err = o.OptBool("fixedWork"); err != nil {
+		return req, err
+	}
 	return req, nil
 }
 

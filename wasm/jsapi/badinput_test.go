@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall/js"
 	"testing"
+
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
 // jsv builds JS values for the corpus: plain Go values convert with
@@ -105,6 +107,9 @@ func TestBadInputCorpus(t *testing.T) {
 		{"delta 1", "mechanism.plan", []any{goodReq("delta", 1)}, "req.delta must be a number in (0, 1), got 1"},
 		{"delta negative", "mechanism.plan", []any{goodReq("delta", -0.5)}, "req.delta must be a number in (0, 1)"},
 		{"delta Inf", "mechanism.plan", []any{goodReq("delta", jsInf)}, "req.delta must be a number in (0, 1), got +Inf"},
+		{"delta ≥ 1/n", "mechanism.plan", []any{goodReq("delta", 0.5)}, "delta must be below 1/n = 0.3333333333333333 for n = 3 rows, since a δ ≥ 1/n permits publishing one row outright"},
+		{"fixedWork string", "mechanism.plan", []any{goodReq("fixedWork", "yes")}, `req.fixedWork must be a boolean (true or false), got string "yes"`},
+		{"fixedWork false", "mechanism.plan", []any{goodReq("fixedWork", false)}, ""},
 		{"radius 0", "mechanism.plan", []any{goodReq("radius", 0)}, "req.radius must be a finite number > 0, got 0"},
 		{"radius null", "mechanism.plan", []any{goodReq("radius", js.Null())}, "req.radius must be a finite number > 0, got null"}, // absent: DefaultRadius (api_test.go)
 		{"radius bool", "mechanism.plan", []any{goodReq("radius", true)}, "req.radius must be a finite number > 0, got boolean true"},
@@ -176,6 +181,8 @@ func TestBadInputCorpus(t *testing.T) {
 		{"demo epsilon 0", "demo.dimensionFree", []any{obj("epsilon", 0)}, "opts.epsilon must be a finite number > 0, got 0"},
 		{"demo unknown", "demo.dimensionFree", []any{obj("d", 3)}, "opts.d must be a known field"},
 		{"csv target number", "data.parseCSV", []any{"a,b\n1,2\n", obj("target", 1)}, "opts.target must be a column name, got 1"},
+		{"csv header bad", "data.parseCSV", []any{"a,b\n1,2\n", obj("header", "yes")}, `opts.header must be true, false or "auto", got string "yes"`},
+		{"csv header ambiguous", "data.parseCSV", []any{"1,abc\n2,3\n"}, `header must be declared for this file (a header row, or none): its first row "1,abc" mixes numbers and text`},
 	}
 	if len(cases) < 60 {
 		t.Fatalf("corpus has %d cases, want ≥ 60", len(cases))
@@ -191,6 +198,58 @@ func TestBadInputCorpus(t *testing.T) {
 		// The module keeps working after every error.
 		if v, err := await(t, call("mechanism.sample", goodReq())); err != "" || v.Get("theta").Length() != 2 {
 			t.Fatalf("%s: valid call afterwards failed: %q", c.name, err)
+		}
+	}
+}
+
+// TestFixedWorkJS (issue 21): fixedWork reaches the core (plan.fixedWork,
+// default on), the diagnostics carry the TV events (failures, anchorMisses,
+// overruns) and the work counters, and with fixedWork two tables of the same
+// shape give the same counters.
+func TestFixedWorkJS(t *testing.T) {
+	lr := func(kv ...any) js.Value {
+		base := []any{"loss", "logistic", "x", arr(arr(0, 0), arr(0, 0), arr(0, 0), arr(0, 0)), "y", arr(1, -1, 1, -1), "sampler", "smooth", "epsilon", 2}
+		return goodReq(append(base, kv...)...)
+	}
+	var trials []int
+	for _, req := range []js.Value{lr(), lr("x", arr(arr(1, 0), arr(0, 0), arr(0, 0), arr(0, 0))), lr("fixedWork", false)} {
+		v, err := await(t, call("mechanism.sample", req))
+		if err != "" {
+			t.Fatal(err)
+		}
+		d := v.Get("diagnostics")
+		for _, f := range []string{"failures", "anchorMisses", "overruns", "draws", "trials", "anchorPasses"} {
+			if d.Get(f).Type() != js.TypeNumber {
+				t.Errorf("diagnostics.%s is %s", f, jsio.Describe(d.Get(f)))
+			}
+		}
+		trials = append(trials, d.Get("trials").Int())
+		pl := v.Get("plan")
+		if fixed := req.Get("fixedWork").IsUndefined(); pl.Get("fixedWork").Bool() != fixed || (fixed && pl.Get("trialTotal").Int() != trials[len(trials)-1]) {
+			t.Errorf("plan.fixedWork %v, trialTotal %v, trials %d", pl.Get("fixedWork"), pl.Get("trialTotal"), trials[len(trials)-1])
+		}
+	}
+	if trials[0] != trials[1] || trials[2] >= trials[0] {
+		t.Errorf("trials: fixed %d and %d (want equal), adaptive %d (want fewer)", trials[0], trials[1], trials[2])
+	}
+}
+
+// TestParseCSVHeaderJS: header true/false/"auto" reach dataset.Parse.
+func TestParseCSVHeaderJS(t *testing.T) {
+	for _, c := range []struct {
+		header any
+		rows   int
+		first  string
+	}{{true, 1, "1"}, {false, 2, "c1"}, {"auto", 0, ""}} {
+		v, err := await(t, call("data.parseCSV", "1,abc\n2,3\n", obj("header", c.header, "features", arr(map[bool]string{true: "1", false: "c1"}[c.header == true]))))
+		if c.rows == 0 {
+			if !strings.HasPrefix(err, "header must be declared") {
+				t.Errorf("header %v: %q", c.header, err)
+			}
+			continue
+		}
+		if err != "" || v.Get("x").Length() != c.rows || v.Get("allColumns").Index(0).String() != c.first || v.Get("header").Bool() != (c.header == true) {
+			t.Errorf("header %v: %q rows %v", c.header, err, v)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package exact
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpsample/dpsample/core/rng"
 )
 
 // LinearGaussian is the target of LLL Algorithm 1 for the linear loss
@@ -28,7 +30,7 @@ func NewLinearGaussian(zbar []float64, eta, mu float64) LinearGaussian {
 // Sample fills out (length d) with one draw.
 func (g LinearGaussian) Sample(r *rand.Rand, out []float64) {
 	for j, m := range g.Mean {
-		out[j] = m + g.Sd*normal53(r)
+		out[j] = m + g.Sd*rng.Normal53(r)
 	}
 }
 

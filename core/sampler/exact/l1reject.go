@@ -3,6 +3,8 @@ package exact
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpsample/dpsample/core/rng"
 )
 
 // l1RejectMin is the number of points from which L1Coord samples by
@@ -109,10 +111,10 @@ func l1Reject(r *rand.Rand, z []float64, a, b float64) float64 {
 			t = tL + r.Float64()*wMid
 			logRatio = -l1V(z, a, b, m, t)
 		case u < wMid+wR:
-			t = tR + exp53(r)/sR
+			t = tR + rng.Exp53(r)/sR
 			logRatio = 1 + sR*(t-tR) - l1V(z, a, b, m, t)
 		default:
-			t = tL + exp53(r)/sL // sL < 0: moves left
+			t = tL + rng.Exp53(r)/sL // sL < 0: moves left
 			logRatio = 1 + sL*(t-tL) - l1V(z, a, b, m, t)
 		}
 		if logRatio >= 0 || r.Float64() < math.Exp(logRatio) {

@@ -3,6 +3,8 @@ package exact
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpsample/dpsample/core/rng"
 )
 
 const (
@@ -145,7 +147,7 @@ func (p *trunc) draw(r *rand.Rand) float64 {
 		for range maxRejectTrials {
 			var e float64
 			if p.mass > 0.5 {
-				e = exp53(r) / p.lam
+				e = rng.Exp53(r) / p.lam
 				if e > p.w {
 					continue
 				}
@@ -164,7 +166,7 @@ func (p *trunc) draw(r *rand.Rand) float64 {
 		return p.fallback()
 	}
 	for range maxRejectTrials {
-		x := normal53(r)
+		x := rng.Normal53(r)
 		if x >= p.lo && x <= p.hi {
 			return p.sign * x
 		}

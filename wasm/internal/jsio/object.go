@@ -105,6 +105,20 @@ func (o Object) Seed() (*uint64, error) {
 	return &s, nil
 }
 
+// OptBool reads an optional boolean field: nil when absent, an error naming
+// the field for anything but true or false.
+func (o Object) OptBool(f string) (*bool, error) {
+	v := o.Get(f)
+	switch v.Type() {
+	case js.TypeUndefined:
+		return nil, nil
+	case js.TypeBoolean:
+		b := v.Bool()
+		return &b, nil
+	}
+	return nil, &checks.Error{Field: o.prefix + f, Rule: "a boolean (true or false)", Got: Describe(v)}
+}
+
 // Str reads a string field that must be one of allowed (def when absent and optional).
 func (o Object) Str(f string, optional bool, def string, allowed ...string) (string, error) {
 	v := o.Get(f)
