@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -42,18 +43,23 @@ func usable(c dataset.ColumnInfo) bool {
 // readProfile profiles the CSV text (once per text) and shows what it
 // finds, for the owner's eyes. It returns the column names.
 func (v *estimateView) readProfile(txt string) []string {
-	if txt == v.profText && v.profile != nil {
+	mode := v.headerSel.Value()
+	if txt == v.profText && mode == v.profMode && v.profile != nil {
 		return v.profileNames()
 	}
-	v.profText, v.profile, v.loadErr = txt, nil, ""
+	v.profText, v.profMode, v.profile, v.loadErr = txt, mode, nil, ""
 	v.checkBox.SetInnerHTML("")
 	show(v.checkBox, false)
 	if strings.TrimSpace(txt) == "" {
 		return nil
 	}
-	p, err := dataset.ProfileText(txt)
+	p, err := dataset.ProfileText(txt, mode)
 	if err != nil {
 		v.loadErr = err.Error()
+		var ce *checks.Error
+		if errors.As(err, &ce) && ce.Field == "header" {
+			v.loadErr += " Choose “yes” or “no” for “first row is a header” above."
+		}
 		return nil
 	}
 	v.profile = p
@@ -124,7 +130,7 @@ func (v *estimateView) columnsChanged() {
 		cols = v.readProfile(txt)
 		v.csvErr.SetTextContent(v.loadErr)
 	} else if strings.TrimSpace(txt) != "" {
-		cols, _ = dataset.Columns(txt)
+		cols, _ = dataset.ColumnsWith(txt, b.Options().Header)
 	}
 	want := v.targetSel.sel.Value()
 	if b == nil && v.profile != nil {

@@ -59,6 +59,10 @@ func (v *estimateView) build() (*estimateInput, error) {
 	if b != nil || v.dropMissing.Checked() {
 		opt.Drop = "missing"
 	}
+	opt.Header = v.headerSel.Value()
+	if b != nil {
+		opt.Header = b.Options().Header // declared for the built-ins
+	}
 	// The declared target schema (docs/PRIVACY.md): a classifier's positive
 	// label, or a numeric target.
 	switch {
@@ -72,7 +76,7 @@ func (v *estimateView) build() (*estimateInput, error) {
 	in.positive = opt.Positive
 	if len(opt.Features) == 0 {
 		// No columns to offer usually means the file itself is malformed: say how.
-		if _, err := dataset.Parse(txt, dataset.Options{Target: opt.Target, Drop: opt.Drop}); err != nil {
+		if _, err := dataset.Parse(txt, dataset.Options{Target: opt.Target, Drop: opt.Drop, Header: opt.Header}); err != nil {
 			return nil, v.dataError(err, b)
 		}
 		return nil, checks.Errorf("features", "at least one checked feature column")

@@ -94,6 +94,7 @@ type estimateView struct {
 	csvText       *dom.HTMLTextAreaElement
 	csvErr        dom.Element
 	dropMissing   *dom.HTMLInputElement
+	headerSel     *dom.HTMLSelectElement // whether a CSV's first row is a header (dataset.Options.Header)
 	featBox       dom.Element
 	rangesBox     dom.Element // the declared public ranges (and positive label)
 	rangesErr     dom.Element
@@ -104,6 +105,7 @@ type estimateView struct {
 	// form's first choices) and what was found at load time.
 	profile             *dataset.Profile
 	profText            string      // the text profiled
+	profMode            string      // with this header declaration
 	fileKey             string      // the profiled file's column names (hash), to tell a new kind of file
 	loadErr             string      // the text's own error (too large, not CSV), kept in csvErr until the text changes
 	checkBox            dom.Element // findings about the file, for the owner only
@@ -165,6 +167,10 @@ func buildEstimateView(root dom.Element) {
 	v.dropMissing = el("input", "type", "checkbox", "id", id+"-drop").(*dom.HTMLInputElement)
 	dropLab := el("label", "for", id+"-drop", "class", "check")
 	appendAll(dropLab, v.dropMissing, doc().CreateTextNode(" drop rows with missing cells (and say how many)"))
+	v.headerSel = el("select", "id", id+"-header").(*dom.HTMLSelectElement)
+	setOptions(v.headerSel, [][2]string{{dataset.HeaderAuto, "auto (a row of names only)"}, {dataset.HeaderPresent, "yes"}, {dataset.HeaderAbsent, "no"}}, dataset.HeaderAuto)
+	headerRow := el("div", "class", "filerow")
+	appendAll(headerRow, text("label", "first row is a header: ", "for", id+"-header"), v.headerSel)
 	v.csvErr = el("div", "id", id+"-csv-err", "class", "error", "role", "alert")
 	v.checkBox = el("div", "id", id+"-csv-check", "class", "owner-note", "role", "status", "hidden", "")
 	appendAll(v.csvBox,
@@ -172,7 +178,7 @@ func buildEstimateView(root dom.Element) {
 		text("small", fmt.Sprintf("Comma, semicolon or tab separated (detected from the first line; a semicolon file may use decimal commas, 1,5); "+
 			"a header line names the columns; at most %d MB. You declare each used column's range below, and the features are scaled "+
 			"by those ranges to [−1, 1]; results are shown in your columns' units.", maxPasteBytes>>20), "id", id+"-csv-help", "class", "help"),
-		appendAll(el("div", "class", "filerow"), text("label", "or choose a file: ", "for", id+"-file"), file), dropLab, v.csvErr, v.checkBox)
+		appendAll(el("div", "class", "filerow"), text("label", "or choose a file: ", "for", id+"-file"), file), headerRow, dropLab, v.csvErr, v.checkBox)
 
 	v.featBox = el("fieldset", "class", "features", "id", id+"-features")
 	v.rangesBox = el("fieldset", "class", "features", "id", id+"-ranges")
@@ -246,6 +252,10 @@ func buildEstimateView(root dom.Element) {
 		v.dataInputsChanged("the features changed")
 	})
 	v.dropMissing.AddEventListener("change", false, func(dom.Event) { v.dataInputsChanged("the missing-cell choice changed") })
+	v.headerSel.AddEventListener("change", false, func(dom.Event) {
+		v.columnsChanged() // the columns' names and the file's checks follow the declaration
+		v.dataInputsChanged("the header choice changed")
+	})
 	v.rangesBox.AddEventListener("input", false, func(e dom.Event) { v.rangeEdited(e.Target()) })
 	file.AddEventListener("change", false, func(dom.Event) {
 		files := file.Underlying().Get("files")

@@ -216,21 +216,36 @@ func TestEstimateMessages(t *testing.T) {
 }
 
 // TestEstimateFileChecks: scikit-learn's header lines are questioned at
-// load time, before any range is typed: iris's ("150,4,setosa,…") as maybe
-// not a header, wine's (5 names over 14 cells) as not this table's, marked
-// as blocking, with Run naming the row.
+// load time, before any range is typed: iris's ("150,4,setosa,…" over rows
+// of numbers) must be declared — the message names the "first row is a
+// header" control and goes when it is set; wine's (5 names over 14 cells),
+// declared a header, is found not to describe the table, marked as
+// blocking, with Run naming the row.
 func TestEstimateFileChecks(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
 	p.setValue("est-data", "csv")
 	p.setValue("est-csv", "150,4,setosa,versicolor,virginica\n5.1,3.5,1.4,0.2,0\n4.9,3.0,1.4,0.2,0\n7.0,3.2,4.7,1.4,1\n")
-	p.waitJS(`!document.getElementById("est-csv-check").hidden`, 5*time.Second)
-	if s := p.text("#est-csv-check"); !strings.Contains(s, "two of them are numbers (150, 4)") || !strings.Contains(s, "shown only to you") {
-		t.Errorf("iris header check %q", s)
+	p.waitJS(`document.getElementById("est-csv-err").textContent !== ""`, 5*time.Second)
+	if s := p.text("#est-csv-err"); !strings.Contains(s, `its first row "150,4,setosa,versicolor,virginica" mixes numbers and text`) ||
+		!strings.Contains(s, "first row is a header") {
+		t.Errorf("iris header message %q", s)
+	}
+	p.setValue("est-header", "absent")
+	p.waitJS(`document.querySelectorAll("#est-features input").length === 4`, 5*time.Second)
+	if s := p.text("#est-csv-err"); s != "" {
+		t.Errorf("the header message stays after the header was declared: %q", s)
+	}
+	if got := p.value("est-target"); got != "c5" {
+		t.Errorf("target %q, want c5", got)
 	}
 	wine := "178,13,class_0,class_1,class_2\n" + strings.Repeat("14.23,1.71,2.43,15.6,127,2.8,3.06,.28,2.29,5.64,1.04,3.92,1065,0\n", 4)
+	p.setValue("est-header", "present")
 	p.setValue("est-csv", wine)
 	p.waitJS(`document.getElementById("est-csv-check").textContent.includes("Every row has 14 cells")`, 5*time.Second)
+	if s := p.text("#est-csv-check"); !strings.Contains(s, "shown only to you") {
+		t.Errorf("wine check %q lacks the owner-only label", s)
+	}
 	if n := eval[int](p, `document.querySelectorAll("#est-csv-check li.blocking").length`); n != 1 {
 		t.Errorf("%d blocking items for the wine header, want 1", n)
 	}
