@@ -137,8 +137,8 @@ export interface Result {
                  clampedTargets: number; clampedPoints: number; clippedRows: number;
                  /** shards the passes ran on, and what went wrong with the workers if anything (result unchanged). */
                  workers: number; note?: string };
-  /** computed on the user's own device for display only; NOT private. */
-  fit: { loss: number; nonPrivateLoss: number; excess: number; [k: string]: unknown };
+  /** computed on the user's own device for display only; NOT private. accuracy and nonPrivateAccuracy (training accuracy) for classification losses only. */
+  fit: { loss: number; nonPrivateLoss: number; excess: number; gap: number; norm: number; accuracy?: number; nonPrivateAccuracy?: number; [k: string]: unknown };
 }
 
 export interface Code {

@@ -25,7 +25,6 @@ package dataset
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -101,27 +100,15 @@ func Parse(text string, opt Options) (*Table, error) {
 		return nil, err
 	}
 	dl := detect(text)
-	r := dl.reader(text)
-	var recs [][]string
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, checks.Errorf("text", "valid CSV (%v)", err)
-		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue // blank line
-		}
-		recs = append(recs, rec)
+	recs, err := dl.records(text)
+	if err != nil {
+		return nil, err
 	}
 	if len(recs) == 0 {
 		return nil, checks.Errorf("text", "CSV with at least one data row (it is empty)")
 	}
 	t := &Table{Delimiter: dl.Name()}
 	width := len(recs[0])
-	var err error
 	if t.AllNames, t.Header, err = dl.columnNames(recs[:min(2, len(recs))], opt.Header); err != nil {
 		return nil, err
 	}

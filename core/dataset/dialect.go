@@ -2,7 +2,10 @@ package dataset
 
 import (
 	"encoding/csv"
+	"io"
 	"strings"
+
+	"github.com/dpsample/dpsample/core/checks"
 )
 
 // Delimiters and decimal commas (issue 15). Parse and Columns read the same
@@ -79,6 +82,26 @@ func (d dialect) reader(text string) *csv.Reader {
 	r.FieldsPerRecord = -1 // ragged rows are reported by Parse, with their line
 	r.TrimLeadingSpace = true
 	return r
+}
+
+// records reads every record of text, skipping blank lines (Parse and
+// ProfileText; Columns stops at the first).
+func (d dialect) records(text string) ([][]string, error) {
+	r := d.reader(text)
+	var recs [][]string
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return recs, nil
+		}
+		if err != nil {
+			return nil, checks.Errorf("text", "valid CSV (%v)", err)
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue // blank line
+		}
+		recs = append(recs, rec)
+	}
 }
 
 // num reads a cell as a finite number in this dialect.

@@ -114,3 +114,23 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// RangeEffects are the coefficients of a linear score on one common scale:
+// the change in the score when feature j goes from the bottom to the top of
+// its declared range, β_j·(hi_j − lo_j) = 2·h_y·θ_j (β_j as in Coefficients;
+// h_y = 1 for a classifier's score, whose unit is then the logit for the
+// logistic loss). Per-unit coefficients of columns in different units cannot
+// be compared (a column measured in small numbers gets a large β); these
+// can, because every declared range is one unit. The intercept, if any, is
+// not among them.
+func RangeEffects(theta []float64, features []Range, target *Range) []float64 {
+	hy := 1.0
+	if target != nil {
+		hy = target.Half()
+	}
+	out := make([]float64, min(len(theta), len(features)))
+	for j := range out {
+		out[j] = 2 * hy * theta[j]
+	}
+	return out
+}

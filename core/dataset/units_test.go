@@ -107,6 +107,29 @@ func TestPointAndScaleAgree(t *testing.T) {
 	}
 }
 
+// TestRangeEffects: each effect is the per-unit coefficient times its
+// column's declared width (Coefficients), for a classifier's score and a
+// regression's target.
+func TestRangeEffects(t *testing.T) {
+	feats := []Range{{0, 10}, {100, 2600}, {0.05, 0.17}}
+	theta := []float64{0.3, -1.2, 0.8, 0.1}
+	for _, target := range []*Range{nil, {2500, 6500}} {
+		beta, err := Coefficients(theta, feats, target, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eff := RangeEffects(theta, feats, target)
+		if len(eff) != 3 {
+			t.Fatalf("%d effects, want 3", len(eff))
+		}
+		for j, r := range feats {
+			if want := beta[j] * (r.Hi - r.Lo); math.Abs(eff[j]-want) > 1e-12*math.Abs(want) {
+				t.Errorf("target %v, feature %d: effect %g, want β·width = %g", target, j, eff[j], want)
+			}
+		}
+	}
+}
+
 // TestToScaledSaturates (issue 21 item 6): ToScaled is the affine formula
 // bit for bit from lo − w to hi + w (w = hi − lo), saturates at ±3 beyond,
 // and is finite for every finite x, ±MaxFloat64 included; Valid refuses ends

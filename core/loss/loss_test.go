@@ -95,7 +95,7 @@ func lipRatio(r *rand.Rand, f func(i int, th []float64) float64, n, d, pairs int
 		b := make([]float64, d)
 		step := math.Pow(10, -3*r.Float64())
 		dir := randVec(r, d, 1)
-		nd := norm(dir)
+		nd := Norm(dir)
 		for j := range b {
 			b[j] = a[j] + step*dir[j]/nd
 		}
@@ -127,8 +127,8 @@ func TestLipschitz(t *testing.T) {
 				t.Errorf("%v d=%d: expected clipped rows", k, d)
 			}
 			for i := 0; i < s.N(); i++ {
-				if !k.Location() && norm(s.Row(i)) > 2*(1+1e-12) {
-					t.Fatalf("%v: row %d norm %v > clip", k, i, norm(s.Row(i)))
+				if !k.Location() && Norm(s.Row(i)) > 2*(1+1e-12) {
+					t.Fatalf("%v: row %d norm %v > clip", k, i, Norm(s.Row(i)))
 				}
 			}
 			got := lipRatio(r, s.Value, s.N(), d, 3000)
@@ -183,7 +183,7 @@ func TestConvexAndSubgradient(t *testing.T) {
 			if s.Mean(b) < lin-1e-9 {
 				t.Fatalf("%v: subgradient inequality fails by %g", k, lin-s.Mean(b))
 			}
-			if nrm := norm(g); nrm > s.G()*(1+1e-9) {
+			if nrm := Norm(g); nrm > s.G()*(1+1e-9) {
 				t.Fatalf("%v: ‖subgradient‖ %v > G %v", k, nrm, s.G())
 			}
 		}
@@ -197,11 +197,11 @@ func TestLinearExtension(t *testing.T) {
 		d := 1 + r.IntN(6)
 		th := randVec(r, d, 1)
 		zero := make([]float64, d)
-		if got, want := LinearExtension(th, zero, 1, 1), math.Max(0, norm(th)-1); math.Abs(got-want) > 1e-12 {
+		if got, want := LinearExtension(th, zero, 1, 1), math.Max(0, Norm(th)-1); math.Abs(got-want) > 1e-12 {
 			t.Fatalf("ℓ̃(θ;0) = %v, want max(0,‖θ‖−1) = %v", got, want)
 		}
 		z := randVec(r, d, 1)
-		nz := norm(z)
+		nz := Norm(z)
 		for j := range z {
 			z[j] /= nz
 		}
@@ -211,7 +211,7 @@ func TestLinearExtension(t *testing.T) {
 		if v := LinearExtension(z, z, 1, 1); math.Abs(v+1) > 1e-12 {
 			t.Fatalf("ℓ̃(z;z) = %v, want −1", v)
 		}
-		if norm(th) <= 1 {
+		if Norm(th) <= 1 {
 			if got, want := LinearExtension(th, z, 1, 1), -dot(th, z); math.Abs(got-want) > 1e-12 {
 				t.Fatalf("inside K: %v, want %v", got, want)
 			}

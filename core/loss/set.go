@@ -73,7 +73,7 @@ func New(k Kind, x [][]float64, y []float64, p Params) (*Set, error) {
 	if !k.Location() {
 		for i := 0; i < n; i++ {
 			row := s.x[i*d : (i+1)*d]
-			nrm := norm(row)
+			nrm := Norm(row)
 			if nrm > p.Clip {
 				f := p.Clip / nrm
 				for j := range row {
@@ -86,7 +86,8 @@ func New(k Kind, x [][]float64, y []float64, p Params) (*Set, error) {
 	return s, nil
 }
 
-func norm(v []float64) float64 {
+// Norm is the Euclidean norm ‖v‖, scaled to avoid overflow for huge finite entries.
+func Norm(v []float64) float64 {
 	// scaled to avoid overflow for huge finite entries
 	mx := 0.0
 	for _, a := range v {

@@ -108,7 +108,7 @@ func NewShard(k Kind, p Params, x, y []float64, d int) (*Set, error) {
 	}
 	if !k.Location() {
 		for i := 0; i < n; i++ {
-			if nrm := norm(x[i*d : (i+1)*d]); nrm > p.Clip*(1+4*0x1p-52) {
+			if nrm := Norm(x[i*d : (i+1)*d]); nrm > p.Clip*(1+4*0x1p-52) {
 				return nil, &checks.Error{Field: fmt.Sprintf("x[%d]", i), Rule: fmt.Sprintf("a row of norm ≤ clip = %s (a shard holds clipped rows)", checks.Fmt(p.Clip)), Got: checks.Fmt(nrm)}
 			}
 		}

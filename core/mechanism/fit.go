@@ -18,6 +18,15 @@ type Fit struct {
 	Iterations     int       `json:"iterations"`
 	Clipped        int       `json:"clipped"` // feature rows shrunk to the clip bound
 	Private        bool      `json:"private"` // always false
+	// Norm is ‖θ‖ of the released θ. The sampler draws θ from all of ℝ^d,
+	// so Norm may exceed the radius C, and then Loss may fall below
+	// NonPrivateLoss (the best inside the ball): a negative Excess.
+	Norm float64 `json:"norm"`
+	// Accuracy and NonPrivateAccuracy are, for a classification loss, the
+	// shares of the rows whose label the released θ and the non-private θ̂
+	// predict (loss.Set.Accuracy: training accuracy); absent otherwise.
+	Accuracy           *float64 `json:"accuracy,omitempty"`
+	NonPrivateAccuracy *float64 `json:"nonPrivateAccuracy,omitempty"`
 }
 
 // fitBudget bounds the work of the reference fit: iterations·n·d ≤ fitBudget.
@@ -33,6 +42,11 @@ func fit(set *loss.Set, theta []float64, radius float64) Fit {
 	iters := int(math.Max(100, math.Min(2000, fitBudget/float64(n*d))))
 	m := set.MinimizeInBall(radius, iters)
 	l := set.Mean(theta)
-	return Fit{Loss: l, NonPrivateLoss: m.Loss, Excess: l - m.Loss, Gap: m.Gap, Theta: m.Theta,
-		Iterations: m.Iters, Clipped: set.Clipped()}
+	f := Fit{Loss: l, NonPrivateLoss: m.Loss, Excess: l - m.Loss, Gap: m.Gap, Theta: m.Theta,
+		Iterations: m.Iters, Clipped: set.Clipped(), Norm: loss.Norm(theta)}
+	if set.Kind().Classification() {
+		a, b := set.Accuracy(theta), set.Accuracy(m.Theta)
+		f.Accuracy, f.NonPrivateAccuracy = &a, &b
+	}
+	return f
 }

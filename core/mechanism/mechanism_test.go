@@ -371,6 +371,31 @@ func TestFit(t *testing.T) {
 	if math.Abs(f.Excess-(set.Mean([]float64{2})-f.NonPrivateLoss)) > 1e-12 {
 		t.Errorf("excess %v", f.Excess)
 	}
+	if f.Norm != 2 || f.Accuracy != nil || f.NonPrivateAccuracy != nil {
+		t.Errorf("centre fit: norm %v (want 2), accuracies %v %v (want none)", f.Norm, f.Accuracy, f.NonPrivateAccuracy)
+	}
+}
+
+// TestFitAccuracy: for a classifier the fit carries the training accuracy
+// of the released θ and of the non-private θ̂ (loss.Accuracy on the rows),
+// and ‖θ‖; a θ outside the ball can have a lower loss than the best inside
+// it, which Norm > C explains.
+func TestFitAccuracy(t *testing.T) {
+	x := [][]float64{{1, 1}, {2, 1}, {-1, 1}, {-2, 1}, {0.5, 1}, {-0.3, 1}}
+	y := []float64{1, 1, -1, -1, 1, 1} // separable but for the last row
+	set, err := loss.New(loss.Logistic, x, y, loss.Params{Clip: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	theta := []float64{6, 0}
+	f := fit(set, theta, 0.5)
+	if f.Accuracy == nil || *f.Accuracy != loss.Accuracy(x, y, theta) || f.NonPrivateAccuracy == nil ||
+		*f.NonPrivateAccuracy != loss.Accuracy(x, y, f.Theta) {
+		t.Errorf("accuracies %v %v, want %g and %g", f.Accuracy, f.NonPrivateAccuracy, loss.Accuracy(x, y, theta), loss.Accuracy(x, y, f.Theta))
+	}
+	if f.Norm != 6 || !(f.Excess < 0) {
+		t.Errorf("θ = (6, 0) outside the ball of radius 0.5: norm %v, excess %v (want 6 and < 0)", f.Norm, f.Excess)
+	}
 }
 
 func TestProgressAndCancel(t *testing.T) {

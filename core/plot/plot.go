@@ -21,6 +21,7 @@ const (
 	Points             // one dot per point
 	Bars               // vertical bars from the x-axis baseline
 	Steps              // horizontal step function
+	HBars              // horizontal bars from x = 0 (or the left edge), at y = a category's number (Plot.YCategories)
 )
 
 // Series is one named set of points. Points with a NaN or ±Inf coordinate, or a
@@ -31,7 +32,12 @@ type Series struct {
 	Kind   Kind
 	Color  string    // CSS colour; empty picks from the palette
 	Dashed bool      // dashed line (for bounds and references)
-	Err    []float64 // optional ± error bar per point (Points and Bars)
+	Err    []float64 // optional ± error bar per point (Points and Bars; horizontal for HBars)
+	// Radius of a Points series' dots (default 3) and Stroke, an outline
+	// colour: a series meant to be found among many dots (a private sample
+	// among the data) is drawn larger and outlined, and so is its legend swatch.
+	Radius float64
+	Stroke string
 }
 
 // Rule is a horizontal (Horizontal = true) or vertical reference line.
@@ -56,6 +62,11 @@ type Plot struct {
 	Class string
 	// Desc is an accessible description (the <desc> element).
 	Desc string
+	// YCategories makes the y axis categorical: category i (from 1, top to
+	// bottom) sits at y = i and its name is the tick label, wrapped on the
+	// left margin (which grows to hold the names, up to 45 % of the width).
+	// The plot grows taller when the names need more than one line.
+	YCategories []string
 }
 
 // Palette is the default colour cycle (colour-blind-safe, Okabe–Ito).
@@ -108,6 +119,15 @@ func extent(p *Plot, xAxis bool) (lo, hi float64) {
 		}
 		if !xAxis && s.Kind == Bars && !logAx {
 			take(0)
+		}
+		if xAxis && s.Kind == HBars && !logAx {
+			take(0)
+			for i := range s.X {
+				if i < len(s.Err) && usable(s.Err[i], false) {
+					take(s.X[i] + s.Err[i])
+					take(s.X[i] - s.Err[i])
+				}
+			}
 		}
 	}
 	for _, r := range p.Rules {
@@ -250,7 +270,23 @@ func (p *Plot) SVG() string {
 	if h == 0 {
 		h = 400
 	}
-	const left, right, top, bottom = 84.0, 16.0, 40.0, 52.0
+	const right = 16.0
+	top, bottom, left := 40.0, 52.0, 84.0
+	// The title and the x label wrap onto a second line rather than leave a
+	// narrow view (the margins grow to hold it).
+	titleLines := wrapText(p.Title, w-8, 16, 2)
+	xLines := wrapText(p.XLabel, w-8, tickFont, 2)
+	top += 18 * float64(len(titleLines)-1)
+	bottom += tickLineH * float64(len(xLines)-1)
+	var cats [][]string // the category names, wrapped
+	if len(p.YCategories) > 0 {
+		left, cats = categoryLabels(p.YCategories, w)
+		need := 0.0
+		for _, c := range cats {
+			need += float64(len(c))*tickLineH + 10
+		}
+		h = math.Max(h, top+bottom+need)
+	}
 	legend, rows := p.layoutLegend(8, w-16)
 	legendH := float64(rows) * legendRowH
 	if rows > 0 {
@@ -260,60 +296,112 @@ func (p *Plot) SVG() string {
 	ylo, yhi := extent(p, false)
 	xa := axis{xlo, xhi, p.XLog, left, w - right}
 	ya := axis{ylo, yhi, p.YLog, h - bottom, top}
+	if len(cats) > 0 { // category 1 at the top
+		ya = axis{0.5, float64(len(cats)) + 0.5, false, top, h - bottom}
+	}
 	// Fewer x ticks on a narrow plot, so their labels do not run together.
 	nx := 6
 	if w-left-right < 360 {
 		nx = 4
 	}
 	var b strings.Builder
-	esc := html.EscapeString
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" class="plot %s" role="img" aria-label="%s" font-family="system-ui, sans-serif" font-size="14">`, w, h+legendH, esc(p.Class), esc(p.Title))
 	fmt.Fprintf(&b, `<title>%s</title>`, esc(p.Title))
 	if p.Desc != "" {
 		fmt.Fprintf(&b, `<desc>%s</desc>`, esc(p.Desc))
 	}
 	fmt.Fprintf(&b, `<rect x="0" y="0" width="%g" height="%g" fill="#fff"/>`, w, h+legendH)
-	fmt.Fprintf(&b, `<text x="%g" y="22" text-anchor="middle" font-size="16" font-weight="600">%s</text>`, w/2, esc(p.Title))
+	fmt.Fprintf(&b, `<text x="%g" y="22" text-anchor="middle" font-size="16" font-weight="600">%s</text>`, w/2, lines(titleLines, w/2, 18))
 	// grid and ticks
 	for _, t := range Ticks(xlo, xhi, nx, p.XLog) {
 		x := xa.tr(t)
+		lab := FormatTick(t)
+		// A label at either end of the axis is kept inside the viewBox
+		// (the last decade of a log axis used to lose its last digit).
+		half := textWidth(lab, tickFont) / 2
+		lx := math.Min(math.Max(x, half+2), w-half-2)
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="#e5e5e5"/>`, x, top, x, h-bottom)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="middle" class="tick">%s</text>`, x, h-bottom+18, FormatTick(t))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="middle" class="tick">%s</text>`, lx, h-bottom+18, lab)
 	}
-	for _, t := range Ticks(ylo, yhi, 5, p.YLog) {
-		y := ya.tr(t)
-		fmt.Fprintf(&b, `<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#e5e5e5"/>`, left, y, w-right, y)
-		fmt.Fprintf(&b, `<text x="%g" y="%.1f" text-anchor="end" class="tick">%s</text>`, left-6, y+4, FormatTick(t))
+	if len(cats) > 0 {
+		for i, lines := range cats {
+			y := ya.tr(float64(i+1)) + 5 - tickLineH*float64(len(lines)-1)/2
+			fmt.Fprintf(&b, `<text x="%g" y="%.1f" text-anchor="end" class="tick category">`, left-6, y)
+			for k, l := range lines {
+				dy := 0.0
+				if k > 0 {
+					dy = tickLineH
+				}
+				fmt.Fprintf(&b, `<tspan x="%g" dy="%g">%s</tspan>`, left-6, dy, esc(l))
+			}
+			b.WriteString(`</text>`)
+		}
+	} else {
+		for _, t := range Ticks(ylo, yhi, 5, p.YLog) {
+			y := ya.tr(t)
+			fmt.Fprintf(&b, `<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#e5e5e5"/>`, left, y, w-right, y)
+			fmt.Fprintf(&b, `<text x="%g" y="%.1f" text-anchor="end" class="tick">%s</text>`, left-6, y+4, FormatTick(t))
+		}
 	}
 	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" fill="none" stroke="#444"/>`, left, top, w-left-right, h-top-bottom)
-	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="middle" class="xlabel">%s</text>`, (left+w-right)/2, h-10, esc(p.XLabel))
-	fmt.Fprintf(&b, `<text transform="translate(16 %g) rotate(-90)" text-anchor="middle" class="ylabel">%s</text>`, (top+h-bottom)/2, esc(p.YLabel))
+	// The x label is centred under the frame, kept inside the view; the y
+	// label along the frame, on two lines when one is longer than the frame.
+	xw := 0.0
+	for _, l := range xLines {
+		xw = math.Max(xw, textWidth(l, tickFont))
+	}
+	xc := math.Min(math.Max((left+w-right)/2, xw/2+4), w-xw/2-4)
+	fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="middle" class="xlabel">%s</text>`, xc, h-10-tickLineH*float64(len(xLines)-1), lines(xLines, xc, tickLineH))
+	yLines := wrapText(p.YLabel, h-top-bottom, tickFont, 2)
+	yx := 16.0
+	if len(yLines) > 1 {
+		yx = 13
+	}
+	fmt.Fprintf(&b, `<text transform="translate(%g %g) rotate(-90)" text-anchor="middle" class="ylabel">%s</text>`, yx, (top+h-bottom)/2, lines(yLines, 0, tickLineH))
 	// clip the data to the frame
 	id := clipIDs.Add(1)
 	fmt.Fprintf(&b, `<clipPath id="plotclip%d"><rect x="%g" y="%g" width="%g" height="%g"/></clipPath><g clip-path="url(#plotclip%d)">`, id, left, top, w-left-right, h-top-bottom, id)
-	// Rule lines go under the data; their labels go over it (below), with a
-	// white halo, so no bar or line hides them.
+	// Rule lines go under the data; their labels go over it, with a white
+	// halo, each placed beside its line where it meets no data and no other
+	// label (placeRuleLabel), so no bar or line hides it and it hides none.
+	m := p.pixelMarks(xa, ya)
+	frame := box{left, top, w - right, h - bottom}
 	var labels strings.Builder
-	for i, r := range p.Rules {
+	var taken []box
+	for _, r := range p.Rules {
 		col := r.Color
 		if col == "" {
 			col = "#555"
 		}
+		var at float64
 		if r.Horizontal {
 			if !usable(r.At, p.YLog) {
 				continue
 			}
-			y := ya.tr(r.At)
-			fmt.Fprintf(&b, `<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="%s" stroke-dasharray="6 4" class="rule"/>`, left, y, w-right, y, col)
-			fmt.Fprintf(&labels, `<text x="%g" y="%.1f" text-anchor="end" fill="%s" font-size="12" class="rulelabel" stroke="#fff" stroke-width="3" paint-order="stroke">%s</text>`, w-right-4, y-4, col, esc(r.Label))
+			at = ya.tr(r.At)
+			fmt.Fprintf(&b, `<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="%s" stroke-dasharray="6 4" class="rule"/>`, left, at, w-right, at, col)
 		} else {
 			if !usable(r.At, p.XLog) {
 				continue
 			}
-			x := xa.tr(r.At)
-			fmt.Fprintf(&b, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="%s" stroke-dasharray="6 4" class="rule"/>`, x, top, x, h-bottom, col)
-			fmt.Fprintf(&labels, `<text x="%.1f" y="%g" fill="%s" font-size="12" class="rulelabel" stroke="#fff" stroke-width="3" paint-order="stroke">%s</text>`, x+4, h-bottom-8-14*float64(i%2), col, esc(r.Label))
+			at = xa.tr(r.At)
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="%s" stroke-dasharray="6 4" class="rule"/>`, at, top, at, h-bottom, col)
 		}
+		if r.Label == "" {
+			continue
+		}
+		pl := placeRuleLabel(r, at, frame, m, taken)
+		taken = append(taken, pl.b)
+		fmt.Fprintf(&labels, `<text x="%.1f" y="%.1f" text-anchor="%s" fill="%s" font-size="%g" class="rulelabel" stroke="#fff" stroke-width="3" paint-order="stroke">`,
+			pl.x, pl.y, pl.anchor, col, ruleFont)
+		for k, l := range pl.lines {
+			if k == 0 {
+				labels.WriteString(esc(l))
+				continue
+			}
+			fmt.Fprintf(&labels, `<tspan x="%.1f" dy="%g">%s</tspan>`, pl.x, ruleLineH, esc(l))
+		}
+		labels.WriteString(`</text>`)
 	}
 	for i, s := range p.Series {
 		col := s.Color
@@ -338,13 +426,42 @@ func (p *Plot) SVG() string {
 		x, y := e.x, h+e.y
 		b.WriteString(`<g class="legend">`)
 		if s.Kind == Points {
-			fmt.Fprintf(&b, `<circle cx="%g" cy="%g" r="4" fill="%s"/>`, x+12, y+9, col)
+			r, stroke := 4.0, ""
+			if s.Radius > 0 {
+				r = math.Min(s.Radius, 7)
+			}
+			if s.Stroke != "" {
+				stroke = fmt.Sprintf(` stroke="%s" stroke-width="1.5"`, s.Stroke)
+			}
+			fmt.Fprintf(&b, `<circle cx="%g" cy="%g" r="%g" fill="%s"%s/>`, x+12, y+9, r, col, stroke)
 		} else {
 			fmt.Fprintf(&b, `<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="3"%s/>`, x+2, y+9, x+22, y+9, col, dash)
 		}
 		fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="13">%s</text></g>`, x+legendSwatch, y+14, esc(s.Name))
 	}
 	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+const (
+	tickFont  = 14.0 // the SVG's font size, which tick labels inherit
+	tickLineH = 16.0
+)
+
+// esc escapes text for SVG markup.
+var esc = html.EscapeString
+
+// lines writes a label's lines: the first as text, the others as tspans
+// starting again at x, each lineH below the one before.
+func lines(ls []string, x, lineH float64) string {
+	var b strings.Builder
+	for k, l := range ls {
+		if k == 0 {
+			b.WriteString(esc(l))
+			continue
+		}
+		fmt.Fprintf(&b, `<tspan x="%g" dy="%g">%s</tspan>`, x, lineH, esc(l))
+	}
 	return b.String()
 }
 
@@ -384,7 +501,30 @@ func (p *Plot) drawSeries(b *strings.Builder, s Series, col string, xa, ya axis)
 			}
 			x, y := xa.tr(s.X[i]), ya.tr(s.Y[i])
 			p.errBar(b, s, i, x, col, ya)
-			fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s" fill-opacity="0.7"/>`, x, y, col)
+			r, look := 3.0, ` fill-opacity="0.7"`
+			if s.Radius > 0 {
+				r = s.Radius
+			}
+			if s.Stroke != "" {
+				look = fmt.Sprintf(` stroke="%s" stroke-width="1.5"`, s.Stroke)
+			}
+			fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="%s"%s/>`, x, y, r, col, look)
+		}
+	case HBars:
+		bh := math.Abs(ya.b-ya.a) / math.Max(1, ya.hi-ya.lo) * 0.6
+		base := xa.a
+		if !p.XLog && xa.lo < 0 && xa.hi > 0 {
+			base = xa.tr(0)
+		}
+		for i := 0; i < n; i++ {
+			if !usable(s.X[i], p.XLog) || !usable(s.Y[i], false) {
+				continue
+			}
+			x, y := xa.tr(s.X[i]), ya.tr(s.Y[i])
+			fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" fill-opacity="0.8"/>`, math.Min(x, base), y-bh/2, math.Abs(x-base), bh, col)
+			if i < len(s.Err) && usable(s.Err[i], false) && s.Err[i] > 0 {
+				fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#222" stroke-width="1.5"/>`, xa.tr(s.X[i]-s.Err[i]), y, xa.tr(s.X[i]+s.Err[i]), y)
+			}
 		}
 	case Bars:
 		bw := (xa.b - xa.a) / float64(max(n, 1)) * 0.7

@@ -79,11 +79,6 @@ func TestEmptyPlot(t *testing.T) {
 	}
 }
 
-// box is an axis-aligned rectangle in SVG user units.
-type box struct{ x0, y0, x1, y1 float64 }
-
-func (a box) overlaps(b box) bool { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 }
-
 // svgGeometry parses the markup and returns the viewBox, the frame (the
 // first unfilled rect), every drawn data mark (circles, polyline vertices,
 // bars inside the clip group) and every legend entry's box (its swatch and
@@ -294,5 +289,228 @@ func TestStepsStaircase(t *testing.T) {
 		if pt[k][1] != pt[k-1][1] || pt[k][0] != pt[k+1][0] || pt[k][1] == pt[k+1][1] {
 			t.Errorf("step %d: %v → %v → %v is not along x then along y", k/2, pt[k-1], pt[k], pt[k+1])
 		}
+	}
+}
+
+// svgText is a <text> element of a rendered plot: its attributes, its own
+// text and its <tspan> lines.
+type svgText struct {
+	X      float64 `xml:"x,attr"`
+	Y      float64 `xml:"y,attr"`
+	Anchor string  `xml:"text-anchor,attr"`
+	Class  string  `xml:"class,attr"`
+	Size   float64 `xml:"font-size,attr"`
+	Rotate string  `xml:"transform,attr"`
+	Text   string  `xml:",chardata"`
+	Spans  []struct {
+		Dy   float64 `xml:"dy,attr"`
+		Text string  `xml:",chardata"`
+	} `xml:"tspan"`
+}
+
+// content is the text as a reader sees it: the lines joined.
+func (t svgText) content() string {
+	s := t.Text
+	for _, sp := range t.Spans {
+		s += sp.Text
+	}
+	return s
+}
+
+// bounds estimates the text's box from its anchor, lines and font size, at
+// 0.6 em per character (a little wider than placement's own estimate).
+func (t svgText) bounds() box {
+	px := t.Size
+	if px == 0 {
+		px = 14
+	}
+	lines := []string{t.Text}
+	if t.Text == "" {
+		lines = nil
+	}
+	h := 0.0
+	for _, sp := range t.Spans {
+		lines = append(lines, sp.Text)
+		h += sp.Dy
+	}
+	w := 0.0
+	for _, l := range lines {
+		w = math.Max(w, 0.6*px*float64(len([]rune(strings.TrimRight(l, " ")))))
+	}
+	x0 := t.X
+	switch t.Anchor {
+	case "end":
+		x0 -= w
+	case "middle":
+		x0 -= w / 2
+	}
+	return box{x0, t.Y - px*0.8, x0 + w, t.Y + h + px*0.2}
+}
+
+// texts returns every <text> of the SVG and the polylines' points in pixels.
+func texts(t *testing.T, s string) (out []svgText, lines [][][2]float64) {
+	t.Helper()
+	dec := xml.NewDecoder(strings.NewReader(s))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		e, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		switch e.Name.Local {
+		case "text":
+			var st svgText
+			if err := dec.DecodeElement(&st, &e); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, st)
+		case "polyline":
+			var l [][2]float64
+			for _, a := range e.Attr {
+				if a.Name.Local == "points" {
+					for _, pt := range strings.Fields(a.Value) {
+						var x, y float64
+						fmt.Sscanf(pt, "%g,%g", &x, &y)
+						l = append(l, [2]float64{x, y})
+					}
+				}
+			}
+			lines = append(lines, l)
+		}
+	}
+	return out, lines
+}
+
+// TestRuleLabelClearOfLines: two falling curves on a log axis cross a
+// horizontal rule's height near the right end of the frame, where a rule's
+// label used to be drawn; at desktop and phone widths the label is now
+// placed where it meets no curve, and inside the frame. (The privacy
+// curve's "target δ" sat on the paper's dashed curve.)
+func TestRuleLabelClearOfLines(t *testing.T) {
+	var xs, a, b []float64
+	for i := 0; i <= 100; i++ {
+		x := 3 * float64(i) / 100
+		xs, a, b = append(xs, x), append(a, math.Pow(10, -4*x)), append(b, math.Pow(10, -2*x))
+	}
+	for _, w := range []float64{640, 330} {
+		p := &Plot{Title: "curves", YLog: true, YMin: 1e-12, YMax: 1, Width: w, Height: 0.9 * w,
+			Series: []Series{{Name: "steep", X: xs, Y: a}, {Name: "shallow, dashed", X: xs, Y: b, Dashed: true}},
+			Rules:  []Rule{{Label: "target δ = 1e-05", At: 1e-5, Horizontal: true}, {Label: "target ε = 1", At: 1}}}
+		all, lines := texts(t, p.SVG())
+		var labs []svgText
+		for _, tx := range all {
+			if tx.Class == "rulelabel" {
+				labs = append(labs, tx)
+			}
+		}
+		if len(labs) != 2 {
+			t.Fatalf("width %g: %d rule labels, want 2", w, len(labs))
+		}
+		frame := box{84, 40, w - 16, 0.9*w - 52}
+		for _, l := range labs {
+			bx := l.bounds()
+			if !bx.inside(frame) {
+				t.Errorf("width %g: label %q at %+v leaves the frame %+v", w, l.content(), bx, frame)
+			}
+			for _, pl := range lines {
+				for i := 1; i < len(pl); i++ {
+					if segHitsBox(pl[i-1][0], pl[i-1][1], pl[i][0], pl[i][1], bx) {
+						t.Errorf("width %g: label %q at %+v crosses a curve at %v–%v", w, l.content(), bx, pl[i-1], pl[i])
+						break
+					}
+				}
+			}
+		}
+		if labs[0].bounds().overlaps(labs[1].bounds()) {
+			t.Errorf("width %g: the two rule labels overlap", w)
+		}
+	}
+}
+
+// TestLabelsInsideView: a long label on a vertical rule near the right edge
+// of a 330 px plot (the trace page's "excess = D/150 (accurate to the
+// left)") and the last decade of a log axis stay inside the view; the label
+// is wrapped when it fits neither side whole.
+func TestLabelsInsideView(t *testing.T) {
+	p := &Plot{Title: "trials", XLog: true, XMin: 1e-4, XMax: 1, Width: 330, Height: 300,
+		XLabel: "change in log-odds across the column's declared range", YLabel: "excess risk bound, G·C units (log scale)",
+		YCategories: []string{"worst_fractal_dimension", "mean_radius"},
+		Series:      []Series{{Name: "x", X: []float64{1e-3, 0.5}, Y: []float64{0, 1}, Kind: Points}},
+		Rules:       []Rule{{Label: "excess = D/150 (accurate to the left)", At: 1.0 / 150}}}
+	q := &Plot{Title: "sweep", XLog: true, YLog: true, Width: 330, Height: 300,
+		Series: []Series{{X: []float64{0.1, 1e9}, Y: []float64{1, 0.01}}}}
+	for _, pl := range []*Plot{p, q} {
+		all, _ := texts(t, pl.SVG())
+		view := box{0, 0, pl.Width, pl.Height + 40}
+		for _, tx := range all {
+			if tx.Rotate != "" {
+				if tx.Class == "ylabel" && tx.content() != "" && len(tx.Spans) == 0 {
+					t.Errorf("%s: y label %q, longer than the frame, not wrapped", pl.Title, tx.content())
+				}
+				continue // the y-axis label, rotated along the left edge
+			}
+			if b := tx.bounds(); !b.inside(view) {
+				t.Errorf("%s: %q at %+v leaves the view %+v", pl.Title, tx.content(), b, view)
+			}
+			if (tx.Class == "rulelabel" || tx.Class == "xlabel" || tx.Class == "ylabel") && tx.content() != "" && len(tx.Spans) == 0 {
+				t.Errorf("%s: %s %q not wrapped", pl.Title, tx.Class, tx.content())
+			}
+		}
+	}
+}
+
+// TestCategoryAxis: with YCategories the y tick labels are the names (long
+// ones wrapped on the left margin, the lines joining back to the name), one
+// horizontal bar per category, no two names overlapping, and every label in
+// the view at phone width.
+func TestCategoryAxis(t *testing.T) {
+	names := []string{"mean_radius", "mean_texture", "worst_fractal_dimension", "x"}
+	for _, w := range []float64{640, 320} {
+		p := &Plot{Title: "coefficients", XLabel: "effect", Width: w, Height: 200, YCategories: names,
+			Series: []Series{
+				{Name: "private", X: []float64{1, -2, 0.5, 3}, Y: []float64{1, 2, 3, 4}, Kind: HBars, Err: []float64{0.1, 0.2, 0.1, 0.1}},
+				{Name: "non-private", X: []float64{1.2, -1.5, 0.4, 2}, Y: []float64{1, 2, 3, 4}, Kind: Points},
+			}}
+		s := p.SVG()
+		if err := xml.Unmarshal([]byte(s), new(struct{})); err != nil {
+			t.Fatalf("not XML: %v", err)
+		}
+		all, _ := texts(t, s)
+		var got []string
+		var boxes []box
+		for _, tx := range all {
+			if strings.Contains(tx.Class, "category") {
+				got, boxes = append(got, tx.content()), append(boxes, tx.bounds())
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(names, "|") {
+			t.Errorf("width %g: category labels %q, want %q", w, got, names)
+		}
+		for i := range boxes {
+			if boxes[i].x0 < 0 {
+				t.Errorf("width %g: %q starts at x = %g, outside the view", w, got[i], boxes[i].x0)
+			}
+			for j := i + 1; j < len(boxes); j++ {
+				if boxes[i].overlaps(boxes[j]) {
+					t.Errorf("width %g: labels %q and %q overlap", w, got[i], got[j])
+				}
+			}
+		}
+		if n := strings.Count(s, `fill-opacity="0.8"`); n != 4 {
+			t.Errorf("width %g: %d bars, want 4", w, n)
+		}
+	}
+}
+
+// TestPointStyle: a Points series with Radius and Stroke is drawn with that
+// radius and outline, in the plot and in its legend.
+func TestPointStyle(t *testing.T) {
+	p := &Plot{Series: []Series{{Name: "sample", X: []float64{1}, Y: []float64{1}, Kind: Points, Radius: 7, Stroke: "#000"}}}
+	s := p.SVG()
+	if n := strings.Count(s, `r="7" fill="#0072B2" stroke="#000" stroke-width="1.5"`); n != 2 {
+		t.Errorf("%d outlined dots of radius 7 (plot and legend), want 2:\n%s", n, s)
 	}
 }

@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"syscall/js"
@@ -11,35 +12,147 @@ import (
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dataset"
+	"github.com/dpsample/dpsample/core/loss"
 )
 
+// The form's first choices for a CSV (issue 23), from the kinds of its
+// columns (dataset.ProfileText), which the owner sees before anything runs:
+// text columns are not offered as features; the target is the last column;
+// a text (or two-valued) target makes the task a classification, a numeric
+// one a regression; a centre only when the file has no second column to
+// predict from. The user's own choice of the task is kept until a file with
+// other column names is loaded.
+const (
+	csvClassifier = loss.Logistic       // fast (exact first-order sampler), and its score is a log-odds
+	csvRegression = loss.SmoothQuantile // fast, and robust like the median regression it smooths
+)
+
+// taskFor is the task a CSV's target column suggests.
+func taskFor(c dataset.ColumnInfo) loss.Kind {
+	if c.Kind == dataset.KindText || (c.Kind == dataset.KindNumeric && len(c.Labels) == 2) {
+		return csvClassifier
+	}
+	return csvRegression
+}
+
+// usable reports whether a CSV column can be a feature (numbers; a mixed
+// column is offered so that its bad cell is reported, not hidden).
+func usable(c dataset.ColumnInfo) bool {
+	return c.Kind == dataset.KindNumeric || c.Kind == dataset.KindMixed
+}
+
+// readProfile profiles the CSV text (once per text) and shows what it
+// finds, for the owner's eyes. It returns the column names.
+func (v *estimateView) readProfile(txt string) []string {
+	mode := v.headerSel.Value()
+	if txt == v.profText && mode == v.profMode && v.profile != nil {
+		return v.profileNames()
+	}
+	v.profText, v.profMode, v.profile, v.loadErr = txt, mode, nil, ""
+	v.checkBox.SetInnerHTML("")
+	show(v.checkBox, false)
+	if strings.TrimSpace(txt) == "" {
+		return nil
+	}
+	p, err := dataset.ProfileText(txt, mode)
+	if err != nil {
+		v.loadErr = err.Error()
+		var ce *checks.Error
+		if errors.As(err, &ce) && ce.Field == "header" {
+			v.loadErr += " Choose “yes” or “no” for “first row is a header” above."
+		}
+		return nil
+	}
+	v.profile = p
+	key := p.HeaderHash
+	if key == "" {
+		key = fmt.Sprintf("%d columns without a header", len(p.Columns))
+	}
+	if key != v.fileKey { // another kind of file: fresh first choices
+		if v.fileKey != "" {
+			v.lossAuto = true // the task chosen for the former file is not this one's
+		}
+		v.fileKey = key
+		v.featState = map[string]bool{}
+		v.targetSel.sel.SetValue("") // the target chosen for the former file is not this one's either
+		v.recall()
+	}
+	if len(p.Problems) > 0 { // a blocking one (ragged rows) is marked there, and stops Parse at Run with its row
+		ownerNote(v.checkBox, "About this file", p.Problems)
+		show(v.checkBox, true)
+	}
+	return v.profileNames()
+}
+
+func (v *estimateView) profileNames() []string {
+	var out []string
+	for _, c := range v.profile.Columns {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// ownerNote fills box with findings about the user's own file: labelled as
+// computed on this device for the owner alone, and never exported.
+func ownerNote(box dom.Element, title string, problems []dataset.Problem) {
+	box.SetInnerHTML("")
+	head := el("p", "class", "owner-label")
+	appendAll(head, text("strong", title), doc().CreateTextNode(" — checked on this device and shown only to you; not part of any result or export."))
+	ul := el("ul")
+	for _, pr := range problems {
+		li := text("li", pr.Text)
+		if pr.Blocking {
+			li.Class().Add("blocking")
+		}
+		ul.AppendChild(li)
+	}
+	appendAll(box, head, ul)
+}
+
 // columnsChanged refreshes the target list and the feature checkboxes from
-// the columns dataset.Columns names (the header rule and dialect of Parse).
+// the columns (Parse's header rule and dialect), and the form's first
+// choices for a CSV.
 func (v *estimateView) columnsChanged() {
 	v.formErr.SetTextContent("") // a message about the former form
 	if v.colTimer.Truthy() {     // called directly (a run): the pending debounce would clear what this call shows
 		js.Global().Call("clearTimeout", v.colTimer)
 		v.colTimer = js.Undefined()
 	}
+	// The boxes' states as the user left them (before a new kind of file
+	// starts afresh, in readProfile).
+	for _, in := range v.featBox.QuerySelectorAll("input[type=checkbox]") {
+		if !in.(*dom.HTMLInputElement).Disabled() {
+			v.featState[in.(*dom.HTMLInputElement).Value()] = in.(*dom.HTMLInputElement).Checked()
+		}
+	}
 	txt, b := v.text()
 	var cols []string
 	if b == nil {
-		v.csvErr.SetTextContent("")
 		if len(txt) > maxPasteBytes {
-			v.csvErr.SetTextContent(tooLarge(len(txt)).Error())
-			txt = ""
+			v.loadErr, txt = tooLarge(len(txt)).Error(), ""
 		}
 		v.lastText = txt
+		cols = v.readProfile(txt)
+		v.csvErr.SetTextContent(v.loadErr)
+	} else if strings.TrimSpace(txt) != "" {
+		cols, _ = dataset.ColumnsWith(txt, b.Options().Header)
 	}
 	v.ledger.tableChanged(txt)
-	if strings.TrimSpace(txt) != "" {
-		var err error
-		if cols, err = dataset.Columns(txt); err != nil && b == nil {
-			v.csvErr.SetTextContent(err.Error())
+	want := v.targetSel.sel.Value()
+	if b == nil && v.profile != nil {
+		if !contains(cols, want) {
+			want = ""
+			for _, c := range v.profile.Columns {
+				if c.Kind != dataset.KindEmpty {
+					want = c.Name // the last column with values
+				}
+			}
+		}
+		if v.lossAuto {
+			v.lossSel.sel.SetValue(v.autoTask(want).String())
 		}
 	}
 	l := v.lossKind()
-	want := v.targetSel.sel.Value()
 	var targets []string
 	switch {
 	case b != nil && l.Classification():
@@ -53,14 +166,18 @@ func (v *estimateView) columnsChanged() {
 		if !contains(targets, want) {
 			want = b.regTarget
 		}
-	default:
-		targets = cols
-		if !contains(cols, want) {
-			want = ""
-			if len(cols) > 0 {
-				want = cols[len(cols)-1]
+	case v.profile != nil:
+		// A classifier may predict any column; a regression a numeric one.
+		for _, c := range v.profile.Columns {
+			if l.Classification() || usable(c) {
+				targets = append(targets, c.Name)
 			}
 		}
+		if !contains(targets, want) && len(targets) > 0 {
+			want = targets[len(targets)-1]
+		}
+	default:
+		targets = cols
 	}
 	var topts [][2]string
 	for _, c := range targets {
@@ -72,15 +189,13 @@ func (v *estimateView) columnsChanged() {
 	}
 	setOptions(v.targetSel.sel, topts, want)
 	v.targetSel.sel.SetDisabled(!l.Supervised())
-	// Features: the built-in's numeric columns, or every column of a CSV.
-	// A column whose box the user has seen keeps its state (the user's
-	// choice, remembered while it is the target); others get the default.
-	for _, in := range v.featBox.QuerySelectorAll("input[type=checkbox]") {
-		v.featState[in.(*dom.HTMLInputElement).Value()] = in.(*dom.HTMLInputElement).Checked()
-	}
+	// Features: the built-in's numeric columns, or a CSV's columns (text
+	// ones shown but not offered). A column whose box the user has seen
+	// keeps its state (the user's choice, remembered while it is the
+	// target); others get the default.
 	v.featBox.SetInnerHTML("")
 	v.featBox.AppendChild(text("legend", "Features"))
-	choices, checked := cols, map[string]bool{}
+	choices, checked, kinds := cols, map[string]bool{}, map[string]string{}
 	if b != nil {
 		choices = b.Features
 		if choices == nil {
@@ -93,9 +208,10 @@ func (v *estimateView) columnsChanged() {
 		for _, f := range b.features {
 			checked[f] = true
 		}
-	} else {
-		for _, c := range cols {
-			checked[c] = c != want
+	} else if v.profile != nil {
+		for _, c := range v.profile.Columns {
+			checked[c.Name] = c.Name != want && usable(c)
+			kinds[c.Name] = c.Kind
 		}
 	}
 	for _, c := range choices {
@@ -109,21 +225,57 @@ func (v *estimateView) columnsChanged() {
 		}
 		cid := fmt.Sprintf("%s-f%d", v.id, i)
 		in := el("input", "type", "checkbox", "id", cid, "value", c)
-		if checked[c] {
-			in.SetAttribute("checked", "")
-		}
 		lab := el("label", "for", cid, "class", "check")
 		appendAll(lab, in, doc().CreateTextNode(" "+c))
+		switch k := kinds[c]; k {
+		case dataset.KindText, dataset.KindEmpty:
+			// Not a number: it cannot be a feature (a label column can be the target).
+			in.SetAttribute("disabled", "")
+			what := map[string]string{dataset.KindText: "text", dataset.KindEmpty: "empty"}[k]
+			lab.AppendChild(text("span", " ("+what+")", "class", "help"))
+			lab.SetAttribute("title", c+" holds "+what+", not numbers: it cannot be a feature")
+		default:
+			if checked[c] {
+				in.SetAttribute("checked", "")
+			}
+		}
 		v.featBox.AppendChild(lab)
 	}
 	v.rangesChanged()
 }
 
+// autoTask is the task the target column suggests (a centre when the file
+// has no second column with values to predict from).
+func (v *estimateView) autoTask(target string) loss.Kind {
+	n := 0
+	for _, c := range v.profile.Columns {
+		if c.Kind != dataset.KindEmpty {
+			n++
+		}
+	}
+	c, ok := v.profile.Column(target)
+	if !ok || n < 2 {
+		return loss.L1
+	}
+	return taskFor(c)
+}
+
+// dataInputsChanged clears the messages a former run left about the data
+// (a bad cell of a column no longer used, missing cells now dropped), and
+// the form's error line: they were about inputs that just changed.
+func (v *estimateView) dataInputsChanged(why string) {
+	v.csvErr.SetTextContent(v.loadErr)
+	v.formErr.SetTextContent("")
+	v.k.setError(nil)
+	markStale(v.out, v.id, why)
+}
+
 // rangesChanged redraws the declarations: a range [lo, hi] for each checked
 // feature and, for a regression loss, the target; the positive label for a
 // classifier. A built-in shows its declared ranges (read-only); for a CSV the
-// inputs start empty (or with what the user typed before): nothing here is
-// computed from the data.
+// inputs start empty (or with what the user typed before, or declared for a
+// file with the same column names on this device): nothing here is computed
+// from the data.
 func (v *estimateView) rangesChanged() {
 	v.updateRadius()
 	_, b := v.text()
@@ -133,7 +285,7 @@ func (v *estimateView) rangesChanged() {
 	v.rangesErr.SetTextContent("")
 	v.rangesBox.AppendChild(text("legend", "Declared public ranges"))
 	if b != nil {
-		v.rangesBox.AppendChild(text("p", "Declared once for this dataset (core/dataset/builtin.go), not computed from the file: "+
+		v.rangesBox.AppendChild(text("p", "Declared once for this dataset, not computed from the file: "+
 			"each feature is scaled from its range to [−1, 1], values outside are clamped.", "class", "help"))
 	} else {
 		v.rangesBox.AppendChild(text("p", "Declare each range from what you knew before looking at this file — an instrument's limits, "+
@@ -187,26 +339,38 @@ func (v *estimateView) rangesChanged() {
 		row("target "+target, target, "t", r)
 	case l.Classification() && target != "":
 		wrap := el("div", "class", "field")
-		in := el("input", "id", v.id+"-positive", "type", "text", "autocomplete", "off", "data-positive", target)
+		in := el("input", "id", v.id+"-positive", "type", "text", "autocomplete", "off", "data-positive", target,
+			"aria-describedby", v.id+"-positive-check")
 		if b != nil && target == b.Target {
 			in.SetAttribute("value", b.Positive)
 			in.SetAttribute("readonly", "")
 		} else {
 			in.SetAttribute("value", v.positive[target])
 		}
-		appendAll(wrap, text("label", "positive label of "+target+" (coded +1; every other label −1)", "for", v.id+"-positive"), in)
+		v.positiveNote = el("div", "id", v.id+"-positive-check", "class", "owner-note", "role", "status")
+		appendAll(wrap, text("label", "positive label of "+target+" (coded +1; every other label −1)", "for", v.id+"-positive"), in, v.positiveNote)
 		v.rangesBox.AppendChild(wrap)
+		v.checkPositive()
+	}
+	if b == nil {
+		v.buildRangesLine()
 	}
 }
 
-// rangeEdited records a typed range end (or positive label) and checks it
-// by the core rule (dataset.Range.Valid, as Table.Scale does).
+// rangeEdited records a typed range end (or positive label), checks it by
+// the core rule (dataset.Range.Valid, as Table.Scale does), and remembers
+// it on this device for files with the same column names.
 func (v *estimateView) rangeEdited(t dom.Element) {
+	if t.GetAttribute("data-line") != "" {
+		return // the one-line form has its own handler
+	}
 	v.formErr.SetTextContent("")
 	markStale(v.out, v.id, "a declared range changed")
 	if col := t.GetAttribute("data-positive"); col != "" {
 		v.positive[col] = t.(*dom.HTMLInputElement).Value()
 		v.rangesErr.SetTextContent("")
+		v.checkPositive()
+		v.remember()
 		return
 	}
 	col := t.GetAttribute("data-col")
@@ -227,6 +391,8 @@ func (v *estimateView) rangeEdited(t dom.Element) {
 			v.rangesErr.SetTextContent(err.Error())
 		}
 	}
+	v.syncRangesLine()
+	v.remember()
 }
 
 // declaredRange parses a typed [lo, hi] and checks it by dataset.Range.Valid.
@@ -258,7 +424,7 @@ func contains(s []string, x string) bool {
 func (v *estimateView) features() []string {
 	var out []string
 	for _, in := range v.featBox.QuerySelectorAll("input[type=checkbox]") {
-		if in.(*dom.HTMLInputElement).Checked() {
+		if in.(*dom.HTMLInputElement).Checked() && !in.(*dom.HTMLInputElement).Disabled() {
 			out = append(out, in.(*dom.HTMLInputElement).Value())
 		}
 	}

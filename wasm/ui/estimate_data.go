@@ -25,21 +25,27 @@ func tooLarge(n int) error {
 // cap (whose length is read without copying the text into Go).
 func (v *estimateView) textEdited() {
 	markStale(v.out, v.id, "the CSV text changed")
-	if v.colTimer.Truthy() {
-		js.Global().Call("clearTimeout", v.colTimer)
-	}
+	v.cancelColumnsTimer()
 	if n := v.csvText.Underlying().Get("textLength").Int(); n > maxPasteBytes {
-		v.csvErr.SetTextContent(tooLarge(n).Error())
+		v.loadErr = tooLarge(n).Error() // the text's own error: it stays until the text changes
+		v.csvErr.SetTextContent(v.loadErr)
 		return
 	}
-	var f js.Func
-	f = js.FuncOf(func(js.Value, []js.Value) any {
-		f.Release()
-		v.colTimer = js.Undefined()
+	v.colFunc = js.FuncOf(func(js.Value, []js.Value) any {
+		v.cancelColumnsTimer()
 		v.columnsChanged()
 		return nil
 	})
-	v.colTimer = js.Global().Call("setTimeout", f, 250)
+	v.colTimer = js.Global().Call("setTimeout", v.colFunc, 250)
+}
+
+// cancelColumnsTimer drops a pending column detection (and its callback).
+func (v *estimateView) cancelColumnsTimer() {
+	if v.colTimer.Truthy() {
+		js.Global().Call("clearTimeout", v.colTimer)
+		v.colTimer = js.Undefined()
+		v.colFunc.Release()
+	}
 }
 
 // fetch starts the request for the built-in's CSV (from root's base
@@ -123,6 +129,9 @@ func (v *estimateView) datasetChanged(user bool) {
 	b := v.builtin()
 	if b == nil {
 		v.csvBox.RemoveAttribute("hidden")
+		if user {
+			v.lossAuto = true // the task chosen for a built-in is not the file's
+		}
 	} else {
 		v.csvBox.SetAttribute("hidden", "")
 		if user || v.lossSel.sel.Value() == "" || attr(v.root, "loss", "") == "" {

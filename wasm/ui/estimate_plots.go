@@ -5,7 +5,6 @@ package ui
 import (
 	"fmt"
 	"math"
-	"strings"
 	"syscall/js"
 
 	"github.com/dpsample/dpsample/core/dataset"
@@ -62,49 +61,128 @@ func (v *estimateView) cloudPlot(in *estimateInput, r *mechanism.Result, units [
 	for i, s := range units {
 		sx[i], sy[i] = s[0], s[1]
 	}
+	// The private sample(s) last, large and outlined, so they are found
+	// among hundreds of rows.
 	series = append(series,
-		plot.Series{Name: "data rows", X: dx, Y: dy, Kind: plot.Points, Color: "#bbbbbb"},
-		plot.Series{Name: fmt.Sprintf("%d private samples", len(units)), X: sx, Y: sy, Kind: plot.Points, Color: plot.Palette[0]},
-		plot.Series{Name: "non-private minimiser", X: fit[:1], Y: fit[1:2], Kind: plot.Points, Color: plot.Palette[1]})
-	return &plot.Plot{Title: "Private samples over the loss", XLabel: in.columns[0],
+		plot.Series{Name: "your rows (not private)", X: dx, Y: dy, Kind: plot.Points, Color: "#c4c4c4", Radius: 2.5},
+		plot.Series{Name: "non-private minimiser (not private)", X: fit[:1], Y: fit[1:2], Kind: plot.Points, Color: plot.Palette[1], Radius: 6, Stroke: "#000"},
+		plot.Series{Name: samplesName(len(units)), X: sx, Y: sy, Kind: plot.Points, Color: plot.Palette[0], Radius: 7, Stroke: "#000"})
+	return &plot.Plot{Title: "Private centre over your rows", XLabel: in.columns[0],
 		YLabel: in.columns[1], Series: series, XMin: xlo, XMax: xhi, YMin: ylo, YMax: yhi, Height: 480,
-		Desc: "Each blue dot is one private sample of the centre, in the columns' units; grey lines are level sets of the loss; the orange dot is the non-private minimiser."}
+		Desc: "Each large blue dot is one private sample of the centre, in the columns' units; small grey dots are your rows; grey lines are level sets of the loss; the orange dot is the non-private minimiser."}
 }
 
-// coefPlot: coefficient bars in the columns' units (mean of the samples, ±
-// sd) and the non-private fit; the intercept is left to the table (its scale
-// is the target's, not a per-unit slope).
-func coefPlot(in *estimateInput, names []string, units [][]float64, mean, sd, fit []float64) *plot.Plot {
-	d := len(mean)
-	if in.kind.Supervised() {
-		d-- // the intercept
+func samplesName(m int) string {
+	if m == 1 {
+		return "the private centre"
 	}
+	return fmt.Sprintf("%d private samples", m)
+}
+
+// rawCaption labels a figure that shows the user's rows.
+const rawCaption = "Not private — for your eyes only: this figure shows your rows and the non-private fit. Only the blue private result may be published."
+
+// drawResult draws the result's figure at the figure's width: the centre
+// over the rows (a 2-D centre), the rows with the fitted lines (a regression
+// on one feature), or the coefficients per declared range.
+func (v *estimateView) drawResult(in *estimateInput, r *mechanism.Result, units [][]float64, fit []float64) {
+	var p *plot.Plot
+	caption := rawCaption
+	switch {
+	case in.kind.Location() && len(r.Theta) == 2:
+		p = v.cloudPlot(in, r, units, fit)
+	case in.target != nil && len(in.ranges) == 1:
+		p = regressionPlot(in, units, fit)
+	default:
+		p = coefPlot(in, r)
+		caption = "Bars: the private release. Orange dots: the non-private fit — not private, for your eyes only."
+	}
+	p = fitWidth(v.fig, p)
+	if len(p.YCategories) > 0 { // one row per column, not the width's aspect
+		p.Height = 110 + 44*float64(len(p.YCategories))
+	}
+	v.fig.SetInnerHTML(`<figcaption class="owner-only">` + esc(caption) + `</figcaption>` + p.SVG())
+}
+
+// coefPlot: the coefficients on one scale, the change of the score across
+// each column's declared range (dataset.RangeEffects), as horizontal bars
+// named by the columns (mean of the samples, ± sd), with the non-private
+// fit's; for a centre, its position in each declared range. The per-unit
+// values and the intercept are in the table.
+func coefPlot(in *estimateInput, r *mechanism.Result) *plot.Plot {
+	d := len(in.ranges)
+	scale := func(theta []float64) []float64 {
+		if in.kind.Location() {
+			return theta[:min(d, len(theta))]
+		}
+		return dataset.RangeEffects(theta, in.ranges, in.target)
+	}
+	eff := make([][]float64, len(r.Samples))
+	for i, s := range r.Samples {
+		eff[i] = scale(s)
+	}
+	mean, sd := meanSD(eff, d)
 	idx := make([]float64, d)
 	for j := range idx {
 		idx[j] = float64(j + 1)
 	}
 	var errs []float64
-	if len(units) > 1 {
-		errs = sd[:d]
+	if len(eff) > 1 {
+		errs = sd
 	}
-	np := fit
-	if len(np) > d {
-		np = np[:d]
+	np := scale(r.Fit.Theta)
+	xlab := "change in the score across the column's declared range"
+	switch {
+	case in.kind.Location():
+		xlab = "position in the declared range (−1 lowest, +1 highest)"
+	case in.target != nil:
+		xlab = "change in " + in.targetCol + " across the column's declared range"
+	case in.kind == loss.Logistic:
+		xlab = "change in log-odds across the column's declared range"
 	}
-	ylab := "coefficient per unit of the column"
-	if in.target != nil {
-		ylab = in.targetCol + " per unit of the column"
+	name := "private θ"
+	if len(eff) > 1 {
+		name = fmt.Sprintf("private, mean of %d ± sd", len(eff))
 	}
-	if in.kind.Location() {
-		ylab = "centre (column units)"
-	}
-	return &plot.Plot{Title: "Private vs non-private coefficients", XLabel: "coordinate j: " + strings.Join(names[:d], ", "),
-		YLabel: ylab, XMin: 0.4, XMax: float64(d) + 0.6,
+	return &plot.Plot{Title: "Private vs non-private coefficients", XLabel: xlab, YCategories: in.columns[:d],
 		Series: []plot.Series{
-			{Name: fmt.Sprintf("private, mean of %d ± sd", len(units)), X: idx, Y: mean[:d], Kind: plot.Bars, Err: errs, Color: plot.Palette[0]},
-			{Name: "non-private θ̂", X: idx[:len(np)], Y: np, Kind: plot.Points, Color: plot.Palette[1]},
+			{Name: name, X: mean, Y: idx, Kind: plot.HBars, Err: errs, Color: plot.Palette[0]},
+			{Name: "non-private θ̂ (not private)", X: np, Y: idx[:len(np)], Kind: plot.Points, Color: plot.Palette[1], Radius: 5, Stroke: "#000"},
 		},
-		Desc: "Bars: private coefficients in the columns' units (mean over samples, with ± one standard deviation); orange dots: the non-private fit. The intercept is in the table."}
+		Rules: []plot.Rule{{At: 0, Color: "#444444"}},
+		Desc:  "One row per column. Bars: the private coefficients, as the change across the column's declared range (mean over samples, with ± one standard deviation); orange dots: the non-private fit. Per-unit values and the intercept are in the table."}
+}
+
+// regressionPlot: a regression on one feature, drawn as the user's rows with
+// the private line(s) and the non-private line, in the columns' units.
+func regressionPlot(in *estimateInput, units [][]float64, fit []float64) *plot.Plot {
+	rg := in.ranges[0]
+	lo, hi := rg.Lo-0.05*(rg.Hi-rg.Lo), rg.Hi+0.05*(rg.Hi-rg.Lo)
+	xs, ys := make([]float64, 0, len(in.raw)), make([]float64, 0, len(in.raw))
+	for i, row := range in.raw {
+		xs, ys = append(xs, row[0]), append(ys, in.table.Y[i])
+	}
+	line := func(beta []float64) ([]float64, []float64) {
+		return []float64{lo, hi}, []float64{beta[1] + beta[0]*lo, beta[1] + beta[0]*hi}
+	}
+	series := []plot.Series{{Name: "your rows (not private)", X: xs, Y: ys, Kind: plot.Points, Color: "#b0b0b0", Radius: 2.5}}
+	fx, fy := line(fit)
+	series = append(series, plot.Series{Name: "non-private line (not private)", X: fx, Y: fy, Color: plot.Palette[1], Dashed: true})
+	for i := len(units) - 1; i >= 0; i-- { // the first sample last: on top
+		x, y := line(units[i])
+		s := plot.Series{X: x, Y: y, Color: "#56B4E9"}
+		if i == 0 {
+			s.Name, s.Color = "private line", plot.Palette[0]
+			if len(units) > 1 {
+				s.Name = "private line (first sample; others lighter)"
+			}
+		}
+		series = append(series, s)
+	}
+	tr := in.target
+	return &plot.Plot{Title: "Your rows and the fitted lines", XLabel: in.columns[0], YLabel: in.targetCol, Series: series,
+		XMin: lo, XMax: hi, YMin: tr.Lo - 0.05*(tr.Hi-tr.Lo), YMax: tr.Hi + 0.05*(tr.Hi-tr.Lo), Height: 440,
+		Desc: "Grey dots: your rows in the columns' units (x the feature, y the target), over the declared ranges; blue: the private line; dashed orange: the non-private line."}
 }
 
 // exportJSON offers the result and plan as a JSON download (a Blob URL).
@@ -116,14 +194,20 @@ func (v *estimateView) exportJSON(in *estimateInput, r *mechanism.Result) {
 	rel := r.Release()
 	rel.Privacy.Ledger = exportLedger(rel.Privacy.Ledger) // the table's budget and releases, without its fingerprint
 	declared := map[string][2]float64{}
+	lineCols, lineRanges := append([]string(nil), in.table.Columns...), map[string]dataset.Range{}
 	for j, c := range in.table.Columns {
 		declared[c] = [2]float64{in.ranges[j].Lo, in.ranges[j].Hi}
+		lineRanges[c] = in.ranges[j]
+	}
+	if in.target != nil {
+		lineCols, lineRanges[in.targetCol] = append(lineCols, in.targetCol), *in.target
 	}
 	payload := map[string]any{
 		"source": in.source, "columns": in.columns, "theta": rel.Theta, "samples": rel.Samples, "private": rel.Private,
 		"plan": rel.Plan, "privacy": rel.Privacy, "stats": rel.Stats,
 		"thetaInUnits": in.toUnits(rel.Theta), "declaredRanges": declared,
-		"note": "only the private release: the non-private fit, the work counters and timings (diagnostics) and anything else computed from the raw data are omitted (docs/PRIVACY.md); theta is in scaled units, thetaInUnits in the columns' units (from the declared ranges); privacy.ledger is the table's budget and every release charged to it, without the table's fingerprint",
+		"declaredRangesLine": dataset.FormatRanges(lineCols, lineRanges), // pasteable back into the page's one-line field
+		"note":               "only the private release and public declarations: the non-private fit, the accuracies, the work counters and timings (diagnostics), the checks of your file and anything else computed from the raw data are omitted (docs/PRIVACY.md); theta is in scaled units, thetaInUnits in the columns' units (from the declared ranges); privacy.ledger is the table's budget and every release charged to it, without the table's fingerprint",
 	}
 	if in.target != nil {
 		payload["targetRange"] = [2]float64{in.target.Lo, in.target.Hi}

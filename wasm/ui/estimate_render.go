@@ -10,8 +10,8 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
-	"github.com/dpsample/dpsample/core/plot"
 )
 
 // meanSD are the mean and sample standard deviation of each coordinate.
@@ -67,7 +67,7 @@ func (v *estimateView) render(in *estimateInput, r *mechanism.Result) {
 	if du > len(names) { // a shift with no intercept column (not used by the page's losses)
 		names = append(names, "offset")
 	}
-	mean, sd := meanSD(units, du)
+	_, sd := meanSD(units, du)
 	fit := in.toUnits(r.Fit.Theta[:min(d, len(r.Fit.Theta))])
 	_, ssd := meanSD(r.Samples, d)
 	head := "private θ (first sample)"
@@ -78,8 +78,16 @@ func (v *estimateView) render(in *estimateInput, r *mechanism.Result) {
 		what = "The centre is in each column's own units."
 	case in.target != nil:
 		what = fmt.Sprintf("Coefficients are in %s per unit of each column; the intercept is in %s.", in.targetCol, in.targetCol)
+	case in.kind == loss.Logistic:
+		what = fmt.Sprintf("Coefficients are log-odds per unit of each column: the score is the log-odds log(p/(1 − p)) of p, the probability "+
+			"that %s is “%s”, and a coefficient is how much it changes when the column grows by one unit; the intercept is the log-odds "+
+			"where every column is 0.", in.targetCol, in.positive)
 	default:
-		what = "Coefficients are the score's change per unit of each column (the score's sign is the predicted label)."
+		what = "Coefficients are the score's change per unit of each column (the score's sign is the predicted label; a hinge loss's " +
+			"score is a margin, not a log-odds)."
+	}
+	if !in.kind.Location() {
+		what += " The chart compares them on one scale: the change across each column's declared range."
 	}
 	v.summary.SetInnerHTML("")
 	rangeList := make([]string, len(in.ranges))
@@ -103,15 +111,7 @@ func (v *estimateView) render(in *estimateInput, r *mechanism.Result) {
 		coefTable(in.columns, r.Theta, ssd, r.Fit.Theta, len(r.Samples) > 1, "private θ, scaled (first sample)"))
 	v.summary.AppendChild(det)
 	// Plot.
-	v.redraw = func() {
-		var p *plot.Plot
-		if in.kind.Location() && d == 2 {
-			p = v.cloudPlot(in, r, units, fit)
-		} else {
-			p = coefPlot(in, names, units, mean, sd, fit)
-		}
-		v.fig.SetInnerHTML(fitWidth(v.fig, p).SVG())
-	}
+	v.redraw = func() { v.drawResult(in, r, units, fit) }
 	v.redraw()
 	v.excess.SetInnerHTML("")
 	dg := r.Diagnostics
@@ -135,12 +135,56 @@ func (v *estimateView) render(in *estimateInput, r *mechanism.Result) {
 	p1 := el("p")
 	appendAll(p1, text("strong", "Not private — for your eyes only: "),
 		doc().CreateTextNode(fmt.Sprintf("the released θ has loss %.4g against %.4g for the best θ with ‖θ‖ ≤ C (excess %.3g). ",
-			r.Fit.Loss, r.Fit.NonPrivateLoss, r.Fit.Excess)))
+			r.Fit.Loss, r.Fit.NonPrivateLoss, r.Fit.Excess)+negativeExcess(r)))
+	appendAll(v.excess, p1)
+	if r.Fit.Accuracy != nil && r.Fit.NonPrivateAccuracy != nil {
+		v.excess.AppendChild(text("p", fmt.Sprintf("Training accuracy — the share of the %d rows whose label the sign of the score predicts, "+
+			"on the rows the model was fitted on (not new data): private θ %s, non-private θ̂ %s.%s",
+			len(in.req.X), pct(*r.Fit.Accuracy), pct(*r.Fit.NonPrivateAccuracy), coded(in)), "id", v.id+"-accuracy"))
+	}
 	diag := text("p", "Your data against the declarations: "+strings.Join(clamps, ", ")+". "+work+
 		". These numbers are computed from your raw data on this device and are not private; do not publish them.", "id", v.id+"-diagnostics")
-	appendAll(v.excess, p1, diag)
+	appendAll(v.excess, diag)
 	v.statement.SetTextContent(statement(r) + ledgerStatement(r.Privacy.Ledger))
 	v.exportJSON(in, r)
+}
+
+// negativeExcess says why a negative excess is possible where it is shown.
+func negativeExcess(r *mechanism.Result) string {
+	f := r.Fit
+	if !(f.Excess < 0) {
+		return ""
+	}
+	if f.Norm > r.Plan.Radius {
+		return fmt.Sprintf("The excess is negative: the released θ fits your rows better than the best θ inside the ball ‖θ‖ ≤ C = %g. "+
+			"That can happen, because the sampler draws θ from all of ℝ^d, not from the ball, and this sample has ‖θ‖ = %.3g, "+
+			"outside it, where a lower loss is possible. C shapes the distribution (η and μ are set from it); it does not confine θ.",
+			r.Plan.Radius, f.Norm)
+	}
+	return fmt.Sprintf("The excess is negative but within %.2g, the precision to which the non-private fit is certified: "+
+		"that fit is found by an iterative method, and the released θ is as good as it.", f.Gap)
+}
+
+// pct writes a share as a percentage.
+func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + " %" }
+
+// coded says how many rows the positive label coded +1 (the owner's check
+// that the label matched their file).
+func coded(in *estimateInput) string {
+	if in.positive == "" || in.table == nil {
+		return ""
+	}
+	n := 0
+	for _, y := range in.table.Y {
+		if y > 0 {
+			n++
+		}
+	}
+	s := fmt.Sprintf(" Labels: %d of the %d rows have %s = “%s” (coded +1).", n, len(in.table.Y), in.targetCol, in.positive)
+	if n == 0 {
+		s += " None does: check the positive label."
+	}
+	return s
 }
 
 func dropped(n int) string {

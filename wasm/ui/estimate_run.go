@@ -39,7 +39,8 @@ func (v *estimateView) build() (*estimateInput, error) {
 		if len(txt) > maxPasteBytes {
 			return nil, showAt(v.csvErr, tooLarge(len(txt)))
 		}
-		if txt != v.lastText { // an edit still inside the debounce
+		if txt != v.lastText { // an edit still inside the debounce: read it now, and not again after this run's messages
+			v.cancelColumnsTimer()
 			v.columnsChanged()
 		}
 	}
@@ -59,6 +60,10 @@ func (v *estimateView) build() (*estimateInput, error) {
 	if b != nil || v.dropMissing.Checked() {
 		opt.Drop = "missing"
 	}
+	opt.Header = v.headerSel.Value()
+	if b != nil {
+		opt.Header = b.Options().Header // declared for the built-ins
+	}
 	// The declared target schema (docs/PRIVACY.md): a classifier's positive
 	// label, or a numeric target.
 	switch {
@@ -72,7 +77,7 @@ func (v *estimateView) build() (*estimateInput, error) {
 	in.positive = opt.Positive
 	if len(opt.Features) == 0 {
 		// No columns to offer usually means the file itself is malformed: say how.
-		if _, err := dataset.Parse(txt, dataset.Options{Target: opt.Target, Drop: opt.Drop}); err != nil {
+		if _, err := dataset.Parse(txt, dataset.Options{Target: opt.Target, Drop: opt.Drop, Header: opt.Header}); err != nil {
 			return nil, v.dataError(err, b)
 		}
 		return nil, checks.Errorf("features", "at least one checked feature column")
@@ -199,6 +204,7 @@ func (v *estimateView) dataError(err error, b *builtin) error {
 func (v *estimateView) runEstimate() {
 	v.formErr.SetTextContent("")
 	v.rangesErr.SetTextContent("")
+	v.csvErr.SetTextContent(v.loadErr) // a former run's message about the data is replaced by this run's
 	if b := v.builtin(); b != nil {
 		b.load(v.root) // a built-in chosen while its fetch was under way, or whose fetch failed
 	}

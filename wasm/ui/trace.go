@@ -403,24 +403,51 @@ func maxAbs(x []float64) float64 {
 	return m
 }
 
-// ---- stage 7: where the demo departs from the paper's text ----
+// ---- notes on the paper ----
+
+// paperNotes are the places where this demo departs from the paper's text,
+// gathered in one box; the stages refer to them by number (noteRef).
+var paperNotes = []string{
+	"Lemma G.2's proof charges a wrongly rounded unanimous column \"≥ 1\" of excess; rounding at ½ only guarantees ½, which is why the argument ends with βd/2 (α = 1/150 ↔ β = 1/75).",
+	"The d of Definition G.1 and of \"excess ≤ d/150\" is the padded, published length D = 5d₀, not the Tardos length d₀.",
+	"d = 100n²log(n/ξ) is not an integer and \"log\" is the natural log: we use d₀ = ⌈100n²ln(n/ξ)⌉.",
+	"Trace′ leaves the choice among several accused people open; Algorithm 2's \"Return: i randomly from Trace′\" is read as a uniformly random member of A, and the page shows all of A.",
+	"The score runs only over the real columns after undoing π: dummy columns have p ∈ {0, 1}, where Uᵢⱼ would be infinite.",
+	"Theorem 3.7 applies the code to the n_k distinct people of the group construction (k copies each), so d₀, t and Z use n_k.",
+	"Definition G.1's soundness is per person and for every output. With threshold Z/2 and d₀ = 100n²k, the worst output (all ones) gets an " +
+		"innocent accused with probability ≈ Φ̄(√k), k = ln(n/ξ). That exceeds ξ at small ξ (n = 4: 2.0×10⁻³ at ξ = 10⁻³, 5.7×10⁻⁴ at ξ = 10⁻⁴; " +
+		"stage 6 computes it for the code drawn above). The paper does not check Algorithm 2's constants against the definition.",
+}
+
+// noteRef links to note n (from 1) on the paper, opening the notes' box.
+func (v *traceView) noteRef(n int) dom.Element {
+	a := text("a", fmt.Sprintf("note %d on the paper", n), "href", fmt.Sprintf("#%s-note-%d", v.pre, n), "class", "noteref")
+	a.AddEventListener("click", false, func(dom.Event) {
+		if d := doc().GetElementByID(v.pre + "-paper-notes"); d != nil {
+			d.SetAttribute("open", "")
+		}
+	})
+	return a
+}
+
+// narrationWithNote is a narration paragraph with a reference to note n on
+// the paper between before and after.
+func (v *traceView) narrationWithNote(before string, n int, after string) dom.Element {
+	p := narration(before)
+	appendAll(p, v.noteRef(n), doc().CreateTextNode(after))
+	return p
+}
 
 func (v *traceView) buildSlips() {
-	s := stage(v.pre+"-stage-slips", "7. Where this demo departs from the paper's text")
-	ul := el("ul", "class", "detail")
-	for _, item := range []string{
-		"Lemma G.2's proof charges a wrongly rounded unanimous column \"≥ 1\" of excess; rounding at ½ only guarantees ½, which is why the argument ends with βd/2 (α = 1/150 ↔ β = 1/75).",
-		"The d of Definition G.1 and of \"excess ≤ d/150\" is the padded, published length D = 5d₀, not the Tardos length d₀.",
-		"d = 100n²log(n/ξ) is not an integer and \"log\" is the natural log: we use d₀ = ⌈100n²ln(n/ξ)⌉.",
-		"Trace′ leaves the choice among several accused people open; Algorithm 2's \"Return: i randomly from Trace′\" is read as a uniformly random member of A, and the page shows all of A.",
-		"The score runs only over the real columns after undoing π: dummy columns have p ∈ {0, 1}, where Uᵢⱼ would be infinite.",
-		"Theorem 3.7 applies the code to the n_k distinct people of the group construction (k copies each), so d₀, t and Z use n_k.",
-		"Definition G.1's soundness is per person and for every output. With threshold Z/2 and d₀ = 100n²k, the worst output (all ones) gets an " +
-			"innocent accused with probability ≈ Φ̄(√k), k = ln(n/ξ). That exceeds ξ at small ξ (n = 4: 2.0×10⁻³ at ξ = 10⁻³, 5.7×10⁻⁴ at ξ = 10⁻⁴; " +
-			"stage 6 computes it for the code drawn above). The paper does not check Algorithm 2's constants against the definition.",
-	} {
-		ul.AppendChild(text("li", item))
+	s := stage(v.pre+"-stage-slips", "Notes on the paper")
+	det := el("details", "id", v.pre+"-paper-notes", "class", "paper-notes")
+	det.AppendChild(text("summary", fmt.Sprintf("Where this demo departs from the paper's text (%d notes)", len(paperNotes))))
+	ol := el("ol", "class", "detail")
+	for i, item := range paperNotes {
+		ol.AppendChild(text("li", item, "id", fmt.Sprintf("%s-note-%d", v.pre, i+1)))
 	}
-	appendAll(s, ul)
+	appendAll(det, ol)
+	appendAll(s, narration("The paper is followed step by step above; where its text has a slip or leaves a choice open, the page says "+
+		"what it does here, in one place:"), det)
 	v.root.AppendChild(s)
 }

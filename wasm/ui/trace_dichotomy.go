@@ -128,7 +128,7 @@ func sweepGrid(m traceMech) []traceMech {
 		case lowerbound.BoxExponential:
 			mm.logS = -2 + 5*float64(i)/8
 		case lowerbound.Exponential, lowerbound.Gaussian:
-			mm.logEps = -1 + float64(i)
+			mm.logEps = -1 + 10*float64(i)/8 // the slider's whole range, 0.1 … 10⁹, on its 0.25 steps
 		default:
 			if i > 0 {
 				return out
@@ -161,6 +161,7 @@ func (v *traceView) runSweep() {
 			v.dich.sweepRun = nil
 			v.dich.sweepBtn.SetTextContent("Sweep the slider (runs in the worker)")
 			show(v.dich.sweepProg, false)
+			v.updateHint()
 			v.root.SetAttribute("data-sweep", "done")
 		}()
 		for gi, g := range grid {
@@ -218,6 +219,65 @@ func (v *traceView) drawSweep(m traceMech) {
 	}
 	v.dich.sweepPlot.SetInnerHTML(fitWidth(v.dich.sweepPlot, p).SVG())
 	v.dich.sweepNote.SetTextContent("Trials traced at each " + xl[:strings.Index(xl, " (")] + ": " + strings.Join(parts, " · "))
+	// The measured values, for the hint of stage 3 and for tests.
+	var ps, ms []string
+	for _, pt := range v.dich.sweep {
+		ps, ms = append(ps, strconv.FormatFloat(pt.param, 'g', -1, 64)), append(ms, strconv.FormatFloat(pt.excess, 'g', -1, 64))
+	}
+	v.dich.sweepPlot.SetAttribute("data-params", strings.Join(ps, ","))
+	v.dich.sweepPlot.SetAttribute("data-means", strings.Join(ms, ","))
+	v.dich.sweepPlot.SetAttribute("data-mech", string(m.mech))
+	v.updateHint()
+}
+
+// updateHint says, under an inaccurate walk-through trial, where the
+// accurate side begins — as the sweep of stage 5 measured it for this
+// mechanism and code (the first slider value whose mean excess/D is at most
+// 1/150, or the lowest mean when none is), or that the sweep would measure
+// it. It is hidden when the trial is already accurate.
+func (v *traceView) updateHint() {
+	h := v.walk.hint
+	ex, m := v.walk.last, v.walk.lastMech
+	for _, a := range []string{"data-first-accurate", "data-best", "data-best-param"} {
+		h.RemoveAttribute(a)
+	}
+	if ex == nil || len(ex.ExcessOverD) == 0 || m.mech == lowerbound.Median || ex.ExcessOverD[0] <= accurateCut {
+		h.SetTextContent("")
+		show(h, false)
+		return
+	}
+	name := "ε"
+	if m.mech == lowerbound.BoxExponential {
+		name = "s"
+	}
+	show(h, true)
+	if len(v.dich.sweep) == 0 || v.dich.sweepMech.mech != m.mech {
+		h.SetTextContent(fmt.Sprintf("This trial is on the inaccurate side (excess/D above 1/150). Where the accurate side begins "+
+			"is measured, not guessed: sweep the slider in stage 5, and this line will say which %s reached it.", name))
+		return
+	}
+	so := ""
+	if v.dich.sweepRun != nil {
+		so = " so far"
+	}
+	best := v.dich.sweep[0]
+	for _, pt := range v.dich.sweep {
+		if pt.excess <= accurateCut {
+			h.SetAttribute("data-first-accurate", strconv.FormatFloat(pt.param, 'g', -1, 64))
+			h.SetTextContent(fmt.Sprintf("In the sweep of stage 5%s, the mean excess/D over %d trials first fell to 1/150 or below at %s = %s "+
+				"(mean %s): move the slider there to reach the accurate side.", so, sweepTrials, name, fmtNum(pt.param), fmtNum(pt.excess)))
+			return
+		}
+		if pt.excess < best.excess {
+			best = pt
+		}
+	}
+	h.SetAttribute("data-best", strconv.FormatFloat(best.excess, 'g', -1, 64))
+	h.SetAttribute("data-best-param", strconv.FormatFloat(best.param, 'g', -1, 64))
+	last := v.dich.sweep[len(v.dich.sweep)-1].param
+	h.SetTextContent(fmt.Sprintf("In the sweep of stage 5%s, no %s up to %s reached the accurate side on average: the lowest mean excess/D "+
+		"over %d trials was %s, at %s = %s, above 1/150 ≈ 0.0067 (a single trial may still land below the line).",
+		so, name, fmtNum(last), sweepTrials, fmtNum(best.excess), name, fmtNum(best.param)))
 }
 
 // ---- stage 6: soundness ----

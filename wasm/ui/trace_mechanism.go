@@ -57,12 +57,13 @@ func (v *traceView) buildMechanism() {
 	appendAll(res, text("span", "excess/D = "), v.walk.excessOut, text("span", " · violations/D = "), v.walk.violOut)
 	v.walk.outputNote = text("p", "", "class", "detail", "id", v.pre+"-output-note")
 	v.walk.walkStatus = text("p", "", "class", "detail", "id", v.pre+"-walk-status", "aria-live", "polite")
-	appendAll(s, form, narration("The ℓ1 loss L(θ) = (1/N)Σᵢ‖θ − zᵢ‖₁ splits into columns; its minimiser is the column "+
+	v.walk.hint = text("p", "", "class", "detail", "id", v.pre+"-hint", "aria-live", "polite")
+	show(v.walk.hint, false)
+	appendAll(s, form, v.narrationWithNote("The ℓ1 loss L(θ) = (1/N)Σᵢ‖θ − zᵢ‖₁ splits into columns; its minimiser is the column "+
 		"majority, and the excess of θ is Σ_k |1 − 2m_k|·|θ_k − θ*_k| (m_k = share of 1s). The adversary rounds each θ_k at ½. "+
 		"On a unanimous column a wrong rounding costs at least ½, so violations ≤ 2·excess: excess ≤ D/150 leaves at most D/75 "+
-		"violations (Lemma G.2 with β = 1/75; the paper's proof says each costs \"≥ 1\", but rounding at ½ only guarantees ½ — "+
-		"which is why it ends with βd/2, d being the padded length D)."),
-		res, v.walk.output, v.walk.outputNote, v.walk.walkStatus)
+		"violations (Lemma G.2 with β = 1/75, D the published length; see ", 1, ")."),
+		res, v.walk.output, v.walk.outputNote, v.walk.hint, v.walk.walkStatus)
 	v.root.AppendChild(s)
 	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault() })
 	v.mechStage.mech.AddEventListener("change", false, func(dom.Event) { v.mechChanged() })

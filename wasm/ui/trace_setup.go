@@ -48,11 +48,15 @@ func (v *traceView) buildSetup() {
 	v.setup.lengths = el("p", "id", v.pre+"-lengths", "class", "result")
 	css(v.setup.lengths, "font-size", "16px")
 	v.setup.counts = text("p", "", "id", v.pre+"-counts", "class", "detail")
-	appendAll(s, form, v.setup.practical, v.setup.xiWarn, v.setup.lengths, v.setup.counts,
-		narration("Algorithm 2 (Tardos' code with the Bun–Ullman–Vadhan padding): each real column j gets a secret bias p_j, "+
-			"and person i's bit is 1 with probability p_j. Then 2d₀ all-0 and 2d₀ all-1 dummy columns are added and all D = 5d₀ "+
-			"columns are shuffled by a secret permutation. A real column where everybody happens to agree looks exactly like a dummy, "+
-			"which is what makes the code robust: an algorithm that gets some unanimous columns wrong cannot tell whether it hit a real one."))
+	// The construction and its symbols first, then the numbers that use them.
+	appendAll(s, form, v.setup.practical, v.setup.xiWarn,
+		narration("Algorithm 2 (Tardos' code with the Bun–Ullman–Vadhan padding): each of d₀ real columns j gets a secret bias p_j, "+
+			"drawn between t and 1 − t with the cutoff t = 1/(300n), and person i's bit is 1 with probability p_j. Then 2d₀ all-0 "+
+			"and 2d₀ all-1 dummy columns are added and all D = 5d₀ columns are shuffled by a secret permutation. A real column where "+
+			"everybody happens to agree looks exactly like a dummy, which is what makes the code robust: an algorithm that gets some "+
+			"unanimous columns wrong cannot tell whether it hit a real one. Tracing (stage 4) scores each person against the rounded "+
+			"answer and accuses everyone whose score reaches Z/2, with Z = 20n·ln(n/ξ)."),
+		v.setup.lengths, v.setup.counts)
 	v.root.AppendChild(s)
 	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault() })
 	v.setup.nF.input.AddEventListener("input", false, func(dom.Event) {
@@ -134,8 +138,10 @@ func (v *traceView) setupChanged() {
 	if !ok {
 		return
 	}
-	if su != v.su { // the dichotomy plane shows one code setup: Lemma G.2's ξ is that setup's
-		v.dich.points = nil
+	if su != v.su { // the dichotomy plane and the sweep show one code setup: Lemma G.2's ξ is that setup's
+		v.dich.points, v.dich.sweep = nil, nil
+		v.dich.sweepPlot.SetInnerHTML("")
+		v.dich.sweepNote.SetTextContent("")
 	}
 	v.su = su
 	show(v.setup.practical, su.mode == fingerprint.Symmetric)

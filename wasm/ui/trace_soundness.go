@@ -66,14 +66,14 @@ func (v *traceView) buildSoundness() {
 	css(v.sound.implied, "font-size", "16px")
 	v.sound.claimed = text("p", "", "id", v.pre+"-claimed", "class", "detail")
 	v.sound.soundPlot = el("figure", "id", v.pre+"-sound-plot", "class", "plot")
-	appendAll(s, narration("The other half of the argument. Each trial draws a fresh code, runs the mechanism on the full data set "+
+	appendAll(s, v.narrationWithNote("The other half of the argument. Each trial draws a fresh code, runs the mechanism on the full data set "+
 		"and again on the data without the chosen person (all k copies of their row; the mechanism's parameters stay the ones the full "+
 		"data set fixed), and traces both answers. Without their rows the person is an innocent. Definition G.1 asks that an innocent "+
 		"be accused with probability ≤ ξ whatever the mechanism outputs. With this code's constants that holds only approximately, "+
 		"and only when Φ̄(√ln(n/ξ)) ≤ ξ: the next line gives the worst output's rate for the code drawn above. "+
 		"After a run, the list below says how often this person was actually accused in N runs without them, with a 95 % Clopper–Pearson "+
 		"interval, and the exact probability computed from each code's secret key. If the mechanism is (ε, δ)-DP, then "+
-		"P[accused | in the data] ≤ e^ε·P[accused | removed] + δ, so the two rates give a lower bound on ε."),
+		"P[accused | in the data] ≤ e^ε·P[accused | removed] + δ, so the two rates give a lower bound on ε. On the constants, see ", 7, "."),
 		v.sound.worst, v.sound.warn, form, v.sound.soundProg, v.sound.soundRates, v.sound.implied, v.sound.claimed, v.sound.soundPlot)
 	v.root.AppendChild(s)
 	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault(); v.runSound() })
@@ -109,7 +109,7 @@ func (v *traceView) drawWorst(ex *lowerbound.Experiment, su traceSetup) {
 	}
 	v.sound.warn.SetTextContent(fmt.Sprintf("At ξ = %s this code is not ξ-sound for arbitrary outputs: the all-ones output gets an innocent "+
 		"accused with probability %s > ξ. This is a gap between Algorithm 2's constants (threshold Z/2, d₀ = 100n²ln(n/ξ)) and Definition G.1, "+
-		"not a bug in this page. The rate is ≈ %s, and it exceeds ξ once ξ ≲ 1/(2πn·ln(n/ξ)).", fmtNum(su.xi), worst, approx))
+		"not a bug in this page (note 7 on the paper, below). The rate is ≈ %s, and it exceeds ξ once ξ ≲ 1/(2πn·ln(n/ξ)).", fmtNum(su.xi), worst, approx))
 }
 
 func (v *traceView) fillRemove() {

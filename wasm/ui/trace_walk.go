@@ -20,6 +20,7 @@ import (
 type traceWalkStage struct {
 	output     dom.Element
 	outputNote dom.Element
+	hint       dom.Element // where the accurate side begins, from the measured sweep
 	excessOut  dom.Element
 	violOut    dom.Element
 	walkStatus dom.Element
@@ -163,10 +164,11 @@ func (v *traceView) drawOutput(r *traceReplica, ex *lowerbound.Experiment, m tra
 		note += fmt.Sprintf(" Per column Algorithm 1's target is exp(−a·Σᵢ|t − zᵢ| − b·t²) with "+
 			"a = η/N = %s and b = ημ/2 = %s (b/(aN) = %s). The ridge term μ/2‖θ‖² pulls θ towards 0 until the data term wins, "+
 			"a·N ≫ b: with the default η rule that needs s* ≳ √(2D)/N, i.e. ε of order D/N² or more, because this instance has "+
-			"D ≫ N² coordinates. Move the slider to 10⁸–10⁹ to reach the accurate side.",
+			"D ≫ N² coordinates.",
 			fmtNum(ex.Mechanism.A), fmtNum(ex.Mechanism.B), fmtNum(ex.Mechanism.B/(ex.Mechanism.A*float64(ex.Rows))))
 	}
 	v.walk.outputNote.SetTextContent(note)
+	v.updateHint()
 }
 
 func (v *traceView) buildScores() {
@@ -175,10 +177,12 @@ func (v *traceView) buildScores() {
 	v.walk.accusedOut = el("p", "id", v.pre+"-accused", "class", "result", "aria-live", "polite")
 	css(v.walk.accusedOut, "font-size", "16px")
 	v.walk.scoreNote = text("p", "", "class", "detail")
-	appendAll(s, narration("Trace undoes the permutation, drops the dummy columns and scores every person on the real ones: "+
+	appendAll(s, v.narrationWithNote("Trace undoes the permutation, drops the dummy columns and scores every person on the real ones: "+
 		"Sᵢ = Σⱼ cⱼ·Uᵢⱼ with Uᵢⱼ = √((1−pⱼ)/pⱼ) when person i has a 1 and −√(pⱼ/(1−pⱼ)) when not (Tardos' asymmetric score). "+
-		"Everyone with Sᵢ ≥ Z/2 is in the accused set A, and Trace returns one of them at random (Algorithm 2: \"Return: i randomly from Trace′\"), or ⊥. "+
-		fmt.Sprintf("The grey bars are %d ghosts: fresh rows from the same biases that no mechanism ever saw — innocents, to show where an outsider's score lands.", traceGhosts)),
+		"Everyone with Sᵢ ≥ Z/2 (the threshold of stage 1) is in the accused set A, and Trace returns one of them at random, or ⊥. "+
+		fmt.Sprintf("The grey bars are %d ghosts: fresh rows from the same biases that no mechanism ever saw — innocents, to show where an outsider's score lands. "+
+			"A ghost over the threshold is an innocent Trace would accuse: a false accusation, whose rate stage 6 measures (soundness). "+
+			"On how Trace picks among several accused, see ", traceGhosts), 4, "."),
 		v.walk.accusedOut, v.walk.scores, v.walk.scoreNote)
 	v.root.AppendChild(s)
 }
@@ -268,6 +272,11 @@ func (v *traceView) drawScores(ex *lowerbound.Experiment, m traceMech) {
 	if ex.Options.Mode == fingerprint.Symmetric {
 		why += " (Practical mode: Škorić's symmetric score Sᵢ = Σⱼ (2cⱼ − 1)·Uᵢⱼ, which also counts the 0s, against the threshold √(2ℓ·ln(n/ξ)).)"
 	}
-	v.walk.scoreNote.SetTextContent(fmt.Sprintf("Highest member score = %s × the threshold; %d of %d ghosts are over it. %s",
-		fmtNum(maxS/d.Threshold), gAcc, len(d.GhostScores), why))
+	ghosts := fmt.Sprintf("%d of the %d ghosts are over it: innocents, never in the data, whom Trace would accuse — false accusations, "+
+		"which stage 6 counts (soundness).", gAcc, len(d.GhostScores))
+	if gAcc == 0 {
+		ghosts = fmt.Sprintf("None of the %d ghosts (innocents, never in the data) is over it: Trace would accuse none of them.", len(d.GhostScores))
+	}
+	v.walk.scoreNote.SetTextContent(fmt.Sprintf("Highest member score = %s × the threshold; %s %s",
+		fmtNum(maxS/d.Threshold), ghosts, why))
 }

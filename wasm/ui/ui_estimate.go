@@ -86,20 +86,34 @@ func (v *estimateView) lossKind() loss.Kind {
 }
 
 type estimateView struct {
-	id                  string
-	root                dom.Element
-	data, lossSel       selectField
-	targetSel           selectField
-	csvBox              dom.Element
-	csvText             *dom.HTMLTextAreaElement
-	csvErr              dom.Element
-	dropMissing         *dom.HTMLInputElement
-	featBox             dom.Element
-	rangesBox           dom.Element // the declared public ranges (and positive label)
-	rangesErr           dom.Element
-	declared            map[string][2]string // column → the lo, hi the user typed (kept across redraws)
-	positive            map[string]string    // target column → the declared positive label
-	featState           map[string]bool      // feature column → checked (the user's last choice)
+	id            string
+	root          dom.Element
+	data, lossSel selectField
+	targetSel     selectField
+	csvBox        dom.Element
+	csvText       *dom.HTMLTextAreaElement
+	csvErr        dom.Element
+	dropMissing   *dom.HTMLInputElement
+	headerSel     *dom.HTMLSelectElement // whether a CSV's first row is a header (dataset.Options.Header)
+	featBox       dom.Element
+	rangesBox     dom.Element // the declared public ranges (and positive label)
+	rangesErr     dom.Element
+	declared      map[string][2]string // column → the lo, hi the user typed (kept across redraws)
+	positive      map[string]string    // target column → the declared positive label
+	featState     map[string]bool      // feature column → checked (the user's last choice)
+	// A CSV's profile (dataset.ProfileText, for the owner's eyes and the
+	// form's first choices) and what was found at load time.
+	profile             *dataset.Profile
+	profText            string      // the text profiled
+	profMode            string      // with this header declaration
+	fileKey             string      // the profiled file's column names (hash), to tell a new kind of file
+	loadErr             string      // the text's own error (too large, not CSV), kept in csvErr until the text changes
+	checkBox            dom.Element // findings about the file, for the owner only
+	positiveNote        dom.Element // how the positive label codes the target, for the owner only
+	lineIn              *dom.HTMLInputElement
+	lineMsg             dom.Element
+	recalled            bool // declarations were filled in from this browser's memory
+	lossAuto            bool // the task follows the CSV's target column (until the user chooses one)
 	eps, delta, c, k, m numberField
 	cAuto               bool // C still follows mechanism.DefaultRadius (not set by the user or an attribute)
 	formErr             dom.Element
@@ -112,6 +126,7 @@ type estimateView struct {
 	exportURL           string
 	redraw              func()
 	colTimer            js.Value // debounce of the column detection
+	colFunc             js.Func  // its callback
 	lastText            string   // the text the columns were detected from
 }
 
@@ -141,8 +156,9 @@ func buildEstimateView(root dom.Element) {
 		"smooth median) are sampled fastest, exactly, by the first-order sampler; the smooth hinge and median round the kink "+
 		"off over a width h = 1 and give nearly the same fit as their sharp versions.", lossOptions, attr(root, "loss", ""))
 	v.targetSel = newSelectField(id+"-target", "Target column", "labels (classification) or values (regression) to predict", nil, "")
-	top := el("div", "class", "controls")
+	top := el("div", "class", "controls task")
 	appendAll(top, v.data.wrap, v.lossSel.wrap, v.targetSel.wrap)
+	v.lossAuto = attr(root, "loss", "") == ""
 
 	// CSV input.
 	v.csvBox = el("div", "class", "csvbox", "id", id+"-csvbox", "hidden", "")
@@ -152,13 +168,18 @@ func buildEstimateView(root dom.Element) {
 	v.dropMissing = el("input", "type", "checkbox", "id", id+"-drop").(*dom.HTMLInputElement)
 	dropLab := el("label", "for", id+"-drop", "class", "check")
 	appendAll(dropLab, v.dropMissing, doc().CreateTextNode(" drop rows with missing cells (and say how many)"))
+	v.headerSel = el("select", "id", id+"-header").(*dom.HTMLSelectElement)
+	setOptions(v.headerSel, [][2]string{{dataset.HeaderAuto, "auto (a row of names only)"}, {dataset.HeaderPresent, "yes"}, {dataset.HeaderAbsent, "no"}}, dataset.HeaderAuto)
+	headerRow := el("div", "class", "filerow")
+	appendAll(headerRow, text("label", "first row is a header: ", "for", id+"-header"), v.headerSel)
 	v.csvErr = el("div", "id", id+"-csv-err", "class", "error", "role", "alert")
+	v.checkBox = el("div", "id", id+"-csv-check", "class", "owner-note", "role", "status", "hidden", "")
 	appendAll(v.csvBox,
 		text("label", "CSV text (paste here, or drop a file on this box)", "for", id+"-csv"), v.csvText,
 		text("small", fmt.Sprintf("Comma, semicolon or tab separated (detected from the first line; a semicolon file may use decimal commas, 1,5); "+
 			"a header line names the columns; at most %d MB. You declare each used column's range below, and the features are scaled "+
 			"by those ranges to [−1, 1]; results are shown in your columns' units.", maxPasteBytes>>20), "id", id+"-csv-help", "class", "help"),
-		appendAll(el("div", "class", "filerow"), text("label", "or choose a file: ", "for", id+"-file"), file), dropLab, v.csvErr)
+		appendAll(el("div", "class", "filerow"), text("label", "or choose a file: ", "for", id+"-file"), file), headerRow, dropLab, v.csvErr, v.checkBox)
 
 	v.featBox = el("fieldset", "class", "features", "id", id+"-features")
 	v.rangesBox = el("fieldset", "class", "features", "id", id+"-ranges")
@@ -208,8 +229,9 @@ func buildEstimateView(root dom.Element) {
 		v.datasetChanged(true)
 	})
 	v.lossSel.sel.AddEventListener("change", false, func(dom.Event) {
+		v.lossAuto = false // the user's choice, kept until a file with other columns is loaded
 		v.columnsChanged()
-		markStale(v.out, v.id, "the task changed")
+		v.dataInputsChanged("the task changed")
 	})
 	v.csvText.AddEventListener("input", false, func(dom.Event) { v.textEdited() })
 	v.csvText.AddEventListener("paste", false, func(e dom.Event) {
@@ -225,9 +247,17 @@ func buildEstimateView(root dom.Element) {
 	})
 	v.targetSel.sel.AddEventListener("change", false, func(dom.Event) {
 		v.columnsChanged()
-		markStale(v.out, v.id, "the target changed")
+		v.dataInputsChanged("the target changed")
 	})
-	v.featBox.AddEventListener("change", false, func(dom.Event) { v.rangesChanged() })
+	v.featBox.AddEventListener("change", false, func(dom.Event) {
+		v.rangesChanged()
+		v.dataInputsChanged("the features changed")
+	})
+	v.dropMissing.AddEventListener("change", false, func(dom.Event) { v.dataInputsChanged("the missing-cell choice changed") })
+	v.headerSel.AddEventListener("change", false, func(dom.Event) {
+		v.columnsChanged() // the columns' names and the file's checks follow the declaration
+		v.dataInputsChanged("the header choice changed")
+	})
 	v.rangesBox.AddEventListener("input", false, func(e dom.Event) { v.rangeEdited(e.Target()) })
 	file.AddEventListener("change", false, func(dom.Event) {
 		files := file.Underlying().Get("files")

@@ -47,13 +47,21 @@ func buildPrivacyView(root dom.Element) {
 			err2 = checks.Delta("delta", delta)
 		}
 		delF.setError(err2)
-		if err != nil || err2 != nil {
+		// Nothing drawn for former values stays beside an invalid one: σ and
+		// the curve go with the input that caused them.
+		blank := func() {
 			sOut.SetTextContent("—")
+			detail.SetTextContent("σ and the curve appear when ε and δ are valid.")
+			fig.SetInnerHTML("")
+		}
+		if err != nil || err2 != nil {
+			blank()
 			return
 		}
 		s, err := privacy.Calibrate(eps, delta)
 		if err != nil {
 			epsF.setError(err)
+			blank()
 			return
 		}
 		sOut.SetTextContent(fmt.Sprintf("%.6g", s))

@@ -625,7 +625,7 @@ func runMethods(ctx context.Context, o UtilityOptions, w *workload, eps float64,
 		}
 		out.excess = w.full.Mean(theta) - w.ref.Loss
 		if w.xTest != nil {
-			out.acc = accuracy(w.xTest, w.yTest, theta)
+			out.acc = loss.Accuracy(w.xTest, w.yTest, theta)
 		}
 		outs[mi] = out
 	}
@@ -863,21 +863,6 @@ func realWorkload(o *RealOptions, name string, clip float64) (workload, error) {
 	w.latent = w.full
 	w.ref = baseline.Reference(w.full, o.Radius, referenceIters(nTrain, w.d))
 	return w, nil
-}
-
-// accuracy is the fraction of test rows with sign(⟨θ, x⟩) = y (0 counts as −1).
-func accuracy(x [][]float64, y, theta []float64) float64 {
-	ok := 0
-	for i, xi := range x {
-		pred := -1.0
-		if dot(theta, xi) > 0 {
-			pred = 1
-		}
-		if pred == y[i] {
-			ok++
-		}
-	}
-	return float64(ok) / float64(len(x))
 }
 
 // dimRatios forms median risk(d_max)/median risk(d_min) for every synthetic

@@ -100,6 +100,7 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol*(1+math.Abs(b)) 
 func TestEstimateOwnCSV(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	eval[bool](p, `(localStorage.clear(), true)`) // no declarations remembered from another test's file
 	loaded := p.requestCount()
 	p.setValue("est-data", "csv")
 	p.setValue("est-loss", "l1")

@@ -346,3 +346,132 @@ func TestCrossOriginElements(t *testing.T) {
 	t.Logf("cross-origin message: %s", s)
 	p.screenshot("cross-origin-elements")
 }
+
+// textClashJS lists, for every figure in the sections, the text labels that
+// leave their figure's SVG or overlap another label (rendered bounding
+// boxes, 1 px of slack), and the rule labels that cross a drawn line.
+const textClashJS = `(() => {
+  const out = [];
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  for (const svg of document.querySelectorAll("section[data-view] figure svg")) {
+    const fig = svg.closest("figure"), name = fig.id || svg.closest("section").dataset.view, r = svg.getBoundingClientRect();
+    if (r.width === 0) continue;
+    const ts = [...svg.querySelectorAll("text")].map(t => ({ t, s: t.textContent.trim(), b: t.getBoundingClientRect() })).filter(x => x.s !== "" && x.b.width > 0);
+    for (let i = 0; i < ts.length; i++) {
+      const a = ts[i];
+      if (a.b.left < r.left - 1 || a.b.right > r.right + 1 || a.b.top < r.top - 1 || a.b.bottom > r.bottom + 1)
+        out.push(name + ": " + JSON.stringify(a.s) + " leaves the figure");
+      for (let j = i + 1; j < ts.length; j++) if (meet(a.b, ts[j].b)) out.push(name + ": " + JSON.stringify(a.s) + " overlaps " + JSON.stringify(ts[j].s));
+      if (!a.t.classList.contains("rulelabel")) continue;
+      const m = svg.getScreenCTM();
+      for (const pl of svg.querySelectorAll("polyline")) {
+        const pts = [...pl.points].map(p => new DOMPoint(p.x, p.y).matrixTransform(m));
+        for (let k = 1; k < pts.length; k++) {
+          const p0 = pts[k - 1], p1 = pts[k];
+          let hit = false;
+          for (let u = 0; u <= 1 && !hit; u += 0.05) {
+            const x = p0.x + u * (p1.x - p0.x), y = p0.y + u * (p1.y - p0.y);
+            hit = x > a.b.left + 1 && x < a.b.right - 1 && y > a.b.top + 1 && y < a.b.bottom - 1;
+          }
+          if (hit) { out.push(name + ": rule label " + JSON.stringify(a.s) + " crosses a line"); break; }
+        }
+      }
+    }
+  }
+  return out.slice(0, 20);
+})()`
+
+// cutSelectsJS lists the estimate's menus whose chosen option does not fit
+// (its text measured in the select's font, plus room for the arrow).
+const cutSelectsJS = `(() => {
+  const c = document.createElement("canvas").getContext("2d"), out = [];
+  for (const s of document.querySelectorAll("#estimate select")) {
+    const st = getComputedStyle(s);
+    c.font = st.font;
+    const need = c.measureText(s.options[s.selectedIndex]?.text ?? "").width + 28;
+    if (s.clientWidth > 0 && need > s.clientWidth) out.push(s.id + ": " + Math.round(need) + " px of text in " + s.clientWidth);
+  }
+  return out;
+})()`
+
+// TestEstimateFiguresLayout (issue 23) draws the estimate's figures at 375
+// and 1280 px — the centre over the rows, a one-feature regression, breast
+// cancer's 30 coefficients — and checks that every text label stays inside
+// its figure and overlaps no other, that no rule label crosses a line (the
+// privacy curve's "target δ" sat on the dashed curve), that the menus show
+// their choice whole, that the private centre is drawn large and outlined,
+// and that nothing overflows the page.
+func TestEstimateFiguresLayout(t *testing.T) {
+	for _, w := range []int64{375, 1280} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			p := openPage(t, "/", w, 900)
+			p.waitJS(`window.dpsampleUIReady === true`, 60*time.Second)
+			p.buildAll(30 * time.Second)
+			if s := p.text("#est-excess") + p.text("#est-statement"); s != "" {
+				t.Errorf("result boxes filled before any run: %q", s)
+			}
+			if n := eval[int](p, `[...document.querySelectorAll("#estimate .excess, #estimate .statement")].filter(e => e.getBoundingClientRect().height > 0).length`); n != 0 {
+				t.Errorf("%d empty coloured boxes under Run before any result", n)
+			}
+			for _, s := range eval[[]string](p, cutSelectsJS) {
+				t.Errorf("at %d px a menu is cut: %s", w, s)
+			}
+			check := func(what string) {
+				t.Helper()
+				for _, s := range eval[[]string](p, textClashJS) {
+					t.Errorf("at %d px, %s: %s", w, what, s)
+				}
+				o := eval[overflow](p, overflowJS)
+				if o.Page > 0 {
+					t.Errorf("at %d px, %s: the page scrolls sideways by %g px", w, what, o.Page)
+				}
+				for _, it := range o.Items {
+					t.Errorf("at %d px, %s: %s", w, what, it)
+				}
+			}
+			// The centre over the rows: one sample, large and outlined.
+			p.runEstimate()
+			if r := eval[string](p, `(() => { const c = [...document.querySelectorAll("#est-plot svg g[clip-path] circle")].pop(); return c.getAttribute("r") + " " + c.getAttribute("stroke"); })()`); r != "7 #000" {
+				t.Errorf("the private centre is drawn as %q, want r = 7 outlined", r)
+			}
+			if s := p.text("#est-plot figcaption"); !strings.Contains(s, "Not private — for your eyes only") {
+				t.Errorf("centre figure caption %q", s)
+			}
+			check("the centre")
+			p.shot("#estimate", fmt.Sprintf("estimate-centre-%d", w))
+			// A regression on one feature: the rows and both lines.
+			p.setValue("est-loss", "huber")
+			p.checkFeatures("flipper_length_mm")
+			p.runEstimate()
+			if n := eval[int](p, `document.querySelectorAll("#est-plot svg polyline").length`); n < 2 {
+				t.Errorf("regression plot has %d lines, want the private and the non-private", n)
+			}
+			if n := eval[int](p, `document.querySelectorAll("#est-plot svg g[clip-path] circle").length`); n < 300 {
+				t.Errorf("regression plot shows %d rows", n)
+			}
+			check("the regression")
+			p.shot("#est-plot", fmt.Sprintf("estimate-regression-%d", w))
+			// Breast cancer, all 30 features: the names as tick labels.
+			p.setValue("est-data", "breast-cancer")
+			p.waitJS(`document.querySelectorAll("#est-features input").length === 30`, 20*time.Second)
+			eval[bool](p, `(() => { document.querySelectorAll("#est-features input").forEach(c => c.checked = true);
+				document.getElementById("est-features").dispatchEvent(new Event("change", {bubbles: true})); return true })()`)
+			p.runEstimate()
+			names := eval[[]string](p, `[...document.querySelectorAll("#est-plot svg text.category")].map(t => t.textContent)`)
+			cols := eval[[]string](p, `[...document.querySelectorAll("#est-summary > table.coef tr")].slice(1, -1).map(r => r.cells[0].textContent)`)
+			if len(names) != 30 || strings.Join(names, ",") != strings.Join(cols, ",") {
+				t.Errorf("tick labels %q, want the 30 column names %q", names, cols)
+			}
+			check("breast cancer's coefficients")
+			p.shot("#est-plot", fmt.Sprintf("estimate-coefficients-%d", w))
+			// The privacy curve's labels.
+			p.waitJS(`document.querySelector("#privacy-plot svg") !== null`, 5*time.Second)
+			for _, s := range eval[[]string](p, textClashJS) {
+				if strings.HasPrefix(s, "privacy-plot") || strings.HasPrefix(s, "trace-dichotomy") {
+					t.Errorf("at %d px: %s", w, s)
+				}
+			}
+			p.noConsoleErrors()
+		})
+	}
+}

@@ -5,6 +5,7 @@ package e2e
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -46,6 +47,14 @@ func TestPrivacySection(t *testing.T) {
 	p.waitJS(`document.getElementById("privacy-delta-err").textContent.startsWith("delta must be")`, 5*time.Second)
 	p.typeInto("privacy-delta", "1e-5")
 	p.waitJS(`document.getElementById("privacy-s").textContent.startsWith("0.5015")`, 5*time.Second)
+	// ε = 0: the former σ and curve go with it (issue 23), and come back with a valid ε.
+	p.typeInto("privacy-epsilon", "0")
+	p.waitJS(`document.getElementById("privacy-epsilon-err").textContent.startsWith("epsilon must be")`, 5*time.Second)
+	if s := p.text("#privacy-s") + " | " + p.text("#privacy-detail"); strings.Contains(s, "σ = 1/s*") || eval[bool](p, `document.querySelector("#privacy-plot svg") !== null`) {
+		t.Errorf("at ε = 0 the section still shows a former result: %q, plot drawn %v", s, eval[bool](p, `document.querySelector("#privacy-plot svg") !== null`))
+	}
+	p.typeInto("privacy-epsilon", "2")
+	p.waitJS(`document.getElementById("privacy-s").textContent.startsWith("0.5015") && document.querySelector("#privacy-plot svg") !== null`, 5*time.Second)
 	if n := p.requestCount(); n != loaded {
 		t.Errorf("the page made %d requests after loading; it must make none", n-loaded)
 	}

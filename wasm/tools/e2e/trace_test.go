@@ -431,3 +431,82 @@ func TestTraceElement(t *testing.T) {
 	p.shot("dp-trace-attack", "trace-element")
 	p.noConsoleErrors()
 }
+
+// TestTraceHint (issue 23): the hint under an inaccurate trial of Algorithm
+// 1 states what the page measured — before a sweep, that the sweep measures
+// it; after, the first ε whose mean excess/D over the sweep's trials is at
+// most 1/150, or the lowest mean when none is — and is hidden when the trial
+// is accurate. Also: the sweep's last tick label is whole, t and Z are
+// defined before the numbers that use them, the paper's corrections sit in
+// one notes box, and the ghosts over the threshold are explained where they
+// are counted.
+func TestTraceHint(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.buildAll(30 * time.Second)
+	last := p.walk(0)
+	p.selectValue("trace-mech", "exponential")
+	last = p.walk(last)
+	if attrFloat(p, "#trace-excess", "data-value") <= 1.0/150 {
+		t.Fatal("Algorithm 1 at ε = 1 is accurate; the test needs an inaccurate trial")
+	}
+	if s := p.text("#trace-hint"); !strings.Contains(s, "sweep the slider in stage 5") || strings.Contains(s, "10⁸") {
+		t.Errorf("hint before a sweep: %q", s)
+	}
+	p.do(chromedp.Click(chromedp.ID("trace-sweep")))
+	p.waitJS(`document.getElementById("trace").dataset.sweep === "done"`, 180*time.Second)
+	params := eval[[]float64](p, `document.getElementById("trace-sweep-plot").dataset.params.split(",").map(Number)`)
+	means := eval[[]float64](p, `document.getElementById("trace-sweep-plot").dataset.means.split(",").map(Number)`)
+	if len(params) != 9 || len(means) != 9 {
+		t.Fatalf("sweep: %d values, %d means", len(params), len(means))
+	}
+	first, best, bestAt := -1.0, means[0], params[0]
+	for i, m := range means {
+		if m <= 1.0/150 && first < 0 {
+			first = params[i]
+		}
+		if m < best {
+			best, bestAt = m, params[i]
+		}
+	}
+	hint := p.text("#trace-hint")
+	t.Logf("sweep means %v; hint: %s", means, hint)
+	if first > 0 {
+		if got := attrFloat(p, "#trace-hint", "data-first-accurate"); got != first || !strings.Contains(hint, "first fell to 1/150 or below") {
+			t.Errorf("hint %q (first accurate %g), want the sweep's first accurate ε = %g", hint, got, first)
+		}
+	} else if attrFloat(p, "#trace-hint", "data-best") != best || attrFloat(p, "#trace-hint", "data-best-param") != bestAt ||
+		!strings.Contains(hint, "no ε up to") {
+		t.Errorf("hint %q, want the lowest mean %g at ε = %g", hint, best, bestAt)
+	}
+	// The sweep's x labels are whole (the last, 1e+09, was cut to "1e+0").
+	if out := eval[[]string](p, `(() => { const svg = document.querySelector("#trace-sweep-plot svg"), r = svg.getBoundingClientRect();
+		return [...svg.querySelectorAll("text")].filter(t => { const b = t.getBoundingClientRect(); return b.width > 0 && (b.left < r.left - 1 || b.right > r.right + 1); }).map(t => t.textContent); })()`); len(out) > 0 {
+		t.Errorf("sweep labels outside their figure: %q", out)
+	}
+	// An accurate trial (the seeded one at ε = 10⁹) has no hint.
+	p.setRange("trace-eps", 9)
+	p.walk(last)
+	if attrFloat(p, "#trace-excess", "data-value") <= 1.0/150 && !eval[bool](p, `document.getElementById("trace-hint").hidden`) {
+		t.Errorf("hint shown beside an accurate trial: %q", p.text("#trace-hint"))
+	}
+	// t and Z are defined before the line that gives their values.
+	if !eval[bool](p, `(() => { const lengths = document.getElementById("trace-lengths");
+		const def = [...document.querySelectorAll("#trace-stage-setup p")].find(e => e.textContent.includes("t = 1/(300n)") && e.textContent.includes("Z = 20n·ln(n/ξ)"));
+		return !!def && !!(def.compareDocumentPosition(lengths) & Node.DOCUMENT_POSITION_FOLLOWING); })()`) {
+		t.Error("t and Z are not defined before the line that uses them")
+	}
+	// The paper's corrections: one notes box, referred to from the stages.
+	if n := eval[int](p, `document.querySelectorAll("#trace details.paper-notes li").length`); n != 7 {
+		t.Errorf("%d notes on the paper, want 7 in one box", n)
+	}
+	if s := eval[string](p, `[...document.querySelectorAll("#trace .trace-stage:not(#trace-stage-slips) p")].map(e => e.textContent).join(" ")`); strings.Contains(s, "the paper's proof says") || !strings.Contains(s, "note 1 on the paper") {
+		t.Error("a correction to the paper is still inline in a stage, or the stages do not refer to the notes")
+	}
+	if s := p.text("#trace-stage-trace"); !strings.Contains(s, "innocents, never in the data") {
+		t.Errorf("the ghosts over the threshold are not explained where counted: %q", s)
+	}
+	p.shot("#trace-stage-mechanism", "trace-hint")
+	p.shot("#trace-stage-dichotomy", "trace-sweep-alg1")
+	p.noConsoleErrors()
+}

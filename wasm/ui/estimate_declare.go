@@ -1,0 +1,283 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dpsample/dpsample/core/dataset"
+)
+
+// The owner's declarations for a CSV (issue 23): the ranges and positive
+// labels they typed are remembered in this browser (localStorage) for files
+// with the same column names — keyed by dataset.Profile.HeaderHash, a hash
+// of the header line, never of the data — and can be copied or pasted as one
+// line ("col: lo..hi, col2: lo..hi"). Nothing here is computed from the
+// data's values, and nothing is sent anywhere.
+
+const declaredKeyPrefix = "dpsample:declared:"
+
+// localStore returns window.localStorage, or false where the browser refuses
+// it (a sandboxed frame, storage disabled): then nothing is remembered.
+func localStore() (s js.Value, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	s = js.Global().Get("localStorage")
+	return s, s.Truthy()
+}
+
+// declaredKey is the storage key for the current file's column names ("" for
+// a file without a header: its names c1, c2, … say nothing about it).
+func (v *estimateView) declaredKey() string {
+	if v.profile == nil || v.profile.HeaderHash == "" {
+		return ""
+	}
+	return declaredKeyPrefix + v.profile.HeaderHash
+}
+
+// recall fills the declarations from what this browser remembers for the
+// current file's column names (what the user typed for such a file before).
+func (v *estimateView) recall() {
+	key := v.declaredKey()
+	s, ok := localStore()
+	if key == "" || !ok {
+		return
+	}
+	defer func() { _ = recover() }() // a stored value that is not ours: ignore it
+	raw := s.Call("getItem", key)
+	if raw.IsNull() || raw.IsUndefined() {
+		return
+	}
+	obj := js.Global().Get("JSON").Call("parse", raw)
+	keys := func(o js.Value) []string {
+		if !o.Truthy() {
+			return nil
+		}
+		ks := js.Global().Get("Object").Call("keys", o)
+		out := make([]string, ks.Length())
+		for i := range out {
+			out[i] = ks.Index(i).String()
+		}
+		return out
+	}
+	ranges, pos := obj.Get("ranges"), obj.Get("positive")
+	for _, c := range keys(ranges) {
+		if r := ranges.Get(c); r.Length() == 2 {
+			v.declared[c] = [2]string{r.Index(0).String(), r.Index(1).String()}
+		}
+	}
+	for _, c := range keys(pos) {
+		v.positive[c] = pos.Get(c).String()
+	}
+	v.recalled = true
+}
+
+// remember stores the declarations for the current file's columns.
+func (v *estimateView) remember() {
+	key := v.declaredKey()
+	s, ok := localStore()
+	if key == "" || !ok {
+		return
+	}
+	defer func() { _ = recover() }() // storage full or refused: nothing is remembered
+	ranges, pos := js.Global().Get("Object").New(), js.Global().Get("Object").New()
+	n := 0
+	for _, c := range v.profile.Columns {
+		if d, ok := v.declared[c.Name]; ok && (strings.TrimSpace(d[0]) != "" || strings.TrimSpace(d[1]) != "") {
+			a := js.Global().Get("Array").New(2)
+			a.SetIndex(0, d[0])
+			a.SetIndex(1, d[1])
+			ranges.Set(c.Name, a)
+			n++
+		}
+		if p := strings.TrimSpace(v.positive[c.Name]); p != "" {
+			pos.Set(c.Name, p)
+			n++
+		}
+	}
+	if n == 0 {
+		s.Call("removeItem", key)
+		return
+	}
+	obj := js.Global().Get("Object").New()
+	obj.Set("ranges", ranges)
+	obj.Set("positive", pos)
+	s.Call("setItem", key, js.Global().Get("JSON").Call("stringify", obj))
+}
+
+// forget drops what this browser remembers for the current file's column
+// names, and the declarations typed for them.
+func (v *estimateView) forget() {
+	if s, ok := localStore(); ok && v.declaredKey() != "" {
+		func() {
+			defer func() { _ = recover() }()
+			s.Call("removeItem", v.declaredKey())
+		}()
+	}
+	if v.profile != nil {
+		for _, c := range v.profile.Columns {
+			delete(v.declared, c.Name)
+			delete(v.positive, c.Name)
+		}
+	}
+	v.recalled = false
+	markStale(v.out, v.id, "the declarations were cleared")
+	v.rangesChanged()
+}
+
+// shownColumns are the columns whose ranges the form shows: the checked
+// features and a regression's target.
+func (v *estimateView) shownColumns() []string {
+	cols := v.features()
+	if l := v.lossKind(); l.Supervised() && !l.Classification() {
+		if t := v.targetSel.sel.Value(); t != "" {
+			cols = append(cols, t)
+		}
+	}
+	return cols
+}
+
+// declaredLine is the shown columns' valid declarations as one line.
+func (v *estimateView) declaredLine() string {
+	cols := v.shownColumns()
+	ranges := map[string]dataset.Range{}
+	for _, c := range cols {
+		if r, err := declaredRange(c, v.declared[c]); err == nil {
+			ranges[c] = r
+		}
+	}
+	return dataset.FormatRanges(cols, ranges)
+}
+
+// buildRangesLine adds the one-line form of the declarations to the ranges
+// box, with the note on what this browser remembers.
+func (v *estimateView) buildRangesLine() {
+	wrap := el("div", "class", "field ranges-line")
+	v.lineIn = el("input", "id", v.id+"-ranges-line", "type", "text", "autocomplete", "off", "spellcheck", "false",
+		"data-line", "1", "placeholder", "name: lo..hi, name2: lo..hi", "aria-describedby", v.id+"-ranges-line-msg").(*dom.HTMLInputElement)
+	apply := text("button", "Apply", "type", "button", "id", v.id+"-ranges-apply", "class", "secondary")
+	v.lineMsg = el("div", "id", v.id+"-ranges-line-msg", "class", "help", "role", "status")
+	row := el("div", "class", "line-row")
+	appendAll(row, v.lineIn, apply)
+	appendAll(wrap, text("label", "All ranges on one line: copy it to keep them with your file, or paste such a line and apply it", "for", v.id+"-ranges-line"),
+		row, v.lineMsg)
+	if v.declaredKey() != "" {
+		kept := el("small", "class", "help", "id", v.id+"-remembered")
+		kept.AppendChild(doc().CreateTextNode("What you declare here is kept in this browser for files with these column names " +
+			"(stored on this device only, never sent), so it is filled in next time. "))
+		forget := text("button", "Forget them", "type", "button", "id", v.id+"-forget", "class", "secondary small")
+		forget.AddEventListener("click", false, func(dom.Event) { v.forget() })
+		kept.AppendChild(forget)
+		appendAll(wrap, kept)
+	}
+	v.rangesBox.AppendChild(wrap)
+	v.syncRangesLine()
+	apply.AddEventListener("click", false, func(dom.Event) { v.applyRangesLine() })
+	v.lineIn.AddEventListener("keydown", false, func(e dom.Event) {
+		if e.Underlying().Get("key").String() == "Enter" {
+			e.PreventDefault()
+			v.applyRangesLine()
+		}
+	})
+}
+
+// syncRangesLine shows the current declarations in the one-line field
+// (unless the user is editing it).
+func (v *estimateView) syncRangesLine() {
+	if v.lineIn == nil || js.Global().Get("document").Get("activeElement").Equal(v.lineIn.Underlying()) {
+		return
+	}
+	v.lineIn.SetValue(v.declaredLine())
+}
+
+// applyRangesLine reads the one-line field (dataset.ParseRanges) into the
+// declarations of this file's columns.
+func (v *estimateView) applyRangesLine() {
+	names, ranges, err := dataset.ParseRanges(v.lineIn.Value())
+	if err != nil {
+		v.lineMsg.SetTextContent(err.Error())
+		v.lineMsg.Class().Add("error")
+		return
+	}
+	var cols []string
+	if v.profile != nil {
+		cols = v.profileNames()
+	}
+	var used, unknown []string
+	for _, n := range names {
+		if !contains(cols, n) {
+			unknown = append(unknown, strconv.Quote(n))
+			continue
+		}
+		r := ranges[n]
+		v.declared[n] = [2]string{strconv.FormatFloat(r.Lo, 'g', -1, 64), strconv.FormatFloat(r.Hi, 'g', -1, 64)}
+		used = append(used, n)
+	}
+	markStale(v.out, v.id, "a declared range changed")
+	v.formErr.SetTextContent("")
+	v.remember()
+	v.rangesChanged() // redraws the inputs (and this field)
+	msg := fmt.Sprintf("Applied %s.", count(len(used), "range"))
+	if len(unknown) > 0 {
+		msg += " Not columns of this file (ignored): " + strings.Join(unknown, ", ") + "."
+	}
+	v.lineMsg.SetTextContent(msg)
+}
+
+// checkPositive says, under the positive label, how it codes the target
+// column of the user's file — above all when it matches no row (a case
+// mismatch: "Virginica" for "virginica"), with the close label to use. The
+// message is about the owner's own file, for them alone; it is recomputed
+// whenever the label or the target changes.
+func (v *estimateView) checkPositive() {
+	if v.positiveNote == nil {
+		return
+	}
+	v.positiveNote.SetInnerHTML("")
+	v.positiveNote.Class().Remove("warn")
+	_, b := v.text()
+	target := v.targetSel.sel.Value()
+	label := strings.TrimSpace(v.positive[target])
+	if b != nil || v.profile == nil || label == "" {
+		return
+	}
+	pc := v.profile.Positive(target, label)
+	only := " (Checked against your file on this device; shown only to you.)"
+	switch {
+	case pc.Rows == 0:
+		v.positiveNote.Class().Add("warn")
+		msg := fmt.Sprintf("No row of %s has the label “%s”: every row would be coded −1.", target, label)
+		if pc.Close != "" {
+			msg += fmt.Sprintf(" Did you mean “%s”? ", pc.Close)
+		}
+		v.positiveNote.AppendChild(doc().CreateTextNode(msg))
+		if pc.Close != "" {
+			use := text("button", "Use “"+pc.Close+"”", "type", "button", "id", v.id+"-positive-use", "class", "secondary small")
+			pick := pc.Close
+			use.AddEventListener("click", false, func(dom.Event) {
+				v.positive[target] = pick
+				if in, ok := doc().GetElementByID(v.id + "-positive").(*dom.HTMLInputElement); ok {
+					in.SetValue(pick)
+				}
+				markStale(v.out, v.id, "a declared label changed")
+				v.remember()
+				v.checkPositive()
+			})
+			v.positiveNote.AppendChild(use)
+		}
+		v.positiveNote.AppendChild(doc().CreateTextNode(only))
+	case pc.Rows == pc.Of:
+		v.positiveNote.Class().Add("warn")
+		v.positiveNote.SetTextContent(fmt.Sprintf("Every row of %s has the label “%s”: every row would be coded +1.%s", target, label, only))
+	default:
+		v.positiveNote.SetTextContent(fmt.Sprintf("“%s” codes %d of the %d labelled rows +1.%s", label, pc.Rows, pc.Of, only))
+	}
+}
