@@ -9,17 +9,16 @@ package jsapi
 
 import (
 	"syscall/js"
-)
 
-// Version is the module's version string, dpsample.version.
-const Version = "0.1.0"
+	"github.com/dpsample/dpsample/wasm/internal/version"
+)
 
 // Register installs globalThis.dpsample and announces it (the event
 // "dpsample:ready" and globalThis.dpsampleReady). Tests call it from init
 // because a test binary never runs main.
 func Register() {
 	api := map[string]any{
-		"version":     Version,
+		"version":     version.Version, // the release version (wasm/internal/version)
 		"privacy":     privacyAPI(),
 		"mechanism":   mechanismAPI(),
 		"fingerprint": fingerprintAPI(),
