@@ -12,7 +12,8 @@
 import { load, wasmModule } from "./dpsample.js";
 
 const SLOW_MS = 15000;
-const status = document.getElementById("status");
+// index.html's status line; a host page's own #status is never written to.
+const status = document.querySelector("#status[data-dpsample-status]");
 let stage = "downloading and compiling site/dpsample.wasm";
 let finished = false;
 

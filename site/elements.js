@@ -179,7 +179,9 @@ function showBoot(text, state) {
   }
 }
 addEventListener("dpsample:boot-status", (e) => showBoot(e.detail.text, e.detail.state));
-addEventListener("dpsample:ui-ready", () => document.querySelectorAll(".dp-loading").forEach((p) => p.remove()));
+// Only the elements' own loading lines: a host element with the same class is left alone.
+const OWN_LOADING = Object.keys(SCHEMA).map((t) => t + " > .dp-loading").join(",");
+addEventListener("dpsample:ui-ready", () => document.querySelectorAll(OWN_LOADING).forEach((p) => p.remove()));
 
 class DPWidget extends HTMLElement {
   connectedCallback() {
