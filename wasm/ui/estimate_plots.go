@@ -122,7 +122,7 @@ func (v *estimateView) exportJSON(in *estimateInput, r *mechanism.Result) {
 		"source": in.source, "columns": in.columns, "theta": rel.Theta, "samples": rel.Samples, "private": rel.Private,
 		"plan": rel.Plan, "privacy": rel.Privacy, "stats": rel.Stats,
 		"thetaInUnits": in.toUnits(rel.Theta), "declaredRanges": declared,
-		"note": "only the private release: the non-private fit, the work counters and timings (diagnostics) and anything else computed from the raw data are omitted (docs/PRIVACY.md); theta is in scaled units, thetaInUnits in the columns' units (from the declared ranges)",
+		"note": "only the private release: the non-private fit, the work counters and timings (diagnostics) and anything else computed from the raw data are omitted (see PRIVACY.md in dpsample's documentation); theta is in scaled units, thetaInUnits in the columns' units (from the declared ranges)",
 	}
 	if in.target != nil {
 		payload["targetRange"] = [2]float64{in.target.Lo, in.target.Hi}
