@@ -251,6 +251,13 @@ func BenchmarkPageLoadBeforeAfter(b *testing.B) {
 // (for the last resource-timing entries).
 func coldLoad(b *testing.B, url string, settle time.Duration) loadPhases {
 	b.Helper()
+	return loadWith(b, url, settle, loadProbe, nil)
+}
+
+// loadWith is coldLoad with another probe (one that sets window.__uiAt and
+// window.__workerAt) and, unless nil, emulated network conditions.
+func loadWith(b *testing.B, url string, settle time.Duration, probe string, cond *network.Conditions) loadPhases {
+	b.Helper()
 	ctx, cancel := chromedp.NewContext(browser)
 	defer cancel()
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
@@ -259,11 +266,17 @@ func coldLoad(b *testing.B, url string, settle time.Duration) loadPhases {
 	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: loadProbe}); err != nil {
+	if cond != nil {
+		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{cond}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: probe}); err != nil {
 		b.Fatal(err)
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(url),
-		chromedp.Poll[chromedp.Void](`window.__uiAt !== undefined && window.__workerAt !== undefined`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+		chromedp.Poll[chromedp.Void](`window.__uiAt !== undefined && window.__workerAt !== undefined`, chromedp.WithPollingTimeout(120*time.Second))); err != nil {
 		b.Fatal(err)
 	}
 	time.Sleep(settle)
@@ -335,13 +348,18 @@ func BenchmarkPlainServer(b *testing.B) {
 		variant{"after-no-gz", ".", course(".", plainHandler(release, []string{".wasm.gz"}, nil))},
 		variant{"after-br", ".", course(".", devserver.Handler(release))},
 	)
+	const mbit = 1e6 / 8 // bytes per second
+	cond := &network.Conditions{Latency: 20, DownloadThroughput: 10 * mbit, UploadThroughput: 10 * mbit}
 	ready := map[string][]float64{}
 	wire := map[string]float64{}
 	for range b.N * 5 {
 		for _, v := range variants {
-			ms, bytes := throttledLoad(b, v.srv.URL+"/course.html")
-			ready[v.name] = append(ready[v.name], ms)
-			wire[v.name] = bytes
+			ph := loadWith(b, v.srv.URL+"/course.html", 300*time.Millisecond, plainProbe, cond)
+			ready[v.name] = append(ready[v.name], max(ph.UI, ph.Worker))
+			wire[v.name] = 0
+			for _, n := range ph.Bytes {
+				wire[v.name] += n
+			}
 		}
 	}
 	for _, v := range variants {
@@ -350,42 +368,4 @@ func BenchmarkPlainServer(b *testing.B) {
 		b.ReportMetric(wire[v.name], "wire-bytes-"+v.name)
 	}
 	b.ReportMetric(0, "ns/op")
-}
-
-// throttledLoad loads url in a new tab, HTTP cache disabled, at 10 Mbit/s
-// down and up with 20 ms latency, and returns the ms from navigation until
-// both the UI and the worker are ready, and the bytes on the wire.
-func throttledLoad(b *testing.B, url string) (float64, float64) {
-	b.Helper()
-	ctx, cancel := chromedp.NewContext(browser)
-	defer cancel()
-	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
-		b.Fatal(err)
-	}
-	const mbit = 1e6 / 8 // bytes per second
-	if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-		MatchedNetworkConditions: []*network.Conditions{{Latency: 20, DownloadThroughput: 10 * mbit, UploadThroughput: 10 * mbit}},
-	}); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: plainProbe}); err != nil {
-		b.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(url),
-		chromedp.Poll[chromedp.Void](`window.__uiAt !== undefined && window.__workerAt !== undefined`, chromedp.WithPollingTimeout(120*time.Second))); err != nil {
-		b.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
-	type res struct {
-		Ready, Bytes float64
-	}
-	r, err := chromedp.Run(ctx, chromedp.Evaluate[res](`({ ready: Math.max(window.__uiAt, window.__workerAt),
-  bytes: [performance.getEntriesByType("navigation")[0], ...performance.getEntriesByType("resource")].reduce((s, e) => s + e.transferSize, 0) })`))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return r.Ready, r.Bytes
 }
