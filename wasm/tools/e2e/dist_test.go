@@ -21,13 +21,14 @@ import (
 
 // coursePage is a host page that uses the installed package as an
 // instructor would: the policy docs/ELEMENTS.md asks for, one module script
-// from node_modules/dpsample/, three elements.
+// (from the folder of the first %s; the second holds its other attributes,
+// e.g. integrity), three elements.
 const coursePage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'">
 <link rel="icon" href="data:,">
 <title>Week 7 — private learning by sampling</title>
-<script type="module" src="%s/elements.js"></script>
+<script type="module" src="%s/elements.js"%s></script>
 </head><body>
 <h1>Week 7</h1>
 <p>Three figures from an installed dpsample.</p>
@@ -116,7 +117,7 @@ func TestDistNpmInstall(t *testing.T) {
 	// The installed files are the release's, byte for byte, and all of them.
 	var m struct {
 		Version string
-		Files   []struct{ Path, SHA256 string }
+		Files   []struct{ Path, SHA256, Integrity string }
 	}
 	b, err := os.ReadFile(filepath.Join(pkg, "integrity.json"))
 	if err != nil {
@@ -139,7 +140,17 @@ func TestDistNpmInstall(t *testing.T) {
 		}
 	}
 
-	if err := os.WriteFile(filepath.Join(site, "course.html"), []byte(fmt.Sprintf(coursePage, "node_modules/dpsample")), 0o644); err != nil {
+	// The script tag pins elements.js with its SRI string from integrity.json.
+	var sri string
+	for _, f := range m.Files {
+		if f.Path == "elements.js" {
+			sri = f.Integrity
+		}
+	}
+	if !strings.HasPrefix(sri, "sha384-") {
+		t.Fatalf("integrity.json: elements.js's integrity %q", sri)
+	}
+	if err := os.WriteFile(filepath.Join(site, "course.html"), []byte(fmt.Sprintf(coursePage, "node_modules/dpsample", ` integrity="`+sri+`"`)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	srv := plainServer(t, site, nil, nil)
