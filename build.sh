@@ -2,6 +2,8 @@
 # dpsample build script.
 #   ./build.sh build   copy wasm_exec.js from this Go toolchain into site/ and build site/dpsample.wasm
 #   ./build.sh serve   build, then serve the repository root on http://127.0.0.1:8080/ (ADDR overrides)
+#   ./build.sh dist    the release: dist/dpsample-<version>/ (what a host serves; `npm pack` makes a tarball of
+#                      it) and docs/ELEMENTS.md's hosting table; DIST_DOCS=check checks the table instead
 #   ./build.sh test    everything: static checks, native tests, wasm tests under node, browser tests in Chromium
 #   ./build.sh bench   benchmarks
 # test and bench build the module with the tag dpsample_hooks (the hidden
@@ -17,13 +19,18 @@ HOOKS=dpsample_hooks
 
 log() { printf '\n==> %s\n' "$*"; }
 
+# build_module OUT TAGS: the WebAssembly module, post-linked.
+build_module() {
+  GOOS=js GOARCH=wasm go build -trimpath -tags "$2" -ldflags="-s -w" -o "$1" ./wasm
+  # Merge the linker's ≈ 85,000 data segments across short zero runs: the
+  # same memory image, ≈ 9 % less gzip (wasm/tools/wasmpack).
+  go run ./wasm/tools/wasmpack "$1"
+}
+
 build() {
   mkdir -p site
   cp "$GOROOT_WASM/wasm_exec.js" site/wasm_exec.js
-  GOOS=js GOARCH=wasm go build -trimpath -tags "${WASM_TAGS:-}" -ldflags="-s -w" -o site/dpsample.wasm ./wasm
-  # Merge the linker's ≈ 85,000 data segments across short zero runs: the
-  # same memory image, ≈ 9 % less gzip (wasm/tools/wasmpack).
-  go run ./wasm/tools/wasmpack site/dpsample.wasm
+  build_module site/dpsample.wasm "${WASM_TAGS:-}"
   # Precompressed siblings of the module, the built-in data, the scripts, the
   # stylesheet and the pages, served by the dev server (and by static hosts
   # that honour them) when the browser accepts the encoding; the dev server
@@ -53,13 +60,24 @@ build() {
     "$(wc -c < site/dpsample.wasm.gz)" "$( [ -f site/dpsample.wasm.br ] && wc -c < site/dpsample.wasm.br || echo n/a)"
 }
 
+# dist writes the release (wasm/tools/dist): its own module, built without
+# the test hooks whatever WASM_TAGS says (site/dpsample.wasm is left alone),
+# Go's wasm_exec.js, and the files of site/ and docs/ a host needs.
+dist() {
+  dist_tmp="$(mktemp -d)"
+  trap 'rm -rf "$dist_tmp"' EXIT
+  build_module "$dist_tmp/dpsample.wasm" ""
+  go run ./wasm/tools/dist -root . -out dist -wasm "$dist_tmp/dpsample.wasm" -wasm-exec "$GOROOT_WASM/wasm_exec.js" -docs "${DIST_DOCS:-write}"
+}
+
 # ensure_tools installs what a fresh machine lacks: node (for GOOS=js tests)
 # and Debian's chromium (for the browser tests), via apt-get when root.
 ensure_tools() {
   local missing=()
   command -v node >/dev/null 2>&1 || missing+=(nodejs)
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-  command -v zopfli >/dev/null 2>&1 || missing+=(zopfli) # optional for build: a smaller dpsample.wasm.gz
+  command -v zopfli >/dev/null 2>&1 || missing+=(zopfli) # optional for build (a smaller dpsample.wasm.gz); dist needs it
+  command -v npm >/dev/null 2>&1 || missing+=(npm)       # the release test packs and installs the release
   if ((${#missing[@]})); then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
       log "installing ${missing[*]} with apt-get"
@@ -130,6 +148,7 @@ test_wasm() {
 
 case "${1:-}" in
   build) build ;;
+  dist) dist ;;
   serve)
     build
     ADDR="${ADDR:-127.0.0.1:8080}"
@@ -165,6 +184,6 @@ case "${1:-}" in
     log "benchmark report (wasm/tools/bench)"
     go run ./wasm/tools/bench -root . -gotest-native docs/bench-native.txt -gotest-wasm docs/bench-wasm.txt -shipped-wasm "$shipped" ;;
   *)
-    echo "usage: $0 build|serve|test|bench" >&2
+    echo "usage: $0 build|serve|dist|test|bench" >&2
     exit 2 ;;
 esac

@@ -12,8 +12,9 @@
 import { load, wasmModule } from "./dpsample.js";
 
 const SLOW_MS = 15000;
-const status = document.getElementById("status");
-let stage = "downloading and compiling site/dpsample.wasm";
+// index.html's status line; a host page's own #status is never written to.
+const status = document.querySelector("#status[data-dpsample-status]");
+let stage = "downloading and compiling dpsample.wasm";
 let finished = false;
 
 function say(text, state) {
@@ -37,8 +38,8 @@ function fail(e) {
   clearTimeout(slow);
   const why = String(e && e.message || e).replace(/\.+$/, "");
   const hint = e && e.name === "SecurityError"
-    ? "dpsample's files must be served from this page's own origin (docs/ELEMENTS.md, Hosting)."
-    : "Reload the page; if this stays, the files under site/ may be blocked or missing.";
+    ? "dpsample's files must be served from this page's own origin (see “Hosting” in dpsample's ELEMENTS.md)."
+    : "Reload the page; if this stays, dpsample's files (beside app.js) may be blocked or missing.";
   say(`Could not start dpsample: ${why}. ${hint}`, "error");
   console.warn("dpsample start-up failed:", e);
 }
@@ -52,7 +53,7 @@ async function boot() {
   // The same compiled module as the worker's: one download, one compile.
   const module = await wasmModule();
   performance.mark("dpsample:module-compiled");
-  stage = "starting the worker (site/worker.js) and the page's interface";
+  stage = "starting the worker (worker.js) and the page's interface";
   const instance = await WebAssembly.instantiate(module, go.importObject);
   performance.mark("dpsample:go-start");
   go.run(instance).then(() => {

@@ -191,6 +191,7 @@ export interface Table {
 }
 
 export interface DPSample {
+  /** The release version (semantic versioning): the "version" of the release's package.json. */
   version: string;
   privacy: {
     delta(gdp: number, epsilon: number): Promise<number>;

@@ -28,13 +28,61 @@ let compiled = null;
 
 function compile(wasmURL) {
   if (!compiled) {
-    compiled = WebAssembly.compileStreaming(fetch(wasmURL)).catch((e) => {
+    compiled = fetchModule(wasmURL).catch((e) => {
       compiled = null;
       throw new Error(`the WebAssembly module ${wasmURL} could not be fetched or compiled (${e.message}); ` +
         "it must be on this page's origin, served as application/wasm");
     });
   }
   return compiled;
+}
+
+// fetchModule compiles the module while it downloads. A server that
+// compresses it (Content-Encoding br or gzip: the dev server, nginx
+// gzip_static, most hosting services) is used as is. A plain static server
+// (python3 -m http.server, a bare file server) would send all of it raw, ≈ 5×
+// the bytes of its gzip: then, as soon as the response's headers show no
+// encoding, that download is cancelled and the gzip copy beside it
+// (dpsample.wasm.gz, which a release ships) is fetched and decompressed by the
+// browser (DecompressionStream; Chromium has no "br" there). Whatever fails on
+// that path (no .gz, no DecompressionStream, a corrupt copy) falls back to
+// the raw module. See docs/ELEMENTS.md, "Hosting", for the measured times.
+async function fetchModule(wasmURL) {
+  const ctl = new AbortController();
+  const res = await fetch(wasmURL, { signal: ctl.signal });
+  if (!res.ok || res.headers.get("content-encoding") || typeof DecompressionStream !== "function") {
+    return WebAssembly.compileStreaming(res);
+  }
+  ctl.abort(); // the raw bytes: stop their download before it takes the bandwidth
+  try {
+    const gz = await fetch(wasmURL + ".gz");
+    if (!gz.ok) throw new Error(`${gz.status}`);
+    const body = await gunzipIfGzip(gz.body);
+    return await WebAssembly.compileStreaming(new Response(body, { headers: { "Content-Type": "application/wasm" } }));
+  } catch (e) {
+    console.info(`dpsample: ${wasmURL}.gz not used (${e.message}); fetching the uncompressed module`);
+    return WebAssembly.compileStreaming(fetch(wasmURL));
+  }
+}
+
+// gunzipIfGzip decompresses a stream that starts with gzip's magic bytes and
+// passes any other through: a server that labels .gz files with
+// Content-Encoding has the browser decompress them already.
+async function gunzipIfGzip(stream) {
+  const reader = stream.getReader();
+  let head = new Uint8Array(0);
+  let done = false;
+  while (head.length < 2 && !done) {
+    const r = await reader.read();
+    done = r.done;
+    if (r.value) head = head.length ? new Uint8Array([...head, ...r.value]) : r.value;
+  }
+  const rest = new ReadableStream({
+    start(c) { if (head.length) c.enqueue(head); if (done) c.close(); },
+    async pull(c) { const r = await reader.read(); if (r.done) c.close(); else c.enqueue(r.value); },
+    cancel(why) { return reader.cancel(why); },
+  });
+  return head[0] === 0x1f && head[1] === 0x8b ? rest.pipeThrough(new DecompressionStream("gzip")) : rest;
 }
 
 function abortError(msg) {

@@ -17,6 +17,8 @@
 //
 // elements.js, app.js, dpsample.js, worker.js, wasm_exec.js and dpsample.wasm
 // must be served from the page's own origin (see docs/ELEMENTS.md, "Hosting").
+// Text a reader sees names no repository path: links go to the docs/ folder
+// beside this file (the docs attribute) and to data/SOURCES.md.
 // The page's Content-Security-Policy needs script-src 'self' 'wasm-unsafe-eval',
 // worker-src 'self', style-src 'self', connect-src 'self'.
 const here = new URL(".", import.meta.url);
@@ -62,6 +64,17 @@ const rule = {
     type: "identifier", range: "letters, digits, - and _; starts with a letter",
     check: (s) => (/^[A-Za-z][\w-]{0,40}$/.test(s) ? "" : "a letter followed by letters, digits, - or _ (at most 41 characters)"),
   }),
+  // Links only (the reader's browser opens them): any http(s) origin.
+  link: () => ({
+    type: "URL", range: "an http(s) folder URL, ending in /",
+    check: (s) => {
+      try {
+        const u = new URL(s, document.baseURI);
+        if (u.protocol !== "https:" && u.protocol !== "http:") return "an http: or https: URL";
+        return s.endsWith("/") ? "" : "a folder URL ending in /";
+      } catch { return "a URL"; }
+    },
+  }),
   url: () => ({
     type: "URL", range: "a folder on the page's origin, ending in /",
     check: (s) => {
@@ -75,7 +88,10 @@ const rule = {
 };
 
 const MAX_INT32 = 2147483647;
-const PREFIX = { prefix: rule.ident() };
+// Every element takes prefix (its controls' ids) and docs (where its links to
+// dpsample's documentation point: by default the docs/ folder beside this file).
+const PREFIX = { prefix: rule.ident(), docs: rule.link() };
+const DOCS = new URL("docs/", here).href;
 
 // SCHEMA: element → { view, attrs: { name → rule }, cross: [(attrs) → message] }.
 // Keep in step with docs/ELEMENTS.md (wasm/tools/e2e checks that every attribute
@@ -156,12 +172,21 @@ function message(el, lines, kind) {
   box.dataset.kind = kind;
   const head = document.createElement("p");
   head.textContent = kind === "attributes"
-    ? `This <${el.localName}> was not started because of its attributes (see docs/ELEMENTS.md):`
+    ? `This <${el.localName}> was not started because of its attributes:`
     : "dpsample could not start completely (what runs in its background worker, or all of it, will not work):";
   box.append(head);
   const ul = document.createElement("ul");
   for (const l of lines) { const li = document.createElement("li"); li.textContent = l; ul.append(li); }
   box.append(ul);
+  // Where to read more: the elements' documentation in the release's docs/ folder.
+  const more = document.createElement("p");
+  const a = document.createElement("a");
+  a.href = DOCS + "ELEMENTS.md";
+  a.target = "_blank";
+  a.rel = "noopener";
+  a.textContent = kind === "attributes" ? "the attributes each element takes" : "how to host dpsample's files";
+  more.append("See ", a, ".");
+  box.append(more);
   el.append(box);
 }
 
@@ -180,7 +205,9 @@ function showBoot(text, state) {
   }
 }
 addEventListener("dpsample:boot-status", (e) => showBoot(e.detail.text, e.detail.state));
-addEventListener("dpsample:ui-ready", () => document.querySelectorAll(".dp-loading").forEach((p) => p.remove()));
+// Only the elements' own loading lines: a host element with the same class is left alone.
+const OWN_LOADING = Object.keys(SCHEMA).map((t) => t + " > .dp-loading").join(",");
+addEventListener("dpsample:ui-ready", () => document.querySelectorAll(OWN_LOADING).forEach((p) => p.remove()));
 
 class DPWidget extends HTMLElement {
   connectedCallback() {
@@ -191,6 +218,7 @@ class DPWidget extends HTMLElement {
     s.dataset.view = SCHEMA[this.localName].view;
     for (const a of this.attributes) if (!GLOBAL.test(a.name)) s.setAttribute("data-" + a.name, a.value.trim());
     if (!s.hasAttribute("data-base")) s.dataset.base = new URL("data/", here).href;
+    if (!s.hasAttribute("data-docs")) s.dataset.docs = DOCS;
     if (globalThis.dpsampleBootError) { message(this, [globalThis.dpsampleBootError], "boot"); return; }
     if (!globalThis.dpsampleUIReady) {
       const wait = document.createElement("p");
@@ -215,7 +243,7 @@ if (!globalThis.dpsampleBooting) {
     await import(new URL("app.js", here).href);
   } catch (e) {
     const text = `a script next to elements.js could not be loaded (${e.message}); ` +
-      "site/app.js, dpsample.js, worker.js and wasm_exec.js must be served from this page's origin";
+      "app.js, dpsample.js, worker.js and wasm_exec.js must be served from this page's origin, beside elements.js";
     globalThis.dpsampleBootError = text;
     showBoot(text, "error");
     console.warn("dpsample:", e);

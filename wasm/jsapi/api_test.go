@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/internal/version"
 )
 
 func init() { Register() }
@@ -69,8 +70,8 @@ func TestPrivacyAPI(t *testing.T) {
 	if err != "" || math.Abs(v.Float()-1) > 1e-8 {
 		t.Fatalf("epsilon(s*, 1e-5) = %v, %q", v, err)
 	}
-	if s := js.Global().Get("dpsample").Get("version"); s.Type() != js.TypeString {
-		t.Fatalf("version is %s", jsio.Describe(s))
+	if s := js.Global().Get("dpsample").Get("version"); s.Type() != js.TypeString || s.String() != version.Version {
+		t.Fatalf("version is %s, want the release version %q", jsio.Describe(s), version.Version)
 	}
 }
 

@@ -11,17 +11,15 @@ import (
 	"syscall/js"
 
 	"github.com/dpsample/dpsample/wasm/internal/pool"
+	"github.com/dpsample/dpsample/wasm/internal/version"
 )
-
-// Version is the module's version string, dpsample.version.
-const Version = "0.1.0"
 
 // Register installs globalThis.dpsample and announces it (the event
 // "dpsample:ready" and globalThis.dpsampleReady). Tests call it from init
 // because a test binary never runs main.
 func Register() {
 	api := map[string]any{
-		"version":     Version,
+		"version":     version.Version, // the release version (wasm/internal/version)
 		"privacy":     privacyAPI(),
 		"mechanism":   mechanismAPI(),
 		"ledger":      ledgerAPI(),

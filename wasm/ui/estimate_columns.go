@@ -285,7 +285,7 @@ func (v *estimateView) rangesChanged() {
 	v.rangesErr.SetTextContent("")
 	v.rangesBox.AppendChild(text("legend", "Declared public ranges"))
 	if b != nil {
-		v.rangesBox.AppendChild(text("p", "Declared once for this dataset, not computed from the file: "+
+		v.rangesBox.AppendChild(text("p", "Declared once for this dataset by dpsample, not computed from the file: "+
 			"each feature is scaled from its range to [−1, 1], values outside are clamped.", "class", "help"))
 	} else {
 		v.rangesBox.AppendChild(text("p", "Declare each range from what you knew before looking at this file — an instrument's limits, "+

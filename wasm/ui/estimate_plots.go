@@ -207,7 +207,7 @@ func (v *estimateView) exportJSON(in *estimateInput, r *mechanism.Result) {
 		"plan": rel.Plan, "privacy": rel.Privacy, "stats": rel.Stats,
 		"thetaInUnits": in.toUnits(rel.Theta), "declaredRanges": declared,
 		"declaredRangesLine": dataset.FormatRanges(lineCols, lineRanges), // pasteable back into the page's one-line field
-		"note":               "only the private release and public declarations: the non-private fit, the accuracies, the work counters and timings (diagnostics), the checks of your file and anything else computed from the raw data are omitted (docs/PRIVACY.md); theta is in scaled units, thetaInUnits in the columns' units (from the declared ranges); privacy.ledger is the table's budget and every release charged to it, without the table's fingerprint",
+		"note":               "only the private release and public declarations: the non-private fit, the accuracies, the work counters and timings (diagnostics), the checks of your file and anything else computed from the raw data are omitted (see PRIVACY.md in dpsample's documentation); theta is in scaled units, thetaInUnits in the columns' units (from the declared ranges); privacy.ledger is the table's budget and every release charged to it, without the table's fingerprint",
 	}
 	if in.target != nil {
 		payload["targetRange"] = [2]float64{in.target.Lo, in.target.Hi}

@@ -22,7 +22,7 @@ import (
 func remote() (js.Value, error) {
 	rp := js.Global().Get("dpsampleRemote")
 	if !rp.Truthy() {
-		return js.Undefined(), errors.New("the worker is not available (site/dpsample.js did not load)")
+		return js.Undefined(), errors.New("the worker is not available (dpsample.js did not load)")
 	}
 	return jsio.Await(rp)
 }

@@ -14,7 +14,9 @@ import (
 )
 
 // The UI is built from Go with honnef.co/go/js/dom/v2. index.html holds one
-// empty <section data-view="…"> per view; Start fills each that is present,
+// empty <section data-view="…"> per view, each inside the custom element of
+// its view (as site/elements.js creates them on other pages); Start fills
+// each that is present,
 // so the same binary serves the full page and pages embedding single views.
 //
 // Sections are built lazily (issue 15 item 6): at start-up only the views in
@@ -85,15 +87,21 @@ func lookupView(name string) (view, bool) {
 	return view{}, false
 }
 
-// buildViews builds, in document order, every [data-view] element not yet
-// built that is eager or in the viewport, and schedules the others.
+// viewRoots selects the sections the UI builds: a <section data-view> that is
+// a child of one of dpsample's custom elements (site/elements.js creates it;
+// index.html writes it inside the element). A host page's own elements are
+// never built into, whatever attributes they carry.
+const viewRoots = ":is(dp-estimate, dp-dimension-free, dp-trace-attack, dp-bounds, dp-privacy-curve) > section[data-view]"
+
+// buildViews builds, in document order, every view root not yet built that
+// is eager or in the viewport, and schedules the others.
 func buildViews() {
 	defer func() {
 		if uiReady {
 			idleBuild() // elements added after start-up
 		}
 	}()
-	for _, root := range doc().QuerySelectorAll("[data-view]") {
+	for _, root := range doc().QuerySelectorAll(viewRoots) {
 		if hasAttr(root, "data-built") || hasAttr(root, "data-lazy") {
 			continue
 		}
@@ -203,7 +211,7 @@ func idleBuild() {
 		}
 	}
 	next = js.FuncOf(func(js.Value, []js.Value) any {
-		root := doc().QuerySelector("[data-view][data-lazy]")
+		root := doc().QuerySelector(viewRoots + "[data-lazy]")
 		if root == nil {
 			idleRunning = false
 			next.Release()

@@ -60,7 +60,7 @@ func buildDimFreeView(root dom.Element) {
 			"it wins only at small d and loses more the larger d is."),
 		text("li", "Unprojected DP-GD (pink, dashed): the same noisy steps without the projection and with the step sized for the rank k "+
 			"(Song et al. 2021). For a linear model the noise outside the span never reaches the loss, so it is dimension-free too, and "+
-			"with its tuned step it often matches or beats Algorithm 1 (docs/BENCHMARKS.md: at d = 1000 its mean excess was below Algorithm 1's in every cell, within the runs' spread in several). "+
+			"with its tuned step it often matches or beats Algorithm 1 (dpsample's benchmark report: at d = 1000 its mean excess was below Algorithm 1's in every cell, within the runs' spread in several). "+
 			"Its guarantee needs the linear-model structure and its θ may leave the ball; Algorithm 1's holds for any convex Lipschitz loss."),
 		text("li", "Green line: Theorem 2.2's bound GC·√(k·ln(1/δ))/(nε) with constant 1 — the same at every d."))
 	appendAll(root, form, v.formErr, v.run.wrap, v.fig, lines, v.note)

@@ -151,7 +151,8 @@ func buildEstimateView(root dom.Element) {
 		dsOpts = append(dsOpts, [2]string{b.Key, b.Label})
 	}
 	dsOpts = append(dsOpts, [2]string{"csv", "your own CSV (paste or drop a file)"})
-	v.data = newSelectField(id+"-data", "Dataset", "built-in data are public; see site/data/SOURCES.md", dsOpts, ds)
+	v.data = newSelectField(id+"-data", "Dataset", "built-in data are public: ", dsOpts, ds)
+	appendToHelp(v.data.wrap, dataLink(root, "SOURCES.md", "their sources and licences"))
 	v.lossSel = newSelectField(id+"-loss", "Task / loss", "what θ estimates. The smooth losses (logistic, Huber, smooth hinge, "+
 		"smooth median) are sampled fastest, exactly, by the first-order sampler; the smooth hinge and median round the kink "+
 		"off over a width h = 1 and give nearly the same fit as their sharp versions.", lossOptions, attr(root, "loss", ""))
@@ -191,7 +192,8 @@ func buildEstimateView(root dom.Element) {
 	v.cAuto = attr(root, "radius", "") == ""
 	v.c = newNumberField(id+"-radius", "C (radius)", attr(root, "radius", "1.5"), "any",
 		"public bound on ‖θ*‖ in scaled units; by default from the public rule C·clip = 4 (classification), 2 (regression), "+
-			"or 1.5 for a centre (docs/DEFAULTS.md)")
+			"or 1.5 for a centre (")
+	appendToHelp(v.c.wrap, docLink(root, "DEFAULTS.md", "why"), doc().CreateTextNode(")"))
 	v.k = newNumberField(id+"-rank", "k (rank)", attr(root, "rank", ""), "1", "public rank bound; empty = d")
 	v.m = newNumberField(id+"-samples", "samples", attr(root, "samples", "1"), "1",
 		"1 = the estimate you would publish. More samples show a spread, but each costs privacy: "+

@@ -42,6 +42,29 @@ func attr(root dom.Element, name, def string) string {
 	return def
 }
 
+// docLink is a link to file in dpsample's documentation: the folder of root's
+// docs attribute (site/elements.js sets it to the docs/ folder beside
+// elements.js, which a release ships; index.html's sections default to docs/
+// beside the page). It opens a new tab, so the figure keeps its state.
+func docLink(root dom.Element, file, label string) dom.Element {
+	return text("a", label, "href", attr(root, "docs", "docs/")+file, "target", "_blank", "rel", "noopener")
+}
+
+// dataLink is the same for a file in the built-in data's folder (root's base
+// attribute), e.g. the data's sources and licences.
+func dataLink(root dom.Element, file, label string) dom.Element {
+	return text("a", label, "href", attr(root, "base", "site/data/")+file, "target", "_blank", "rel", "noopener")
+}
+
+// appendToHelp appends nodes to the help line (.help) of a field. It calls
+// the DOM directly (see hasAttr for why).
+func appendToHelp(wrap dom.Element, nodes ...dom.Node) {
+	h := wrap.Underlying().Call("querySelector", ".help")
+	for _, n := range nodes {
+		h.Call("append", n.Underlying())
+	}
+}
+
 // selectField is a labelled <select>.
 type selectField struct {
 	sel  *dom.HTMLSelectElement

@@ -37,10 +37,18 @@ func init() {
 }
 
 // Handler serves the files under root with the security headers. Paths to Go
-// sources and dot-files are refused: only the site is published.
+// sources and dot-files are refused: only the site is published. The
+// documentation, docs/ in the repository, is also served at /site/docs/,
+// where a release has it (beside elements.js, whose links point there).
 func Handler(root string) http.Handler {
 	fs := http.FileServer(http.Dir(root))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rest, ok := strings.CutPrefix(r.URL.Path, "/site/docs/"); ok {
+			u := *r.URL
+			u.Path, u.RawPath = "/docs/"+rest, ""
+			r = r.Clone(r.Context())
+			r.URL = &u
+		}
 		p := r.URL.Path
 		if strings.Contains(p, "/.") || strings.HasSuffix(p, ".go") || strings.HasPrefix(p, "/core/") || strings.HasPrefix(p, "/wasm/") {
 			http.NotFound(w, r)

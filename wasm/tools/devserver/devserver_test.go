@@ -14,7 +14,7 @@ import (
 
 func TestHeadersAndMIME(t *testing.T) {
 	dir := t.TempDir()
-	for name, body := range map[string]string{"index.html": "<!doctype html>", "site/a.wasm": "\x00asm", "site/a.js": "1", "core/x.go": "package x"} {
+	for name, body := range map[string]string{"index.html": "<!doctype html>", "site/a.wasm": "\x00asm", "site/a.js": "1", "core/x.go": "package x", "docs/A.md": "# A"} {
 		p := filepath.Join(dir, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(body), 0o644)
@@ -39,6 +39,19 @@ func TestHeadersAndMIME(t *testing.T) {
 	}
 	if res, _ := http.Get(srv.URL + "/core/x.go"); res.StatusCode != 404 {
 		t.Errorf("Go sources are served: %d", res.StatusCode)
+	}
+	// docs/ is also where a release has it, beside elements.js.
+	for _, path := range []string{"/docs/A.md", "/site/docs/A.md"} {
+		res, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, 3)
+		n, _ := res.Body.Read(b)
+		res.Body.Close()
+		if res.StatusCode != 200 || string(b[:n]) != "# A" {
+			t.Errorf("%s: %d %q", path, res.StatusCode, b[:n])
+		}
 	}
 }
 

@@ -83,8 +83,15 @@ type page struct {
 	encodings   map[string]string // URL → Content-Encoding of its response
 }
 
-// newPage opens a tab, starts recording, and navigates to path.
+// newPage opens a tab, starts recording, and navigates to path (on the dev
+// server of TestMain).
 func newPage(t *testing.T, path string) *page {
+	t.Helper()
+	return openURL(t, baseURL+path)
+}
+
+// openURL opens a tab, starts recording, and navigates to url.
+func openURL(t *testing.T, url string) *page {
 	t.Helper()
 	// A browser context of its own (like a private window): its storage —
 	// the tables' privacy budgets among it — starts empty and is not shared
@@ -132,7 +139,7 @@ func newPage(t *testing.T, path string) *page {
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(baseURL+path)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -223,10 +230,15 @@ func (p *page) screenshot(name string) {
 // scrollNextJS scrolls the first section still waiting to be built into
 // view and returns how many sections are not built yet.
 const scrollNextJS = `(() => {
-  const s = document.querySelector("[data-view][data-lazy]");
+  const s = document.querySelector(` + viewRootsJS + ` + "[data-lazy]");
   if (s) s.scrollIntoView({ block: "start" });
-  return document.querySelectorAll("[data-view]:not([data-built])").length;
+  return document.querySelectorAll(` + viewRootsJS + ` + ":not([data-built])").length;
 })()`
+
+// viewRootsJS is, as a JS string literal, the selector of the sections the
+// UI builds (wasm/ui's viewRoots): a <section data-view> child of one of
+// dpsample's elements; a host page's own [data-view] elements are not.
+const viewRootsJS = `":is(dp-estimate, dp-dimension-free, dp-trace-attack, dp-bounds, dp-privacy-curve) > section[data-view]"`
 
 // buildAll waits until every section of the page is built. The UI builds
 // sections lazily (wasm/ui/ui.go): the visible ones at start-up, the others
@@ -239,7 +251,7 @@ func (p *page) buildAll(timeout time.Duration) {
 	for eval[int](p, scrollNextJS) > 0 {
 		if time.Now().After(deadline) {
 			p.t.Fatalf("sections still unbuilt after %v: %s (console: %v)", timeout,
-				eval[string](p, `[...document.querySelectorAll("[data-view]:not([data-built])")].map(s => s.dataset.view).join(", ")`), p.consoleErrors())
+				eval[string](p, `[...document.querySelectorAll(`+viewRootsJS+` + ":not([data-built])")].map(s => s.dataset.view).join(", ")`), p.consoleErrors())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

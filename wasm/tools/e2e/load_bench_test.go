@@ -18,6 +18,7 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/dpsample/dpsample/wasm/internal/version"
 	"github.com/dpsample/dpsample/wasm/tools/devserver"
 )
 
@@ -250,6 +251,13 @@ func BenchmarkPageLoadBeforeAfter(b *testing.B) {
 // (for the last resource-timing entries).
 func coldLoad(b *testing.B, url string, settle time.Duration) loadPhases {
 	b.Helper()
+	return loadWith(b, url, settle, loadProbe, nil)
+}
+
+// loadWith is coldLoad with another probe (one that sets window.__uiAt and
+// window.__workerAt) and, unless nil, emulated network conditions.
+func loadWith(b *testing.B, url string, settle time.Duration, probe string, cond *network.Conditions) loadPhases {
+	b.Helper()
 	ctx, cancel := chromedp.NewContext(browser)
 	defer cancel()
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
@@ -258,11 +266,17 @@ func coldLoad(b *testing.B, url string, settle time.Duration) loadPhases {
 	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: loadProbe}); err != nil {
+	if cond != nil {
+		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{cond}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: probe}); err != nil {
 		b.Fatal(err)
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(url),
-		chromedp.Poll[chromedp.Void](`window.__uiAt !== undefined && window.__workerAt !== undefined`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+		chromedp.Poll[chromedp.Void](`window.__uiAt !== undefined && window.__workerAt !== undefined`, chromedp.WithPollingTimeout(120*time.Second))); err != nil {
 		b.Fatal(err)
 	}
 	time.Sleep(settle)
@@ -271,4 +285,88 @@ func coldLoad(b *testing.B, url string, settle time.Duration) loadPhases {
 		b.Fatal(err)
 	}
 	return ph
+}
+
+// plainProbe records, in ms since navigation start, when a page without
+// #status (a course page with elements) has its UI ready and its worker
+// ready (the "dpsample:boot-status" event of state "ready").
+const plainProbe = `Object.defineProperty(window, "dpsampleUIReady", {
+  configurable: true,
+  get() { return this.__ui; },
+  set(v) { if (v && this.__uiAt === undefined) this.__uiAt = performance.now(); this.__ui = v; },
+});
+addEventListener("dpsample:boot-status", (e) => { if (e.detail.state === "ready" && window.__workerAt === undefined) window.__workerAt = performance.now(); });`
+
+// BenchmarkPlainServer measures what a host without precompression gets:
+// cold loads of a course page with three elements (coursePage), served by a
+// plain static server (http.FileServer: files as they are, no
+// Content-Encoding) through Chromium's network emulation at 10 Mbit/s down
+// and up with 20 ms of latency, interleaved (the module's download alone
+// takes 8.4 MB ÷ 1.25 MB/s = 6.7 s raw, 1.1 s as gzip):
+//
+//   - before: the tree E2E_PLAIN_BEFORE (a repository whose site/ was built by
+//     its ./build.sh build, e.g. the commit before the loader fetched the .gz);
+//   - after: this repository's release (dist/dpsample-<version>/, from
+//     ./build.sh dist), whose loader fetches dpsample.wasm.gz when the module
+//     comes raw;
+//   - after-no-gz: the same with the .gz missing (404): the fallback's cost;
+//   - after-br: the release served by the dev server's handler, which sends
+//     the brotli copies (a host that serves precompressed files).
+//
+// Reported: medians of navigation → ready (UI and worker) and the bytes on
+// the wire. Run:
+//
+//	git archive <before> | tar -x -C /tmp/before && (cd /tmp/before && ./build.sh build)
+//	./build.sh dist
+//	E2E_PLAIN_BEFORE=/tmp/before E2E_REQUIRE=1 go test -run '^$' -bench PlainServer -benchtime 1x ./wasm/tools/e2e/
+func BenchmarkPlainServer(b *testing.B) {
+	release := filepath.Join(root, "dist", "dpsample-"+version.Version)
+	if _, err := os.Stat(filepath.Join(release, "elements.js")); err != nil {
+		b.Skip("run ./build.sh dist first: ", err)
+	}
+	type variant struct {
+		name, prefix string
+		srv          *httptest.Server
+	}
+	course := func(prefix string, h http.Handler) *httptest.Server {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/course.html" {
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				fmt.Fprintf(w, coursePage, prefix, "")
+				return
+			}
+			h.ServeHTTP(w, r)
+		}))
+		b.Cleanup(srv.Close)
+		return srv
+	}
+	var variants []variant
+	if before := os.Getenv("E2E_PLAIN_BEFORE"); before != "" {
+		variants = append(variants, variant{"before", "site", course("site", plainHandler(before, nil, nil))})
+	}
+	variants = append(variants,
+		variant{"after", ".", course(".", plainHandler(release, nil, nil))},
+		variant{"after-no-gz", ".", course(".", plainHandler(release, []string{".wasm.gz"}, nil))},
+		variant{"after-br", ".", course(".", devserver.Handler(release))},
+	)
+	const mbit = 1e6 / 8 // bytes per second
+	cond := &network.Conditions{Latency: 20, DownloadThroughput: 10 * mbit, UploadThroughput: 10 * mbit}
+	ready := map[string][]float64{}
+	wire := map[string]float64{}
+	for range b.N * 5 {
+		for _, v := range variants {
+			ph := loadWith(b, v.srv.URL+"/course.html", 300*time.Millisecond, plainProbe, cond)
+			ready[v.name] = append(ready[v.name], max(ph.UI, ph.Worker))
+			wire[v.name] = 0
+			for _, n := range ph.Bytes {
+				wire[v.name] += n
+			}
+		}
+	}
+	for _, v := range variants {
+		b.Logf("%s: ready %v ms (median %.0f), %.0f bytes on the wire", v.name, rounded(ready[v.name]), median(ready[v.name]), wire[v.name])
+		b.ReportMetric(median(ready[v.name]), "ms-ready-"+v.name)
+		b.ReportMetric(wire[v.name], "wire-bytes-"+v.name)
+	}
+	b.ReportMetric(0, "ns/op")
 }

@@ -1,0 +1,172 @@
+//go:build !js
+
+package e2e
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dpsample/dpsample/wasm/tools/devserver"
+)
+
+// hostPage is a course page with its own styles for the elements dpsample's
+// stylesheet used to restyle (body, section, table, button, …) and host
+// elements that carry the class names dpsample's widgets use (.lede, .field,
+// .help, .result, .dp-message, …). scriptTag is put in its <head>: empty for
+// the page without dpsample.
+func hostPage(scriptTag string) string {
+	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<title>Host page</title>
+<style>
+:root { --accent: rgb(200, 0, 100); }
+body { margin: 24px 40px; background: rgb(253, 246, 227); color: rgb(40, 40, 40); font: 18px/1.3 Georgia, serif; }
+section { padding: 2px 4px; border: 0; background: transparent; }
+table { border: 1px solid rgb(0, 0, 0); }
+th, td { padding: 7px; }
+button { background: rgb(255, 230, 0); color: var(--accent); border: 2px dotted rgb(0, 0, 0); }
+pre { white-space: pre; }
+</style>
+` + scriptTag + `
+</head><body>
+<header><h1>Week 7</h1><nav class="toc"><a href="#a" id="host-link">Notes</a></nav><p id="status">host status line</p></header>
+<main>
+<section id="host-section"><h2>A host section</h2>
+  <p class="lede">A host paragraph with dpsample's class names.</p>
+  <div class="controls"><div class="field"><label for="hi">label</label><input id="hi"><select><option>x</option></select>
+    <small class="help">help</small></div></div>
+  <p class="result">result <output>1</output></p><p class="detail">detail</p><p class="error">error</p>
+  <table id="host-table"><caption>caption</caption><tr><th>a</th><td>1</td></tr></table>
+  <button id="host-button" class="secondary">Host button</button> <button disabled>disabled</button>
+  <figure class="plot"><svg width="10" height="10"></svg></figure>
+  <pre><code>code</code></pre> <progress value="1" max="2"></progress><label>after progress</label>
+  <details><summary>summary</summary>details</details>
+  <fieldset class="features"><legend>legend</legend><label class="check"><input type="checkbox"> check</label></fieldset>
+  <ol class="notes"><li>note</li></ol><a class="noteref" href="#a">[1]</a>
+  <div class="dp-message"><p>a host message</p><ul><li>item</li></ul></div><p class="dp-loading">loading</p>
+  <div class="statement">statement</div><div class="excess">excess</div><div class="runbar">runbar</div><div class="csvbox">csv</div>
+  <p class="stuck">stuck</p><p class="noscript">noscript</p>
+  <div data-view="privacy" id="host-dataview"></div>
+</section>
+<dp-bounds n="2000" d="500" rank="3"></dp-bounds>
+<dp-privacy-curve></dp-privacy-curve>
+</main>
+<footer><p>host footer</p></footer>
+</body></html>`
+}
+
+// hostStyleProps are the computed properties compared on every host element:
+// everything dpsample's stylesheet ever set, and the custom properties it
+// defined on :root.
+var hostStyleProps = []string{
+	"display", "position", "box-sizing", "visibility", "opacity", "cursor",
+	"margin-top", "margin-right", "margin-bottom", "margin-left",
+	"padding-top", "padding-right", "padding-bottom", "padding-left",
+	"border-top-width", "border-top-style", "border-top-color", "border-left-width", "border-left-style", "border-left-color",
+	"border-bottom-width", "border-bottom-style", "border-bottom-color", "border-top-left-radius", "border-collapse",
+	"background-color", "background-image", "color", "accent-color",
+	"font-family", "font-size", "font-weight", "line-height", "font-variant-numeric",
+	"text-align", "text-decoration-line", "white-space", "overflow-wrap", "overflow-x", "overflow-y",
+	"min-width", "max-width", "min-height", "max-height",
+	"flex-direction", "flex-wrap", "row-gap", "column-gap", "align-items",
+	"outline-style", "outline-width", "outline-color", "outline-offset",
+	"animation-name", "animation-duration", "transition-duration", "list-style-type",
+	"--fg", "--muted", "--accent", "--warn", "--bg", "--card",
+}
+
+// hostStylesJS returns, for every element of the host page (html, body and
+// every element under body except dpsample's elements and what they
+// contain), its computed values of hostStyleProps, its own text and its
+// attributes, keyed by a path of tag names and indices; the host button is
+// measured again while focused from the keyboard (:focus-visible).
+const hostStylesJS = `(() => {
+  const props = %s;
+  const ours = "dp-estimate, dp-dimension-free, dp-trace-attack, dp-bounds, dp-privacy-curve";
+  const out = {};
+  const read = (key, el) => {
+    const cs = getComputedStyle(el);
+    for (const p of props) out[key + " " + p] = cs.getPropertyValue(p).trim();
+    out[key + " (text)"] = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join("");
+    out[key + " (attributes)"] = el.getAttributeNames().map((a) => a + "=" + el.getAttribute(a)).join(" ");
+  };
+  const walk = (el, key) => {
+    if (el.matches(ours)) return;
+    read(key, el);
+    [...el.children].forEach((c, i) => walk(c, key + ">" + c.localName + (c.id ? "#" + c.id : "") + "[" + i + "]"));
+  };
+  read("html", document.documentElement);
+  walk(document.body, "body");
+  document.getElementById("host-button").focus({ focusVisible: true });
+  read("button:focus", document.getElementById("host-button"));
+  document.getElementById("host-button").blur();
+  return out;
+})()`
+
+// TestHostStyles loads a host page with its own body, section, table and
+// button styles (and elements with dpsample's class names, a #status and a
+// data-view attribute) once without dpsample and once with its script and two
+// elements, and checks that no computed style, text or attribute of any host
+// element differs: dpsample styles and writes only its own elements
+// (site/style.css is scoped to them). A global rule such as the old
+// `section { … }` or `button { … }` fails it, as did elements.js removing
+// every .dp-loading and app.js writing to any #status.
+func TestHostStyles(t *testing.T) {
+	site := devserver.Handler(root)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/host.html", "/host-plain.html":
+			tag := ""
+			if r.URL.Path == "/host.html" {
+				tag = `<script type="module" src="/site/elements.js"></script>`
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, hostPage(tag))
+		default:
+			site.ServeHTTP(w, r)
+		}
+	}))
+	defer srv.Close()
+	props := "[" + `"` + strings.Join(hostStyleProps, `", "`) + `"` + "]"
+	styles := func(path string, withScript bool) map[string]string {
+		p := openURL(t, srv.URL+path)
+		if withScript {
+			p.waitJS(`window.dpsampleUIReady === true && document.querySelector("dp-bounds section[data-built] svg") !== null`, 60*time.Second)
+			p.buildAll(30 * time.Second)
+			p.waitJS(`[...document.styleSheets].some(s => s.href && s.href.endsWith("/site/style.css"))`, 10*time.Second)
+			if bg := eval[string](p, `getComputedStyle(document.querySelector("dp-bounds section")).backgroundColor`); bg != "rgb(255, 255, 255)" {
+				t.Errorf("dpsample's own section is not styled as a card (background %q): the comparison would test nothing", bg)
+			}
+			p.screenshot("host-with-dpsample")
+			p.noConsoleErrors()
+		} else {
+			p.waitJS(`document.readyState === "complete"`, 10*time.Second)
+			p.screenshot("host-without-dpsample")
+		}
+		return eval[map[string]string](p, fmt.Sprintf(hostStylesJS, props))
+	}
+	without := styles("/host-plain.html", false)
+	with := styles("/host.html", true)
+	if len(without) < 40*len(hostStyleProps) {
+		t.Fatalf("only %d values read from the host page", len(without))
+	}
+	var diff []string
+	for k, v := range without {
+		if w, ok := with[k]; (!ok && strings.HasSuffix(k, " display")) || (ok && w != v) {
+			diff = append(diff, fmt.Sprintf("%s: %q without dpsample, %q with", k, v, w))
+		}
+	}
+	for k := range with {
+		if _, ok := without[k]; !ok && strings.HasSuffix(k, " display") {
+			diff = append(diff, k+": only with dpsample")
+		}
+	}
+	sort.Strings(diff)
+	if len(diff) > 0 {
+		t.Errorf("%d computed styles, texts or attributes of the host page change when dpsample is added, e.g.:\n%s", len(diff), strings.Join(diff[:min(25, len(diff))], "\n"))
+	}
+}
