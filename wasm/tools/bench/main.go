@@ -18,6 +18,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -65,7 +66,25 @@ func main() {
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
 	only := flag.String("only", "", `measure one section again ("lower" or "audit") into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
+	study := flag.String("study", "", "run (or resume) the real-data study of issue 20, appending its runs to this JSON-lines file, and exit")
+	studyDatasets := flag.String("study-datasets", "", "with -study: a comma-separated subset of the study's datasets")
+	studySplits := flag.Int("study-splits", 0, "with -study: the number of splits (default DefaultStudyOptions)")
 	flag.Parse()
+	if *study != "" {
+		o := DefaultStudyOptions()
+		if *studyDatasets != "" {
+			o.Datasets = strings.Split(*studyDatasets, ",")
+		}
+		if *studySplits > 0 {
+			o.Splits = *studySplits
+		}
+		rep, err := RunStudy(context.Background(), *root, *study, o, func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) })
+		if err != nil {
+			fatal(err)
+		}
+		fmt.Fprintf(os.Stderr, "bench: study: %d runs, %.0f s of run time\n", len(rep.Runs), rep.Seconds)
+		return
+	}
 	if *only != "" {
 		if err := remeasure(*root, *only); err != nil {
 			fatal(err)
