@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/sampler"
 	"github.com/dpsample/dpsample/core/sampler/exact"
@@ -29,6 +30,10 @@ type Request struct {
 	EtaRule string      `json:"etaRule,omitempty"` // "optimal" (default) or "paper"
 	Mode    string      `json:"mode,omitempty"`    // proximal RGO mode: "auto", "full", "stochastic"
 	Seed    *uint64     `json:"seed,omitempty"`    // reproducible, NOT private
+	// Method is the estimator: "exponential" (Algorithm 1, the default),
+	// "dp-gd" or "dp-gd-projected" (full-batch DP-GD with the public schedule
+	// of package dpgd, at the same accountant; dpgd.go).
+	Method string `json:"method,omitempty"`
 
 	// Public record domain (domain.go): [lo, hi], default [−1, 1].
 	TargetRange []float64 `json:"targetRange,omitempty"` // lad, quantile, huber: y clamped to it
@@ -53,7 +58,7 @@ type Plan struct {
 	Sampler           string  `json:"sampler"` // "exact" or "proximal" (also for the first-order sampler)
 	Neighbours        string  `json:"neighbours"`
 
-	Method   string  `json:"method"` // "l1-mixture", "gaussian", "1d-rejection", "first-order", "proximal-full", "proximal-stochastic"
+	Method   string  `json:"method"` // "l1-mixture", "gaussian", "1d-rejection", "first-order", "proximal-full", "proximal-stochastic"; "dp-gd", "dp-gd-projected" when DP-GD was requested
 	Loss     string  `json:"loss"`
 	Rank     int     `json:"rank"`
 	Radius   float64 `json:"radius"`
@@ -76,6 +81,11 @@ type Plan struct {
 	AcceptMin   float64 `json:"acceptMin"`   // first-order: p_min, lower bound on the acceptance per trial
 	TVMix       float64 `json:"tvMix"`       // proximal: τ_c, the mixing share of TV
 	TVRGO       float64 `json:"tvRGO"`       // proximal: the RGO share of TV (first-order: T·(1−p_min)^M; zeroth-order: T·τ_step)
+
+	// Estimator is "exponential" (Algorithm 1) or the DP-GD variant run;
+	// Schedule is DP-GD's public schedule (nil for Algorithm 1).
+	Estimator string         `json:"estimator"`
+	Schedule  *dpgd.Schedule `json:"schedule,omitempty"`
 }
 
 // Sampler choices and methods.
@@ -134,6 +144,9 @@ func prepare(req Request) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkEstimator(req.Method); err != nil {
+		return nil, err
+	}
 	// Sizes first, before the data is copied.
 	if len(req.X) > maxN {
 		return nil, &checks.Error{Field: "x", Rule: fmt.Sprintf("at most %d rows", maxN), Got: fmt.Sprint(len(req.X))}
@@ -158,6 +171,21 @@ func prepare(req Request) (*prepared, error) {
 	n, d := set.N(), set.Dim()
 	if err := checks.IntRange("rank", req.Rank, 0, d); err != nil {
 		return nil, err
+	}
+	if isDPGD(req.Method) {
+		rank := req.Rank
+		if rank == 0 {
+			rank = d
+		}
+		pl := Plan{N: n, D: d, G: set.G(), Neighbours: ReplaceOne, Loss: k.String(), Rank: rank, Radius: req.Radius,
+			Clip: set.Params().Clip, Epsilon: req.Epsilon, Delta: req.Delta, Samples: max(req.Samples, 1),
+			TargetRange: dom.target, PointBox: dom.box, Estimator: req.Method}
+		p := &prepared{set: set, kind: k, dom: dom}
+		if err := planDPGD(&pl, p, req); err != nil {
+			return nil, err
+		}
+		p.plan = pl
+		return p, nil
 	}
 	ch, err := chooseSampler(req.Sampler, set)
 	if err != nil {
@@ -184,6 +212,7 @@ func prepare(req Request) (*prepared, error) {
 		Neighbours: ReplaceOne, Loss: k.String(), Rank: rank, Radius: req.Radius,
 		Clip: set.Params().Clip, Epsilon: req.Epsilon, Delta: req.Delta, Samples: m,
 		GDPTotal: cal.GDPTotal, EtaRule: etaRule, TargetRange: dom.target, PointBox: dom.box, Why: ch.why,
+		Estimator: EstimatorExponential,
 	}
 	p := &prepared{set: set, kind: k, cal: cal, dom: dom}
 	if useExact {
