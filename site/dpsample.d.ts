@@ -17,8 +17,9 @@ export interface Request {
   y?: number[] | Float64Array;
   epsilon: number;
   delta: number;
-  /** public C: bound on ‖θ*‖ (Assumption 1.2). */
-  radius: number;
+  /** public C: bound on ‖θ*‖ (Assumption 1.2). Absent: the public rule mechanism.DefaultRadius (loss, clip,
+   *  declared domain only; docs/DEFAULTS.md), and plan.why says so. */
+  radius?: number;
   /** public k (default d); never estimated from the data. */
   rank?: number;
   /** public bound on ‖x‖₂ for supervised losses; longer rows are scaled down to it (default 1). */

@@ -121,7 +121,7 @@ func TestBadInput(t *testing.T) {
 		{"delta 0", func(r *Request) { r.Delta = 0 }, "delta"},
 		{"delta 1", func(r *Request) { r.Delta = 1 }, "delta"},
 		{"delta NaN", func(r *Request) { r.Delta = nan }, "delta"},
-		{"radius 0", func(r *Request) { r.Radius = 0 }, "radius"},
+		{"radius NaN", func(r *Request) { r.Radius = nan }, "radius"}, // 0 means DefaultRadius (radius_test.go)
 		{"radius <0", func(r *Request) { r.Radius = -3 }, "radius"},
 		{"radius Inf", func(r *Request) { r.Radius = inf }, "radius"},
 		{"rank > d", func(r *Request) { r.Rank = 3 }, "rank"},

@@ -19,7 +19,7 @@ type Request struct {
 	Y       []float64   `json:"y,omitempty"`
 	Epsilon float64     `json:"epsilon"`
 	Delta   float64     `json:"delta"`
-	Radius  float64     `json:"radius"`            // public C ≥ ‖θ*‖ (Assumption 1.2)
+	Radius  float64     `json:"radius,omitempty"`  // public C ≥ ‖θ*‖ (Assumption 1.2); 0: DefaultRadius
 	Rank    int         `json:"rank,omitempty"`    // public k; default d
 	Clip    float64     `json:"clip,omitempty"`    // public bound on ‖x‖₂; default 1
 	Tau     float64     `json:"tau,omitempty"`     // quantile level; default 0.5
@@ -192,7 +192,15 @@ func prepare(req Request) (*prepared, error) {
 		return nil, err
 	}
 	method, useExact := ch.exact, ch.exact != ""
-	cal, err := Calibrate(Calibration{N: n, D: d, Rank: req.Rank, G: set.G(), Radius: req.Radius,
+	radius := req.Radius
+	if radius == 0 {
+		radius = DefaultRadius(k, set.Params().Clip, dom.target)
+		if k.Location() {
+			radius = DefaultRadius(k, set.Params().Clip, dom.box)
+		}
+		ch.why += fmt.Sprintf("; radius not given: C = %g by the public default rule (DefaultRadius, from the loss, clip and declared domain only)", radius)
+	}
+	cal, err := Calibrate(Calibration{N: n, D: d, Rank: req.Rank, G: set.G(), Radius: radius,
 		Epsilon: req.Epsilon, Delta: req.Delta, Samples: req.Samples, EtaRule: req.EtaRule, Exact: useExact})
 	if err != nil {
 		return nil, err
@@ -209,7 +217,7 @@ func prepare(req Request) (*prepared, error) {
 	pl := Plan{
 		N: n, D: d, G: set.G(), Eta: cal.Eta, Mu: cal.Mu, GDP: cal.GDP,
 		DeltaCurve: cal.DeltaCurve, DeltaSampler: cal.DeltaSampler, TV: cal.TV,
-		Neighbours: ReplaceOne, Loss: k.String(), Rank: rank, Radius: req.Radius,
+		Neighbours: ReplaceOne, Loss: k.String(), Rank: rank, Radius: radius,
 		Clip: set.Params().Clip, Epsilon: req.Epsilon, Delta: req.Delta, Samples: m,
 		GDPTotal: cal.GDPTotal, EtaRule: etaRule, TargetRange: dom.target, PointBox: dom.box, Why: ch.why,
 		Estimator: EstimatorExponential,

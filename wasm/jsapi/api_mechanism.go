@@ -41,7 +41,8 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 	if req.Delta, err = o.Num("delta", checks.Delta); err != nil {
 		return req, err
 	}
-	if req.Radius, err = o.Num("radius", checks.Positive); err != nil {
+	// Absent: mechanism.DefaultRadius, from public inputs (plan.why says so).
+	if req.Radius, err = o.OptNum("radius", 0, checks.Positive); err != nil {
 		return req, err
 	}
 	d := len(req.X[0])

@@ -109,3 +109,16 @@ func TestPrivacyBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultRadiusAPI: a request without radius is planned at
+// mechanism.DefaultRadius (here ℓ1 location in the default box: 1.5), and
+// plan.why says so.
+func TestDefaultRadiusAPI(t *testing.T) {
+	v, err := await(t, call("mechanism.plan", goodReq("radius", nil)))
+	if err != "" {
+		t.Fatal(err)
+	}
+	if r := v.Get("radius").Float(); r != 1.5 || !strings.Contains(v.Get("why").String(), "DefaultRadius") {
+		t.Errorf("radius %g, why %q; want 1.5 by DefaultRadius", r, v.Get("why").String())
+	}
+}

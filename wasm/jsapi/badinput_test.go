@@ -106,7 +106,7 @@ func TestBadInputCorpus(t *testing.T) {
 		{"delta negative", "mechanism.plan", []any{goodReq("delta", -0.5)}, "req.delta must be a number in (0, 1)"},
 		{"delta Inf", "mechanism.plan", []any{goodReq("delta", jsInf)}, "req.delta must be a number in (0, 1), got +Inf"},
 		{"radius 0", "mechanism.plan", []any{goodReq("radius", 0)}, "req.radius must be a finite number > 0, got 0"},
-		{"radius missing", "mechanism.plan", []any{goodReq("radius", nil)}, "req.radius must be a finite number > 0, got undefined"},
+		{"radius null", "mechanism.plan", []any{goodReq("radius", js.Null())}, "req.radius must be a finite number > 0, got null"}, // absent: DefaultRadius (api_test.go)
 		{"radius bool", "mechanism.plan", []any{goodReq("radius", true)}, "req.radius must be a finite number > 0, got boolean true"},
 		{"rank 0", "mechanism.plan", []any{goodReq("rank", 0)}, "req.rank must be an integer in [1, 2], got 0"},
 		{"rank too big", "mechanism.plan", []any{goodReq("rank", 3)}, "req.rank must be an integer in [1, 2], got 3"},

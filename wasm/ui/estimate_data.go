@@ -1,0 +1,141 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"fmt"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
+)
+
+// maxSamples is the page's cap on m (the API's is larger; each sample costs privacy).
+const maxSamples = 1000
+
+func tooLarge(n int) error {
+	return &checks.Error{Field: "the CSV text", Rule: fmt.Sprintf("at most %d MB (paste or drop a smaller file, e.g. a sample of the rows)", maxPasteBytes>>20),
+		Got: fmt.Sprintf("%.1f MB", float64(n)/(1<<20))}
+}
+
+// textEdited debounces the column detection of a typed or pasted CSV: the
+// columns are read 250 ms after the last edit, and never from text over the
+// cap (whose length is read without copying the text into Go).
+func (v *estimateView) textEdited() {
+	markStale(v.out, v.id, "the CSV text changed")
+	if v.colTimer.Truthy() {
+		js.Global().Call("clearTimeout", v.colTimer)
+	}
+	if n := v.csvText.Underlying().Get("textLength").Int(); n > maxPasteBytes {
+		v.csvErr.SetTextContent(tooLarge(n).Error())
+		return
+	}
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		f.Release()
+		v.colTimer = js.Undefined()
+		v.columnsChanged()
+		return nil
+	})
+	v.colTimer = js.Global().Call("setTimeout", f, 250)
+}
+
+// fetch starts the request for the built-in's CSV (from root's base
+// attribute) and returns its promise.
+func (b *builtin) fetch(root dom.Element) js.Value {
+	base := attr(root, "base", "site/data/")
+	url := js.Global().Get("URL").New(base+b.File, js.Global().Get("document").Get("baseURI"))
+	return js.Global().Call("fetch", url.Call("toString"))
+}
+
+// prefetch starts the fetch without waiting (from the start-up path, so that
+// the request overlaps building the sections); load awaits it.
+func (b *builtin) prefetch(root dom.Element) {
+	if b.text == "" && !b.pending.Truthy() {
+		b.pending = b.fetch(root)
+	}
+}
+
+// load fetches the built-in's CSV unless it is loaded (or awaits the fetch
+// prefetch began), and returns whether it is loaded. It blocks: call it from
+// a goroutine. A failed fetch is tried again by the next call (a run retries).
+func (b *builtin) load(root dom.Element) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.text != "" {
+		return true
+	}
+	p := b.pending
+	b.pending = js.Undefined()
+	if !p.Truthy() {
+		p = b.fetch(root)
+	}
+	resp, err := jsio.Await(p)
+	if err != nil {
+		return false
+	}
+	t, err := jsio.Await(resp.Call("text"))
+	if err == nil && resp.Get("ok").Bool() {
+		b.text = t.String()
+	}
+	return b.text != ""
+}
+
+// loaded reports whether the built-in's text is here (without waiting).
+func (b *builtin) loaded() bool {
+	if !b.mu.TryLock() {
+		return false // a fetch is under way
+	}
+	defer b.mu.Unlock()
+	return b.text != ""
+}
+
+func (v *estimateView) readFile(f js.Value) {
+	if n := f.Get("size").Int(); n > maxPasteBytes {
+		v.csvErr.SetTextContent(tooLarge(n).Error())
+		return
+	}
+	go func() {
+		t, err := jsio.Await(f.Call("text"))
+		if err != nil {
+			v.csvErr.SetTextContent("Could not read the file: " + err.Error())
+			return
+		}
+		v.csvText.SetValue(t.String())
+		markStale(v.out, v.id, "a new file was loaded")
+		v.columnsChanged()
+	}()
+}
+
+func (v *estimateView) builtin() *builtin {
+	for _, b := range builtins {
+		if b.Key == v.data.sel.Value() {
+			return b
+		}
+	}
+	return nil
+}
+
+// datasetChanged resets loss, target and features for a newly chosen dataset.
+func (v *estimateView) datasetChanged(user bool) {
+	b := v.builtin()
+	if b == nil {
+		v.csvBox.RemoveAttribute("hidden")
+	} else {
+		v.csvBox.SetAttribute("hidden", "")
+		if user || v.lossSel.sel.Value() == "" || attr(v.root, "loss", "") == "" {
+			v.lossSel.sel.SetValue(b.loss.String())
+		}
+	}
+	v.columnsChanged()
+}
+
+// text is the current table: a built-in's or the CSV box's.
+func (v *estimateView) text() (string, *builtin) {
+	if b := v.builtin(); b != nil {
+		return b.text, b
+	}
+	return v.csvText.Value(), nil
+}

@@ -1,0 +1,198 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/core/plot"
+)
+
+// meanSD are the mean and sample standard deviation of each coordinate.
+func meanSD(samples [][]float64, d int) (mean, sd []float64) {
+	mean, sd = make([]float64, d), make([]float64, d)
+	for _, s := range samples {
+		for j := 0; j < d && j < len(s); j++ {
+			mean[j] += s[j] / float64(len(samples))
+		}
+	}
+	for _, s := range samples {
+		for j := 0; j < d && j < len(s); j++ {
+			sd[j] += (s[j] - mean[j]) * (s[j] - mean[j]) / math.Max(1, float64(len(samples)-1))
+		}
+	}
+	for j := range sd {
+		sd[j] = math.Sqrt(sd[j])
+	}
+	return mean, sd
+}
+
+// coefTable is the table of θ (first sample, spread, non-private fit).
+func coefTable(names []string, theta, sd, fit []float64, spread bool, head string) dom.Element {
+	tbl := el("table", "class", "coef")
+	tr := el("tr")
+	appendAll(tr, text("th", "coordinate"), text("th", head), text("th", "spread over samples (sd)"), text("th", "non-private θ̂"))
+	tbl.AppendChild(tr)
+	for j := range theta {
+		row := el("tr")
+		np, s := text("td", "—"), text("td", "—")
+		if j < len(fit) {
+			np = text("td", g3(fit[j]), "data-v", strconv.FormatFloat(fit[j], 'g', -1, 64))
+		}
+		if spread {
+			s = text("td", g3(sd[j]))
+		}
+		// data-v holds the full-precision value (for copying and tests).
+		appendAll(row, text("td", names[j]), text("td", g3(theta[j]), "data-v", strconv.FormatFloat(theta[j], 'g', -1, 64)), s, np)
+		tbl.AppendChild(row)
+	}
+	return tbl
+}
+
+func (v *estimateView) render(in *estimateInput, r *mechanism.Result) {
+	d := len(r.Theta)
+	// θ in the columns' units: every sample, the first one and the fit.
+	units := make([][]float64, len(r.Samples))
+	for i, s := range r.Samples {
+		units[i] = in.toUnits(s)
+	}
+	du := len(in.toUnits(r.Theta))
+	names := append([]string(nil), in.columns...)
+	if du > len(names) { // a shift with no intercept column (not used by the page's losses)
+		names = append(names, "offset")
+	}
+	mean, sd := meanSD(units, du)
+	fit := in.toUnits(r.Fit.Theta[:min(d, len(r.Fit.Theta))])
+	_, ssd := meanSD(r.Samples, d)
+	head := "private θ (first sample)"
+	what := ""
+	switch {
+	case in.kind.Location():
+		head = "private centre (first sample)"
+		what = "The centre is in each column's own units."
+	case in.target != nil:
+		what = fmt.Sprintf("Coefficients are in %s per unit of each column; the intercept is in %s.", in.targetCol, in.targetCol)
+	default:
+		what = "Coefficients are the score's change per unit of each column (the score's sign is the predicted label)."
+	}
+	v.summary.SetInnerHTML("")
+	rangeList := make([]string, len(in.ranges))
+	for j, rg := range in.ranges {
+		rangeList[j] = fmt.Sprintf("%s [%s, %s]", in.table.Columns[j], g6(rg.Lo), g6(rg.Hi))
+	}
+	ranges := "Declared public ranges: " + strings.Join(rangeList, ", ")
+	if in.target != nil {
+		ranges += fmt.Sprintf("; target %s [%s, %s]", in.targetCol, g6(in.target.Lo), g6(in.target.Hi))
+	}
+	appendAll(v.summary,
+		text("p", fmt.Sprintf("Data: %s — %s used%s%s. Features scaled from their declared public ranges to [−1, 1]%s%s.",
+			in.source, count(len(in.req.X), "row"), dropped(in.table.Dropped), delimiter(in.table.Delimiter, in.source),
+			targetNote(in), labels(in)), "class", "detail", "id", v.id+"-data-note"),
+		text("p", ranges+".", "class", "detail", "id", v.id+"-declared"),
+		text("p", what, "class", "detail"),
+		coefTable(names, units[0], sd, fit, len(r.Samples) > 1, head))
+	// The scaled values, one click away.
+	det := el("details", "id", v.id+"-scaled")
+	appendAll(det, text("summary", "Scaled values (what the mechanism saw: every declared range mapped to [−1, 1])"),
+		coefTable(in.columns, r.Theta, ssd, r.Fit.Theta, len(r.Samples) > 1, "private θ, scaled (first sample)"))
+	v.summary.AppendChild(det)
+	// Plot.
+	v.redraw = func() {
+		var p *plot.Plot
+		if in.kind.Location() && d == 2 {
+			p = v.cloudPlot(in, r, units, fit)
+		} else {
+			p = coefPlot(in, names, units, mean, sd, fit)
+		}
+		v.fig.SetInnerHTML(fitWidth(v.fig, p).SVG())
+	}
+	v.redraw()
+	v.excess.SetInnerHTML("")
+	dg := r.Diagnostics
+	var clamps []string
+	clamps = append(clamps, count(in.table.Clamped, "feature value")+" outside its declared range (clamped)")
+	if in.target != nil {
+		clamps = append(clamps, count(dg.ClampedTargets, "target")+" outside the target range (clamped)")
+	}
+	if in.kind.Location() {
+		clamps = append(clamps, count(dg.ClampedPoints, "point")+" clamped to the box")
+	} else {
+		clamps = append(clamps, count(dg.ClippedRows, "row")+" clipped to length √d")
+	}
+	if in.table.Dropped > 0 {
+		clamps = append(clamps, count(in.table.Dropped, "row")+" dropped for missing cells")
+	}
+	work := fmt.Sprintf("The run took %.2f s", dg.Seconds)
+	if dg.Trials > 0 {
+		work += fmt.Sprintf(", %s and %s", count(int(dg.Trials), "rejection trial"), count(int(dg.LossEvals), "loss evaluation"))
+	}
+	p1 := el("p")
+	appendAll(p1, text("strong", "Not private — for your eyes only: "),
+		doc().CreateTextNode(fmt.Sprintf("the released θ has loss %.4g against %.4g for the best θ with ‖θ‖ ≤ C (excess %.3g). ",
+			r.Fit.Loss, r.Fit.NonPrivateLoss, r.Fit.Excess)))
+	diag := text("p", "Your data against the declarations: "+strings.Join(clamps, ", ")+". "+work+
+		". These numbers are computed from your raw data on this device and are not private; do not publish them.", "id", v.id+"-diagnostics")
+	appendAll(v.excess, p1, diag)
+	v.statement.SetTextContent(statement(r))
+	v.exportJSON(in, r)
+}
+
+func dropped(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s with missing cells dropped)", count(n, "row"))
+}
+
+func delimiter(name, source string) string {
+	if source != "your CSV" || name == "" {
+		return ""
+	}
+	return "; " + name + "-separated"
+}
+
+func targetNote(in *estimateInput) string {
+	if in.target == nil {
+		return ""
+	}
+	return fmt.Sprintf(", the target %s likewise (targetRange [−1, 1] in scaled units)", in.targetCol)
+}
+
+func labels(in *estimateInput) string {
+	if in.positive == "" {
+		return ""
+	}
+	return fmt.Sprintf("; labels of %s: %s → +1, every other label → −1 (declared)", in.targetCol, in.positive)
+}
+
+// statement is the plain-language guarantee of a result.
+func statement(r *mechanism.Result) string {
+	pl, pv := r.Plan, r.Privacy
+	released := "The released sample is"
+	if pv.ComposedOver != 1 {
+		released = fmt.Sprintf("The %d released samples together are", pv.ComposedOver)
+	}
+	s := fmt.Sprintf("Privacy: %s (ε = %g, δ = %.2g)-differentially private "+
+		"with respect to replacing any one row (%.3g-GDP). The unit of privacy is one complete row of the table the "+
+		"mechanism received (rows with a missing cell, if dropped, are not counted); n = %d is public. Whatever anyone "+
+		"learns from the release, they could have learned almost as well (within a factor e^ε, plus probability δ) had any "+
+		"single row been different. Treated as public: n = %d, d = %d, the loss, ε, δ, the radius C = %g, the rank k = %d, "+
+		"the clipping norm %.3g, the declared ranges and labels. Sampler: %s (%s).", released, pv.Epsilon, pv.Delta, pv.GDP,
+		pl.N, pl.N, pl.D, pl.Radius, pl.Rank, pl.Clip, pl.Sampler, pl.Method)
+	if pv.Delta >= 1/float64(pl.N) {
+		s += fmt.Sprintf(" Note: δ = %g is not below 1/n = %.3g; a mechanism that publishes one random row in full meets such a δ.", pv.Delta, 1/float64(pl.N))
+	}
+	if !r.Private {
+		s += " This run used a fixed seed: it is reproducible and NOT private."
+	}
+	return s
+}
+
+// g6 formats a declared bound compactly.
+func g6(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }

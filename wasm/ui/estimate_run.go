@@ -1,0 +1,246 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/dataset"
+	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
+)
+
+// prepared input of one run.
+type estimateInput struct {
+	req       mechanism.Request
+	table     *dataset.Table
+	raw       [][]float64     // the features in the columns' units (for the plot)
+	ranges    []dataset.Range // declared, one per feature (public)
+	target    *dataset.Range  // declared target range (regression), public
+	kind      loss.Kind
+	columns   []string // names of θ's coordinates
+	source    string
+	targetCol string
+	positive  string
+}
+
+// build reads the form, parses and scales the data, and returns the request.
+// Each problem is shown once: next to its field or box (a shownError) or, if
+// it has no place there, by the caller on the form's error line.
+func (v *estimateView) build() (*estimateInput, error) {
+	txt, b := v.text()
+	if b == nil {
+		if len(txt) > maxPasteBytes {
+			return nil, showAt(v.csvErr, tooLarge(len(txt)))
+		}
+		if txt != v.lastText { // an edit still inside the debounce
+			v.columnsChanged()
+		}
+	}
+	if strings.TrimSpace(txt) == "" {
+		if b != nil {
+			return nil, errors.New("the built-in dataset did not load; check the connection and run again")
+		}
+		return nil, showAt(v.csvErr, checks.Errorf("the CSV text", "a table: paste one or drop a file on the box (it is empty)"))
+	}
+	l := v.lossKind()
+	in := &estimateInput{kind: l, source: "your CSV"}
+	opt := dataset.Options{Features: v.features()}
+	if l.Supervised() {
+		opt.Target = v.targetSel.sel.Value()
+		in.targetCol = opt.Target
+	}
+	if b != nil || v.dropMissing.Checked() {
+		opt.Drop = "missing"
+	}
+	// The declared target schema (docs/PRIVACY.md): a classifier's positive
+	// label, or a numeric target.
+	switch {
+	case l.Classification() && b != nil && opt.Target == b.Target:
+		opt.Positive, opt.TargetType = b.Positive, dataset.TargetLabel
+	case l.Classification():
+		opt.Positive, opt.TargetType = strings.TrimSpace(v.positive[opt.Target]), dataset.TargetLabel
+	case l.Supervised():
+		opt.TargetType = dataset.TargetNumeric
+	}
+	in.positive = opt.Positive
+	if len(opt.Features) == 0 {
+		// No columns to offer usually means the file itself is malformed: say how.
+		if _, err := dataset.Parse(txt, dataset.Options{Target: opt.Target, Drop: opt.Drop}); err != nil {
+			return nil, v.dataError(err, b)
+		}
+		return nil, checks.Errorf("features", "at least one checked feature column")
+	}
+	if l.Classification() && opt.Positive == "" {
+		return nil, showAt(v.rangesErr, checks.Errorf("positive",
+			"the label of %s coded +1 (every other label is −1): type it above; the page does not choose it from the data", opt.Target))
+	}
+	t, err := dataset.Parse(txt, opt)
+	if err != nil {
+		return nil, v.dataError(err, b)
+	}
+	in.table = t
+	in.columns = append([]string(nil), t.Columns...)
+	if b != nil {
+		in.source = b.Label
+	}
+	// Declared ranges: the built-in's, or the ones typed for a CSV.
+	ranges := map[string]dataset.Range{}
+	for _, c := range t.Columns {
+		if b != nil {
+			if r, ok := b.Ranges[c]; ok {
+				ranges[c] = r
+			}
+			continue
+		}
+		r, err := declaredRange("ranges."+c, v.declared[c])
+		if err != nil {
+			return nil, showAt(v.rangesErr, err)
+		}
+		ranges[c] = r
+	}
+	for _, row := range t.X {
+		in.raw = append(in.raw, append([]float64(nil), row...))
+	}
+	if err := t.Scale(ranges); err != nil {
+		return nil, showAt(v.rangesErr, err)
+	}
+	for _, c := range t.Columns {
+		in.ranges = append(in.ranges, ranges[c])
+	}
+	y := t.Y
+	var targetRange []float64
+	if l.Supervised() && !l.Classification() {
+		var r dataset.Range
+		if b != nil {
+			var ok bool
+			if r, ok = b.Ranges[opt.Target]; !ok {
+				return nil, showAt(v.rangesErr, checks.Errorf("targetRange", "a declared range: column %q of this dataset has none", opt.Target))
+			}
+		} else if r, err = declaredRange("targetRange", v.declared[opt.Target]); err != nil {
+			return nil, showAt(v.rangesErr, err)
+		}
+		in.target = &r
+		// y in scaled units, not clamped here: the mechanism clamps it to
+		// targetRange = [−1, 1] (the declared range) and counts the clamps.
+		y = make([]float64, len(t.Y))
+		for i, yi := range t.Y {
+			y[i] = r.ToScaled(yi)
+		}
+		targetRange = []float64{-1, 1}
+	}
+	x := t.X
+	if l.Supervised() { // an intercept: a constant public feature
+		x = make([][]float64, len(t.X))
+		for i, r := range t.X {
+			x[i] = append(append(make([]float64, 0, len(r)+1), r...), 1)
+		}
+		in.columns = append(in.columns, "intercept")
+	}
+	var vals [3]float64
+	for i, f := range []numberField{v.eps, v.delta, v.c} {
+		name := []string{"epsilon", "delta", "radius"}[i]
+		x, err := f.value(name)
+		f.setError(err)
+		if err != nil {
+			return nil, shownError{err}
+		}
+		vals[i] = x
+	}
+	rank := 0
+	if strings.TrimSpace(v.k.input.Value()) != "" {
+		if rank, err = v.k.intIn("rank", 1, len(x[0])); err != nil {
+			v.k.setError(err)
+			return nil, shownError{err}
+		}
+	}
+	v.k.setError(nil)
+	m, err := v.m.intIn("samples", 1, maxSamples)
+	v.m.setError(err)
+	if err != nil {
+		return nil, shownError{err}
+	}
+	in.req = mechanism.Request{Loss: l.String(), X: x, Y: y, Epsilon: vals[0], Delta: vals[1], Radius: vals[2], Rank: rank,
+		Clip: math.Sqrt(float64(len(x[0]))), Samples: m, TargetRange: targetRange}
+	if _, err := mechanism.NewPlan(in.req); err != nil { // validate here, cheaply, with inline errors
+		var ce *checks.Error
+		if errors.As(err, &ce) {
+			slot := map[string]numberField{"epsilon": v.eps, "delta": v.delta, "radius": v.c, "rank": v.k, "samples": v.m}
+			if f, ok := slot[ce.Field]; ok {
+				f.setError(err)
+				return nil, shownError{err}
+			}
+		}
+		return nil, err
+	}
+	return in, nil
+}
+
+// dataError shows a parse error once: in the CSV box for a CSV, with the
+// page's own control named for missing cells.
+func (v *estimateView) dataError(err error, b *builtin) error {
+	var mc *dataset.MissingCells
+	if errors.As(err, &mc) {
+		err = checks.Errorf("the table", "free of missing cells (empty, NA, NaN, ?, …) — they are in %s; tick “drop rows with missing cells” "+
+			"to leave those rows out (n then counts complete rows only)", mc.Where())
+	}
+	if b != nil {
+		return err
+	}
+	return showAt(v.csvErr, err)
+}
+
+func (v *estimateView) runEstimate() {
+	v.formErr.SetTextContent("")
+	v.rangesErr.SetTextContent("")
+	if b := v.builtin(); b != nil {
+		b.load(v.root) // a built-in chosen while its fetch was under way, or whose fetch failed
+	}
+	in, err := v.build()
+	if err != nil {
+		var shown shownError
+		if !errors.As(err, &shown) {
+			v.formErr.SetTextContent(err.Error())
+		}
+		markStale(v.out, v.id, "the last run could not start (the problem is marked above)")
+		return
+	}
+	opts, release := v.run.start(fmt.Sprintf("Sampling from %s × %s in the worker…", count(len(in.req.X), "row"), count(len(in.req.X[0]), "column")))
+	res, err := callRemote("mechanism.sample", jsio.EncodeTyped(in.req), opts)
+	release()
+	var out mechanism.Result
+	if err == nil {
+		err = jsio.Decode(res, &out)
+	}
+	v.run.done(err, "Done.")
+	if err != nil {
+		if jsio.IsAbort(err) {
+			markStale(v.out, v.id, "the last run was cancelled")
+		} else {
+			v.formErr.SetTextContent(err.Error())
+			markStale(v.out, v.id, "the last run failed")
+		}
+		return
+	}
+	v.render(in, &out)
+	clearStale(v.out, v.id)
+}
+
+// toUnits maps one θ (scaled units) to the columns' units: a centre through
+// dataset.Point, a linear score through dataset.Coefficients (coefficients
+// per unit of each column, then the intercept).
+func (in *estimateInput) toUnits(theta []float64) []float64 {
+	if in.kind.Location() {
+		return dataset.Point(theta, in.ranges)
+	}
+	out, err := dataset.Coefficients(theta, in.ranges, in.target, in.kind.Supervised())
+	if err != nil {
+		return theta
+	}
+	return out
+}
