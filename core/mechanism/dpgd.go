@@ -41,7 +41,7 @@ func planDPGD(pl *Plan, p *prepared, req Request) error {
 	if !k.Supervised() {
 		return checks.Errorf("method", `"exponential" for the %q loss (DP-GD here is for the supervised losses: lad, quantile, hinge, logistic, huber, smooth-hinge, smooth-quantile)`, k.String())
 	}
-	if err := checks.First(checks.Positive("radius", req.Radius), checks.Epsilon("epsilon", req.Epsilon),
+	if err := checks.First(checks.Positive("radius", pl.Radius), checks.Epsilon("epsilon", req.Epsilon),
 		checks.Delta("delta", req.Delta), checks.IntRange("samples", req.Samples, 0, maxSamples)); err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func planDPGD(pl *Plan, p *prepared, req Request) error {
 	}
 	m := max(req.Samples, 1)
 	sch, err := dpgd.NewSchedule(dpgd.Params{N: pl.N, D: pl.D, Rank: req.Rank, G: p.set.G(), Curvature: p.set.Curvature(),
-		Radius: req.Radius, GDP: s / math.Sqrt(float64(m)), Projected: req.Method == EstimatorDPGDProjected})
+		Radius: pl.Radius, GDP: s / math.Sqrt(float64(m)), Projected: req.Method == EstimatorDPGDProjected})
 	if err != nil {
 		return err
 	}

@@ -54,7 +54,12 @@ func TestDPGDPlanLedgerFields(t *testing.T) {
 			}
 		}
 	}
-	pl, _ := NewPlan(Request{Loss: "logistic", X: x, Y: y, Epsilon: 1, Delta: 1e-5, Radius: 2})
+	// radius omitted: DefaultRadius, as for Algorithm 1.
+	pl, _ := NewPlan(Request{Loss: "logistic", X: x, Y: y, Epsilon: 1, Delta: 1e-5, Method: EstimatorDPGD, Clip: 2})
+	if pl.Radius != DefaultRadius(loss.Logistic, 2, nil) || !strings.Contains(pl.Why, "DefaultRadius") {
+		t.Errorf("default radius %v, why %q", pl.Radius, pl.Why)
+	}
+	pl, _ = NewPlan(Request{Loss: "logistic", X: x, Y: y, Epsilon: 1, Delta: 1e-5, Radius: 2})
 	if pl.Estimator != EstimatorExponential || pl.Schedule != nil {
 		t.Errorf("default estimator %q schedule %v", pl.Estimator, pl.Schedule)
 	}
@@ -102,7 +107,7 @@ func TestDPGDErrors(t *testing.T) {
 		{Request{Loss: "logistic", X: x, Y: y, Epsilon: 1, Delta: 1e-5, Radius: 2, Method: "sgd"}, "method"},
 		{Request{Loss: "l1", X: x, Epsilon: 1, Delta: 1e-5, Radius: 2, Method: EstimatorDPGD}, "method"},
 		{Request{Loss: "logistic", X: x, Y: y, Epsilon: 0, Delta: 1e-5, Radius: 2, Method: EstimatorDPGD}, "epsilon"},
-		{Request{Loss: "logistic", X: x, Y: y, Epsilon: 1, Delta: 1e-5, Radius: 0, Method: EstimatorDPGD}, "radius"},
+		{Request{Loss: "logistic", X: x, Y: y, Epsilon: 1, Delta: 1e-5, Radius: -1, Method: EstimatorDPGD}, "radius"},
 	} {
 		if _, err := NewPlan(c.req); err == nil || !strings.HasPrefix(err.Error(), c.field) {
 			t.Errorf("%+v: error %v, want one naming %q", c.req.Method, err, c.field)

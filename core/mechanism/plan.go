@@ -129,6 +129,20 @@ func exactMethod(k loss.Kind, d int) string {
 	return ""
 }
 
+// requestRadius is the request's radius, or DefaultRadius (from the loss,
+// clip and declared domain only) when it is unset, with the sentence the
+// plan's why adds then.
+func requestRadius(req Request, k loss.Kind, set *loss.Set, dom domain) (float64, string) {
+	if req.Radius != 0 {
+		return req.Radius, ""
+	}
+	r := DefaultRadius(k, set.Params().Clip, dom.target)
+	if k.Location() {
+		r = DefaultRadius(k, set.Params().Clip, dom.box)
+	}
+	return r, fmt.Sprintf("; radius not given: C = %g by the public default rule (DefaultRadius, from the loss, clip and declared domain only)", r)
+}
+
 // NewPlan validates req and returns its data-independent parameters. Every
 // error names the offending field.
 func NewPlan(req Request) (Plan, error) {
@@ -177,13 +191,15 @@ func prepare(req Request) (*prepared, error) {
 		if rank == 0 {
 			rank = d
 		}
-		pl := Plan{N: n, D: d, G: set.G(), Neighbours: ReplaceOne, Loss: k.String(), Rank: rank, Radius: req.Radius,
+		radius, why := requestRadius(req, k, set, dom)
+		pl := Plan{N: n, D: d, G: set.G(), Neighbours: ReplaceOne, Loss: k.String(), Rank: rank, Radius: radius,
 			Clip: set.Params().Clip, Epsilon: req.Epsilon, Delta: req.Delta, Samples: max(req.Samples, 1),
 			TargetRange: dom.target, PointBox: dom.box, Estimator: req.Method}
 		p := &prepared{set: set, kind: k, dom: dom}
 		if err := planDPGD(&pl, p, req); err != nil {
 			return nil, err
 		}
+		pl.Why += why
 		p.plan = pl
 		return p, nil
 	}
@@ -192,14 +208,8 @@ func prepare(req Request) (*prepared, error) {
 		return nil, err
 	}
 	method, useExact := ch.exact, ch.exact != ""
-	radius := req.Radius
-	if radius == 0 {
-		radius = DefaultRadius(k, set.Params().Clip, dom.target)
-		if k.Location() {
-			radius = DefaultRadius(k, set.Params().Clip, dom.box)
-		}
-		ch.why += fmt.Sprintf("; radius not given: C = %g by the public default rule (DefaultRadius, from the loss, clip and declared domain only)", radius)
-	}
+	radius, why := requestRadius(req, k, set, dom)
+	ch.why += why
 	cal, err := Calibrate(Calibration{N: n, D: d, Rank: req.Rank, G: set.G(), Radius: radius,
 		Epsilon: req.Epsilon, Delta: req.Delta, Samples: req.Samples, EtaRule: req.EtaRule, Exact: useExact})
 	if err != nil {
