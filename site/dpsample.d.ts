@@ -37,6 +37,9 @@ export interface Request {
   pointBox?: [number, number];
   etaRule?: "optimal" | "paper";
   mode?: "auto" | "full" | "stochastic";
+  /** the estimator: Algorithm 1 ("exponential", default) or full-batch DP-GD with a public schedule at the same
+   *  accountant ("dp-gd" unprojected, "dp-gd-projected" onto ‖θ‖ ≤ radius), for the supervised losses. */
+  method?: "exponential" | "dp-gd" | "dp-gd-projected";
   /** reproducible, NOT private: the result then has private: false. */
   seed?: number;
 }
@@ -54,6 +57,11 @@ export interface Plan {
   /** which sampler and why; the first-order sampler's curvature β·clip², anchor passes K, trial cap M,
    *  acceptance lower bound and the split of tv into mixing and oracle failure. */
   why: string; curvature: number; anchorMax: number; trialBudget: number; acceptMin: number; tvMix: number; tvRGO: number;
+  /** which estimator ran: "exponential" (Algorithm 1), "dp-gd" or "dp-gd-projected". For DP-GD: gdp is each
+   *  release's s/√m, gdpTotal = s, tv = 0, eta = mu = 0, steps = T, and schedule holds the public schedule. */
+  estimator: "exponential" | "dp-gd" | "dp-gd-projected";
+  schedule?: { rule: string; steps: number; step: number; sigma: number; gdp: number; average: "suffix-half" | "all";
+               projected: boolean; radius: number };
 }
 
 export interface Result {

@@ -85,13 +85,17 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 	if req.Mode, err = o.Str("mode", true, "", "auto", "full", "stochastic"); err != nil {
 		return req, err
 	}
+	if req.Method, err = o.Str("method", true, "", mechanism.EstimatorExponential, mechanism.EstimatorDPGD, mechanism.EstimatorDPGDProjected); err != nil {
+		return req, err
+	}
 	if req.Seed, err = o.Seed(); err != nil {
 		return req, err
 	}
 	return req, nil
 }
 
-// mechanismAPI is dpsample.mechanism: Algorithm 1 (plan and sample).
+// mechanismAPI is dpsample.mechanism: Algorithm 1, or DP-GD on request
+// (plan and sample).
 func mechanismAPI() map[string]any {
 	return map[string]any{
 		"plan": jsio.Export(func(a []js.Value) (any, error) {

@@ -41,7 +41,12 @@ type Report struct {
 	Lower     LowerReport `json:"lowerBound"`
 	Audit     AuditReport `json:"privacyAudit"`
 	Size      SizeLoad    `json:"sizeAndLoad"`
-	Seconds   float64     `json:"runnerSeconds"`
+	// Study is issue 20's real-data study, summarised from its runs file
+	// (docs/study/runs.jsonl), which `-study` writes; the bench only reads it.
+	Study   *StudySummary `json:"study,omitempty"`
+	Seconds float64       `json:"runnerSeconds"`
+	// SectionSeconds is the wall time of each section of this run.
+	SectionSeconds map[string]float64 `json:"sectionSeconds,omitempty"`
 	// Remeasured lists the sections measured again after the run with -only
 	// (section → "commit at time"), because their code changed since.
 	Remeasured map[string]string `json:"remeasured,omitempty"`
@@ -65,10 +70,11 @@ func main() {
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
-	only := flag.String("only", "", `measure one section again ("lower" or "audit") into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
+	only := flag.String("only", "", `measure one section again ("lower", "audit" or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
 	study := flag.String("study", "", "run (or resume) the real-data study of issue 20, appending its runs to this JSON-lines file, and exit")
 	studyDatasets := flag.String("study-datasets", "", "with -study: a comma-separated subset of the study's datasets")
 	studySplits := flag.Int("study-splits", 0, "with -study: the number of splits (default DefaultStudyOptions)")
+	studyResults := flag.String("study-results", filepath.Join("docs", "study", "runs.jsonl"), "the study's runs file (relative to -root) that the report's §3a is built from, without re-running")
 	flag.Parse()
 	if *study != "" {
 		o := DefaultStudyOptions()
@@ -100,6 +106,7 @@ func main() {
 	start := time.Now()
 	r := Report{Generated: time.Now().UTC().Format(time.RFC3339), Quick: quick}
 	r.Machine = Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), Go: runtime.Version(), Node: nodeVersion(), Commit: gitCommit(*root)}
+	r.SectionSeconds = map[string]float64{}
 	step := func(name string, f func() error) {
 		t := time.Now()
 		fmt.Fprintf(os.Stderr, "bench: %s…\n", name)
@@ -107,6 +114,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "bench: %s: %v\n", name, err)
 			os.Exit(1)
 		}
+		r.SectionSeconds[name] = time.Since(t).Seconds()
 		fmt.Fprintf(os.Stderr, "bench: %s done in %.1f s\n", name, time.Since(t).Seconds())
 	}
 	wasmPath := filepath.Join(*root, "site", "dpsample.wasm")
@@ -130,6 +138,7 @@ func main() {
 	}
 	step("cost vs theory", func() (err error) { r.Cost, err = cost(); return })
 	step("lower bound", func() (err error) { r.Lower, err = lower(); return })
+	step("real-data study (from its runs file)", func() (err error) { r.Study, err = loadStudy(*root, *studyResults); return })
 	step("utility vs baselines", func() (err error) { r.Utility, err = utility(*root); return })
 	step("privacy audit", func() (err error) { r.Audit, err = privacyAudit(); return })
 	r.Seconds = time.Since(start).Seconds()
@@ -181,12 +190,16 @@ func remeasure(root, section string) error {
 		if r.Lower, err = lower(); err != nil {
 			return err
 		}
+	case "study":
+		if r.Study, err = loadStudy(root, filepath.Join("docs", "study", "runs.jsonl")); err != nil {
+			return err
+		}
 	case "audit":
 		if r.Audit, err = privacyAudit(); err != nil {
 			return err
 		}
 	default:
-		return fmt.Errorf(`-only: unknown section %q (want "lower" or "audit")`, section)
+		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit" or "study")`, section)
 	}
 	if r.Remeasured == nil {
 		r.Remeasured = map[string]string{}

@@ -127,7 +127,7 @@ func ReadStudyRuns(path string) ([]StudyRun, error) {
 		}
 		var r StudyRun
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			break // a torn last line of an interrupted run: resume from here
+			continue // a line torn by an interrupted run (the run is redone on resume)
 		}
 		out = append(out, r)
 	}
