@@ -73,6 +73,7 @@ func main() {
 	only := flag.String("only", "", `measure one section again ("lower", "audit" or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
 	study := flag.String("study", "", "run (or resume) the real-data study of issue 20, appending its runs to this JSON-lines file, and exit")
 	studyDatasets := flag.String("study-datasets", "", "with -study: a comma-separated subset of the study's datasets")
+	studyAlso := flag.String("study-also", "", "with -study: comma-separated further runs files to read (runs another process did)")
 	studySplits := flag.Int("study-splits", 0, "with -study: the number of splits (default DefaultStudyOptions)")
 	studyResults := flag.String("study-results", filepath.Join("docs", "study", "runs.jsonl"), "the study's runs file (relative to -root) that the report's §3a is built from, without re-running")
 	flag.Parse()
@@ -83,6 +84,9 @@ func main() {
 		}
 		if *studySplits > 0 {
 			o.Splits = *studySplits
+		}
+		if *studyAlso != "" {
+			o.ReadAlso = strings.Split(*studyAlso, ",")
 		}
 		rep, err := RunStudy(context.Background(), *root, *study, o, func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) })
 		if err != nil {

@@ -382,7 +382,7 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 	rows = nil
 	for _, sel := range s.Selection {
 		var cs, extras []string
-		for _, c := range o.Grid {
+		for _, c := range o.grid(sel.Task) {
 			if v, ok := sel.Scores[configName(c, "")]; ok {
 				cs = append(cs, fmt.Sprintf("c=%g: %.4f", c, v))
 			}
@@ -489,6 +489,16 @@ func loadStudy(root, rel string) (*StudySummary, error) {
 	if len(runs) == 0 {
 		return &StudySummary{Status: "pending", RunsFile: rel}, nil
 	}
+	// A run redone after an interruption (same key) counts once.
+	seen := map[string]bool{}
+	uniq := runs[:0]
+	for _, r := range runs {
+		if !seen[r.key()] {
+			seen[r.key()] = true
+			uniq = append(uniq, r)
+		}
+	}
+	runs = uniq
 	s, err := summarizeStudy(runs, DefaultStudyOptions(), minStudySplits)
 	if err != nil {
 		return nil, err
