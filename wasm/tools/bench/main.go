@@ -74,6 +74,7 @@ func main() {
 	study := flag.String("study", "", "run (or resume) the real-data study of issue 20, appending its runs to this JSON-lines file, and exit")
 	studyDatasets := flag.String("study-datasets", "", "with -study: a comma-separated subset of the study's datasets")
 	studyAlso := flag.String("study-also", "", "with -study: comma-separated further runs files to read (runs another process did)")
+	studyRange := flag.String("study-split-range", "", "with -study: only splits a-b (inclusive), to share a dataset between processes")
 	studySplits := flag.Int("study-splits", 0, "with -study: the number of splits (default DefaultStudyOptions)")
 	studyResults := flag.String("study-results", filepath.Join("docs", "study", "runs.jsonl"), "the study's runs file (relative to -root) that the report's §3a is built from, without re-running")
 	flag.Parse()
@@ -85,6 +86,7 @@ func main() {
 		if *studySplits > 0 {
 			o.Splits = *studySplits
 		}
+		fmt.Sscanf(*studyRange, "%d-%d", &o.SplitFrom, &o.SplitTo)
 		if *studyAlso != "" {
 			o.ReadAlso = strings.Split(*studyAlso, ",")
 		}

@@ -60,6 +60,9 @@ type StudyOptions struct {
 	// ReadAlso are further runs files (read only): runs done by another
 	// process of the same study count as done, and in the selection.
 	ReadAlso []string `json:"-"`
+	// SplitFrom, SplitTo (inclusive; 0, 0: all) restrict this process to some
+	// splits, so that processes can share one dataset.
+	SplitFrom, SplitTo int `json:"-"`
 }
 
 // DefaultStudyOptions is the study of issue 20, sized for about an hour on
@@ -476,6 +479,9 @@ func RunStudy(ctx context.Context, root, path string, o StudyOptions, logf func(
 				}
 				curLoss = ln
 				for sp := 0; sp < o.Splits; sp++ {
+					if o.SplitTo > 0 && (sp < o.SplitFrom || sp > o.SplitTo) {
+						continue
+					}
 					// Which (config, method) pairs this split needs.
 					type cm struct{ cfg, m string }
 					var todo []cm

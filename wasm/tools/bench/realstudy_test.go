@@ -4,10 +4,14 @@ package main
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/mechanism"
 )
 
 // TestStudyDatasets: every study dataset loads from the repository with a
@@ -154,5 +158,31 @@ func TestRunStudyResumes(t *testing.T) {
 	after, _ := os.ReadFile(path)
 	if len(after) != len(before) {
 		t.Errorf("the resumed study wrote %d more bytes", len(after)-len(before))
+	}
+}
+
+// TestDefaultRadiusIsTheStudys: mechanism.DefaultRadius's constants are the
+// multipliers the study selected for Algorithm 1 on the development half
+// (docs/study/runs.jsonl), so the page, the API and the bench share the one
+// rule the study chose; a changed constant or a re-run study that selects
+// another c fails here.
+func TestDefaultRadiusIsTheStudys(t *testing.T) {
+	s, err := loadStudy("../../..", filepath.Join("docs", "study", "runs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Status != "measured" {
+		t.Skip("no study runs file")
+	}
+	for task, k := range map[string]loss.Kind{TaskClassification: loss.Logistic, TaskRegression: loss.Huber} {
+		sel, ok := selectionFor(s.Selection, task, MethodExponential)
+		if !ok {
+			t.Fatalf("%s: no selection", task)
+		}
+		for _, clip := range []float64{1, 3} {
+			if got := mechanism.DefaultRadius(k, clip, nil); math.Abs(got-sel.C/clip) > 1e-12 {
+				t.Errorf("%s: DefaultRadius(clip %g) = %g, the study selected C = %g/clip", task, clip, got, sel.C)
+			}
+		}
 	}
 }
