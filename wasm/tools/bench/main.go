@@ -42,7 +42,8 @@ type Report struct {
 	Audit     AuditReport `json:"privacyAudit"`
 	Size      SizeLoad    `json:"sizeAndLoad"`
 	// Study is issue 20's real-data study, summarised from its runs file
-	// (docs/study/runs.jsonl), which `-study` writes; the bench only reads it.
+	// (docs/study/runs.jsonl.gz, the gzipped file `-study` writes); the bench
+	// only reads it.
 	Study   *StudySummary `json:"study,omitempty"`
 	Seconds float64       `json:"runnerSeconds"`
 	// SectionSeconds is the wall time of each section of this run.
@@ -76,7 +77,7 @@ func main() {
 	studyAlso := flag.String("study-also", "", "with -study: comma-separated further runs files to read (runs another process did)")
 	studyRange := flag.String("study-split-range", "", "with -study: only splits a-b (inclusive), to share a dataset between processes")
 	studySplits := flag.Int("study-splits", 0, "with -study: the number of splits (default DefaultStudyOptions)")
-	studyResults := flag.String("study-results", filepath.Join("docs", "study", "runs.jsonl"), "the study's runs file (relative to -root) that the report's §3a is built from, without re-running")
+	studyResults := flag.String("study-results", filepath.Join("docs", "study", "runs.jsonl.gz"), "the study's runs file (relative to -root) that the report's §3a is built from, without re-running")
 	flag.Parse()
 	if *study != "" {
 		o := DefaultStudyOptions()
@@ -197,7 +198,7 @@ func remeasure(root, section string) error {
 			return err
 		}
 	case "study":
-		if r.Study, err = loadStudy(root, filepath.Join("docs", "study", "runs.jsonl")); err != nil {
+		if r.Study, err = loadStudy(root, filepath.Join("docs", "study", "runs.jsonl.gz")); err != nil {
 			return err
 		}
 	case "audit":

@@ -4,10 +4,12 @@ package main
 
 import (
 	"bufio"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math"
 	"os"
 	"slices"
@@ -117,7 +119,8 @@ func (r StudyRun) key() string {
 	return fmt.Sprintf("%s|%s|%d|%g|%s|%s", r.Dataset, r.Loss, r.Split, r.Epsilon, r.Config, r.Method)
 }
 
-// ReadStudyRuns reads a results file (missing file: none).
+// ReadStudyRuns reads a results file, gzipped if its name ends in .gz
+// (missing file: none).
 func ReadStudyRuns(path string) ([]StudyRun, error) {
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
@@ -127,8 +130,17 @@ func ReadStudyRuns(path string) ([]StudyRun, error) {
 		return nil, err
 	}
 	defer f.Close()
+	var rd io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		gz, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, err
+		}
+		defer gz.Close()
+		rd = gz
+	}
 	var out []StudyRun
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())

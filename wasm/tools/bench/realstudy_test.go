@@ -167,7 +167,7 @@ func TestRunStudyResumes(t *testing.T) {
 // rule the study chose; a changed constant or a re-run study that selects
 // another c fails here.
 func TestDefaultRadiusIsTheStudys(t *testing.T) {
-	s, err := loadStudy("../../..", filepath.Join("docs", "study", "runs.jsonl"))
+	s, err := loadStudy("../../..", filepath.Join("docs", "study", "runs.jsonl.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

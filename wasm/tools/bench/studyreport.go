@@ -14,7 +14,7 @@ import (
 )
 
 // StudySummary is the study's part of docs/benchmarks.json: built from the
-// runs file (docs/study/runs.jsonl) alone, so the report can be regenerated
+// runs file (docs/study/runs.jsonl.gz) alone, so the report can be regenerated
 // without re-running anything.
 type StudySummary struct {
 	Status     string            `json:"status"` // "measured" or "pending"
@@ -273,6 +273,16 @@ func (s *StudySummary) cell(ds, ln string, e float64, m string) *StudyCell {
 	return nil
 }
 
+// has reports whether any cell of dataset ds and loss ln was reported.
+func (s *StudySummary) has(ds, ln string) bool {
+	for _, c := range s.Cells {
+		if c.Dataset == ds && c.Loss == ln {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *StudySummary) win(ds, ln string, e float64) *StudyWin {
 	for i := range s.Wins {
 		w := &s.Wins[i]
@@ -317,7 +327,11 @@ func studyTable(s *StudySummary, ds StudyDatasetRow, ln string) string {
 			}
 			any = true
 			row[0] = fmt.Sprintf("%s (%s)", m, c.Config)
-			row = append(row, fmt.Sprintf("%s [%s, %s] (%s s)", sig(c.Mean), sig(c.CI[0]), sig(c.CI[1]), sig(c.SecsRun)))
+			secs := sig(c.SecsRun) + " s"
+			if m == MethodNonPrivate {
+				secs = "reference fit, not timed"
+			}
+			row = append(row, fmt.Sprintf("%s [%s, %s] (%s)", sig(c.Mean), sig(c.CI[0]), sig(c.CI[1]), secs))
 		}
 		if any {
 			rows = append(rows, row)
@@ -335,7 +349,11 @@ func studyTable(s *StudySummary, ds StudyDatasetRow, ln string) string {
 		if verdict == "tie" {
 			verdict = "tie (Algorithm 1 vs " + w.Best + ")"
 		}
-		wr = append(wr, fmt.Sprintf("%s: Alg. 1 − %s = %+.3g [%+.3g, %+.3g]", verdict, w.Best, w.Diff, w.DiffCI[0], w.DiffCI[1]))
+		what := "Alg. 1 − " + w.Best
+		if ds.Task == TaskRegression {
+			what = "MAE(" + w.Best + ") − MAE(Alg. 1)"
+		}
+		wr = append(wr, fmt.Sprintf("%s: %s = %+.3g [%+.3g, %+.3g]", verdict, what, w.Diff, w.DiffCI[0], w.DiffCI[1]))
 	}
 	rows = append(rows, wr)
 	return table(head, rows)
@@ -345,14 +363,14 @@ func studyTable(s *StudySummary, ds StudyDatasetRow, ln string) string {
 func studyMarkdown(b *strings.Builder, s *StudySummary) {
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	if s == nil || s.Status != "measured" {
-		p("**Pending**: run `go run ./wasm/tools/bench -study docs/study/runs.jsonl` (about an hour on one core; resumable), then `./build.sh bench` reads it.\n\n")
+		p("**Pending**: run `go run ./wasm/tools/bench -study docs/study/runs.jsonl` (resumable; about 100 minutes of wall time on this shared machine with several processes, see -study-split-range), gzip it to docs/study/runs.jsonl.gz, then `./build.sh bench` reads it.\n\n")
 		return
 	}
 	o := s.Options
 	p("Issue 20's study, built from `%s` (%d runs, %.0f s of run time in all; regenerated without re-running by every `./build.sh bench`, or by `go run ./wasm/tools/bench -render`). ", s.RunsFile, s.Runs, s.RunSeconds)
 	p("Every dataset is run over **%d random 80/20 splits** (one mechanism seed per split and method); every interval is a **95 %% percentile bootstrap of the mean over splits**, so it covers the split, the test set and the mechanism together (the test sets of different splits overlap, so the intervals are, if anything, a little narrow). δ = %g, ε ∈ %v, replace-one neighbours, the exact Gaussian-DP accountant for Algorithm 1, both DP-GD variants and output perturbation; objective perturbation uses its own pointwise bound (ObjPert). No method here is pure ε-DP. The runs are seeded for reproducibility (not private releases).\n\n", o.Splits, o.Delta, o.Epsilons)
 	p("**Preprocessing (public).** Features mapped from declared ranges (from each variable's definition or a physical limit; wasm/tools/bench/data/SOURCES.md) to [−1, 1], values outside clamped; an intercept column of ones; clip = √dim, so no row is ever changed; a regression target mapped from its declared range to [−1, 1]. C = c/√dim = c/clip for a multiplier c (`mechanism.DefaultRadius`'s form: a unit of c is one logit, or half the target range, of score reachable by a row of norm clip).\n\n")
-	p("**Losses.** Classification: logistic and smooth-hinge (h = 1); regression: huber (h = 1) and smooth-quantile (τ = ½, h = 1, a smooth LAD), all through Algorithm 1's exact first-order sampler. The non-smooth hinge and LAD are the paper's case, but its zeroth-order sampler's planned work at these n is out of reach for 20 splits × 4 ε (table below, T from `mechanism.NewPlan` at the chosen C); their smooth surrogates stand in (smooth-hinge is within h/2 = 0.5 of the hinge, smooth-quantile within h/8 of |r|/2).\n\n")
+	p("**Losses.** Classification: logistic and smooth-hinge (h = 1); regression: huber (h = 1) and smooth-quantile (τ = ½, h = 1, a smooth LAD), all through Algorithm 1's exact first-order sampler. On the development half the second loss of each task ran at the page's previous c only (time budget), so its development tables are left out; on the evaluation half both losses run at the selected configurations. The non-smooth hinge and LAD are the paper's case, but its zeroth-order sampler's planned work at these n is out of reach for 20 splits × 4 ε (table below, T from `mechanism.NewPlan` at the chosen C); their smooth surrogates stand in (smooth-hinge is within h/2 = 0.5 of the hinge, smooth-quantile within h/8 of |r|/2).\n\n")
 	var rows [][]string
 	for _, pl := range s.Plans {
 		rows = append(rows, []string{pl.Dataset, pl.Loss, sig(pl.Epsilon), fmt.Sprint(pl.Steps), sig(pl.ExpectedLossEvals), pl.Surrogate})
@@ -378,7 +396,7 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 	}
 	p("%s\n", table([]string{"dataset", "half", "task", "n (training)", "d (with intercept)", "what"}, rows))
 	p("#### Defaults chosen on the development half\n\n")
-	p("Rule (`SelectDefaults`, fixed in code before the run): per task and method, the multiplier c ∈ %v with the highest mean development score (accuracy; −MAE/half-range for regression) over the development datasets, ε and splits of the task's first loss (logistic, huber); Algorithm 1's alternatives %v are adopted if they beat the plain rule at the page's previous c (4 classification, 2 regression). The evaluation half then runs every method once, at its own selected configuration.\n\n", o.Grid, o.Extras)
+	p("Rule (`SelectDefaults`, fixed in code before the run): per task and method, the multiplier c (classification %v, regression %v) with the highest mean development score (accuracy; −MAE/half-range for regression) over the development datasets, ε and splits of the task's first loss (logistic, huber); Algorithm 1's alternatives %v are adopted if they beat the plain rule at the page's previous c (4 classification, 2 regression). The evaluation half then runs every method once, at its own selected configuration. The non-private row of every table is the fit in the ball of its own selected c (the best ceiling the development half found), not necessarily Algorithm 1's ball.\n\n", o.grid(TaskClassification), o.grid(TaskRegression), o.Extras)
 	rows = nil
 	for _, sel := range s.Selection {
 		var cs, extras []string
@@ -408,11 +426,14 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 				continue
 			}
 			for _, ln := range o.Losses[d.Task] {
+				if !s.has(d.Key, ln) {
+					continue // a development second loss runs at the page's c only, never at the selection
+				}
 				p("**%s, %s** (%s; n = %d, d = %d): %s, mean [95 %% CI over splits] (seconds per run)\n\n%s\n", d.Key, ln, d.Note, d.N, d.D, metricName(d.Task), studyTable(s, d, ln))
 			}
 		}
 	}
-	p("**Who wins** (Algorithm 1 against the best other private method at each cell, paired by split; a win needs the 95 %% interval of the mean difference to exclude 0):\n\n")
+	p("**Who wins** (Algorithm 1 against the best other private method at each cell, paired by split; a win needs the 95 %% interval of the mean difference to exclude 0; a positive difference favours Algorithm 1):\n\n")
 	for _, half := range []string{HalfEval, HalfDev} {
 		cnt := map[string]int{}
 		tot := 0
@@ -431,6 +452,37 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 		p("- %s half: Algorithm 1 wins %d of %d cells, loses %d, ties %d.\n", half, cnt["exp"], tot, cnt["other"], cnt["tie"])
 	}
 	p("\n")
+	head := []string{"dataset (half), loss"}
+	for _, e := range o.Epsilons {
+		head = append(head, "ε = "+sig(e))
+	}
+	rows = nil
+	for _, half := range []string{HalfEval, HalfDev} {
+		for _, d := range s.Datasets {
+			if d.Half != half {
+				continue
+			}
+			for _, ln := range o.Losses[d.Task] {
+				if !s.has(d.Key, ln) {
+					continue
+				}
+				row := []string{fmt.Sprintf("%s (%s), %s", d.Key, d.Half[:3], ln)}
+				for _, e := range o.Epsilons {
+					if w := s.win(d.Key, ln, e); w != nil {
+						name := map[string]string{MethodExponential: "**Algorithm 1**", "tie": "tie"}[w.Winner]
+						if name == "" {
+							name = w.Winner
+						}
+						row = append(row, fmt.Sprintf("%s (%+.3g)", name, w.Diff))
+					} else {
+						row = append(row, "")
+					}
+				}
+				rows = append(rows, row)
+			}
+		}
+	}
+	p("%s\n", table(head, rows))
 }
 
 // studyHeadline is README's study part: the evaluation half at ε = 1 and 5.
@@ -446,7 +498,7 @@ func studyHeadline(s *StudySummary) string {
 		}
 	}
 	fmt.Fprintf(&b, "Real data (issue 20's study; evaluation half, every method at the configuration chosen on the development half; mean [95 %% bootstrap CI over %d random 80/20 splits]; δ = %g; accuracy for classification, MAE in target units for regression; full tables, the development half and the schedules in docs/BENCHMARKS.md §3a):\n\n", s.Options.Splits, s.Options.Delta)
-	head := []string{"dataset, loss, ε", "non-private", "Algorithm 1", "DP-GD", "DP-GD projected", "best private (paired difference)"}
+	head := []string{"dataset, loss, ε", "non-private", "Algorithm 1", "DP-GD", "DP-GD projected", "winner (paired difference over splits; + favours Algorithm 1)"}
 	var rows [][]string
 	for _, d := range s.Datasets {
 		if d.Half != HalfEval {
