@@ -37,6 +37,9 @@ export interface Request {
   pointBox?: [number, number];
   etaRule?: "optimal" | "paper";
   mode?: "auto" | "full" | "stochastic";
+  /** the estimator: Algorithm 1 ("exponential", default) or full-batch DP-GD with a public schedule at the same
+   *  accountant ("dp-gd" unprojected, "dp-gd-projected" onto ‖θ‖ ≤ radius), for the supervised losses. */
+  method?: "exponential" | "dp-gd" | "dp-gd-projected";
   /** reproducible, NOT private: the result then has private: false. */
   seed?: number;
   /** default true: the proximal samplers' work (anchor passes, trials, factory draws, random draws) is a function of
@@ -117,6 +120,11 @@ export interface Plan {
   workers: number;
   /** with {ledger}: whether the release fits the table's budget (the plan's tv is then the ledger's share). */
   ledger?: LedgerCheck;
+  /** which estimator ran: "exponential" (Algorithm 1), "dp-gd" or "dp-gd-projected". For DP-GD: gdp is each
+   *  release's s/√m, gdpTotal = s, tv = 0, eta = mu = 0, steps = T, and schedule holds the public schedule. */
+  estimator: "exponential" | "dp-gd" | "dp-gd-projected";
+  schedule?: { rule: string; steps: number; step: number; sigma: number; gdp: number; average: "suffix-half" | "all";
+               projected: boolean; radius: number };
 }
 
 export interface Result {

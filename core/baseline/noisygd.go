@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
 )
 
@@ -15,7 +16,8 @@ import (
 //
 //	θ_{t+1} = Π(θ_t − h·(g_t + N(0, σ²I))),  g_t ∈ ∂L(θ_t),  θ_0 = 0,
 //
-// returning the average of θ_1 … θ_T. σ is GD.Sigma (replace-one: the mean
+// returning the average of θ_1 … θ_T (the loop is dpgd.Run; the
+// converging public schedules of the real-data study are dpgd.NewSchedule's). σ is GD.Sigma (replace-one: the mean
 // subgradient moves by ≤ 2G/n, T steps compose to √T·2G/(nσ) = s*, Dong–Roth–Su
 // Corollary 3.3); G is set.G(), p.G is ignored.
 //
@@ -45,25 +47,10 @@ func NoisyGD(ctx context.Context, set *loss.Set, p GD, projected bool, rank int,
 		dim = float64(rank)
 	}
 	h := GDStep(p.Radius, p.Steps, p.G, sigma, dim)
-	theta := make([]float64, d)
-	grad := make([]float64, d)
-	avg := make([]float64, d)
-	for t := 0; t < p.Steps; t++ {
-		if t%16 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		set.Subgradient(theta, grad)
-		for j := range theta {
-			theta[j] -= h * (grad[j] + sigma*r.NormFloat64())
-		}
-		if projected {
-			project(theta, p.Radius)
-		}
-		for j := range avg {
-			avg[j] += theta[j] / float64(p.Steps)
-		}
-	}
-	return avg, nil
+	// The loop is core/dpgd's (the converging schedules live there); this is
+	// the demo's fixed-T schedule with the average of every iterate.
+	return dpgd.Run(ctx, set, dpgd.Schedule{Steps: p.Steps, Step: h, Sigma: sigma, Average: dpgd.AverageAll,
+		Projected: projected, Radius: p.Radius}, r, nil)
 }
 
 // GDStep is the step h = C/(√T·√(G² + m·σ²)) for m noisy directions.

@@ -16,8 +16,9 @@ type BallMin struct {
 }
 
 // MinimizeInBall minimises L over ‖θ‖ ≤ radius for iters iterations, keeping
-// the best iterate. The logistic loss (smooth, β = clip²/4) takes projected
-// gradient steps 1/β; the others take projected subgradient steps C/√t along
+// the best iterate. The smooth losses (∇²ℓ ⪯ β·clip²·I: logistic, huber,
+// smooth-hinge, smooth-quantile) take projected gradient steps 1/(β·clip²);
+// the others take projected subgradient steps C/√t along
 // g/‖g‖. The gap is certified by convexity through cutting planes: for any
 // subgradients g_t at x_t and weights w_t ≥ 0,
 //
@@ -43,8 +44,8 @@ func (s *Set) MinimizeInBall(radius float64, iters int) BallMin {
 	fBest, lb := math.Inf(1), math.Inf(-1)
 	var aSum, wSum float64
 	done := 0
-	smooth := s.kind == Logistic
-	beta := s.p.Clip * s.p.Clip / 4
+	beta := s.Curvature() // β·clip² for the smooth losses, 0 otherwise
+	smooth := beta > 0
 	for t := 1; t <= iters; t++ {
 		if t == iters/2 {
 			lb = math.Max(lb, avgCut(aSum, wSum, gsum, radius))

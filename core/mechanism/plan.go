@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/sampler"
@@ -41,6 +42,10 @@ type Request struct {
 	// Workers) shards (Plan.Workers); the sample is the same bits for every
 	// number of workers.
 	Workers int `json:"workers,omitempty"`
+	// Method is the estimator: "exponential" (Algorithm 1, the default),
+	// "dp-gd" or "dp-gd-projected" (full-batch DP-GD with the public schedule
+	// of package dpgd, at the same accountant; dpgd.go).
+	Method string `json:"method,omitempty"`
 
 	// Public record domain (domain.go): [lo, hi], default [−1, 1].
 	TargetRange []float64 `json:"targetRange,omitempty"` // lad, quantile, huber: y clamped to it
@@ -69,7 +74,7 @@ type Plan struct {
 	Sampler           string  `json:"sampler"` // "exact" or "proximal" (also for the first-order sampler)
 	Neighbours        string  `json:"neighbours"`
 
-	Method   string  `json:"method"` // "l1-mixture", "gaussian", "1d-rejection", "first-order", "proximal-full", "proximal-stochastic"
+	Method   string  `json:"method"` // "l1-mixture", "gaussian", "1d-rejection", "first-order", "proximal-full", "proximal-stochastic"; "dp-gd", "dp-gd-projected" when DP-GD was requested
 	Loss     string  `json:"loss"`
 	Rank     int     `json:"rank"`
 	Radius   float64 `json:"radius"`
@@ -114,6 +119,10 @@ type Plan struct {
 	// Ledger is set by PlanCharged: whether the release fits the ledger's
 	// budget, what it costs and the ledger before and after (ledger.go).
 	Ledger *privacy.Check `json:"ledger,omitempty"`
+	// Estimator is "exponential" (Algorithm 1) or the DP-GD variant run;
+	// Schedule is DP-GD's public schedule (nil for Algorithm 1).
+	Estimator string         `json:"estimator"`
+	Schedule  *dpgd.Schedule `json:"schedule,omitempty"`
 }
 
 // Sampler choices and methods.
@@ -162,6 +171,20 @@ func exactMethod(k loss.Kind, d int) string {
 	return ""
 }
 
+// requestRadius is the request's radius, or DefaultRadius (from the loss,
+// clip and declared domain only) when it is unset, with the sentence the
+// plan's why adds then.
+func requestRadius(req Request, k loss.Kind, set *loss.Set, dom domain) (float64, string) {
+	if req.Radius != 0 {
+		return req.Radius, ""
+	}
+	r := DefaultRadius(k, set.Params().Clip, dom.target)
+	if k.Location() {
+		r = DefaultRadius(k, set.Params().Clip, dom.box)
+	}
+	return r, fmt.Sprintf("; radius not given: C = %g by the public default rule (DefaultRadius, from the loss, clip and declared domain only)", r)
+}
+
 // NewPlan validates req and returns its data-independent parameters. Every
 // error names the offending field.
 func NewPlan(req Request) (Plan, error) {
@@ -175,6 +198,9 @@ func NewPlan(req Request) (Plan, error) {
 func prepare(req Request) (*prepared, error) {
 	k, err := loss.ParseKind(req.Loss)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkEstimator(req.Method); err != nil {
 		return nil, err
 	}
 	// Sizes first, before the data is copied.
@@ -205,19 +231,31 @@ func prepare(req Request) (*prepared, error) {
 	if err := checks.IntRange("rank", req.Rank, 0, d); err != nil {
 		return nil, err
 	}
+	if isDPGD(req.Method) {
+		rank := req.Rank
+		if rank == 0 {
+			rank = d
+		}
+		radius, why := requestRadius(req, k, set, dom)
+		pl := Plan{N: n, D: d, G: set.G(), Neighbours: ReplaceOne, Loss: k.String(), Rank: rank, Radius: radius,
+			Clip: set.Params().Clip, Epsilon: req.Epsilon, Delta: req.Delta, Samples: max(req.Samples, 1),
+			TargetRange: dom.target, PointBox: dom.box, Estimator: req.Method}
+		p := &prepared{set: set, kind: k, dom: dom}
+		if err := planDPGD(&pl, p, req); err != nil {
+			return nil, err
+		}
+		pl.Why += why
+		pl.Work, pl.Workers = estimateWork(pl), 1
+		p.plan = pl
+		return p, nil
+	}
 	ch, err := chooseSampler(req.Sampler, set)
 	if err != nil {
 		return nil, err
 	}
 	method, useExact := ch.exact, ch.exact != ""
-	radius := req.Radius
-	if radius == 0 {
-		radius = DefaultRadius(k, set.Params().Clip, dom.target)
-		if k.Location() {
-			radius = DefaultRadius(k, set.Params().Clip, dom.box)
-		}
-		ch.why += fmt.Sprintf("; radius not given: C = %g by the public default rule (DefaultRadius, from the loss, clip and declared domain only)", radius)
-	}
+	radius, why := requestRadius(req, k, set, dom)
+	ch.why += why
 	cal, err := Calibrate(Calibration{N: n, D: d, Rank: req.Rank, G: set.G(), Radius: radius,
 		Epsilon: req.Epsilon, Delta: req.Delta, Samples: req.Samples, EtaRule: req.EtaRule, Exact: useExact, MaxTV: req.maxTV})
 	if err != nil {
@@ -238,6 +276,7 @@ func prepare(req Request) (*prepared, error) {
 		Neighbours: ReplaceOne, Loss: k.String(), Rank: rank, Radius: radius,
 		Clip: set.Params().Clip, Epsilon: req.Epsilon, Delta: req.Delta, Samples: m,
 		GDPTotal: cal.GDPTotal, EtaRule: etaRule, TargetRange: dom.target, PointBox: dom.box, Why: ch.why,
+		Estimator: EstimatorExponential,
 	}
 	p := &prepared{set: set, kind: k, cal: cal, dom: dom}
 	if req.FixedWork == nil || *req.FixedWork {

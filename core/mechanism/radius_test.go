@@ -15,16 +15,16 @@ func TestDefaultRadius(t *testing.T) {
 		domain []float64
 		want   float64
 	}{
-		{loss.Logistic, 1, nil, 4},
-		{loss.Hinge, 2, nil, 2},
-		{loss.SmoothHinge, math.Sqrt(5), nil, 4 / math.Sqrt(5)}, // the page: clip = √dim
-		{loss.LAD, 1, nil, 2},
-		{loss.Huber, 3, []float64{-10, 5}, 20.0 / 3},
-		{loss.SmoothQuantile, 2, []float64{0, 1}, 1},
+		{loss.Logistic, 1, nil, 16},
+		{loss.Hinge, 2, nil, 8},
+		{loss.SmoothHinge, math.Sqrt(5), nil, 16 / math.Sqrt(5)}, // the page: clip = √dim
+		{loss.LAD, 1, nil, 1},
+		{loss.Huber, 3, []float64{-10, 5}, 10.0 / 3},
+		{loss.SmoothQuantile, 2, []float64{0, 1}, 0.5},
 		{loss.L1, 1, nil, 1.5},
 		{loss.L2Dist, 7, []float64{-2, 2}, 3}, // a centre does not grow with the clip
 		{loss.Linear, 1, nil, 1.5},
-		{loss.Logistic, 0, nil, 4}, // clip unset: the loss's default, 1
+		{loss.Logistic, 0, nil, 16}, // clip unset: the loss's default, 1
 	} {
 		if got := DefaultRadius(c.kind, c.clip, c.domain); math.Abs(got-c.want) > 1e-15*c.want {
 			t.Errorf("DefaultRadius(%v, %g, %v) = %g, want %g", c.kind, c.clip, c.domain, got, c.want)

@@ -142,6 +142,9 @@ func (dr *drawer) draw(ctx context.Context, r *rand.Rand, out []float64, st *Dia
 		report(1, 1)
 		return nil
 	}
+	if pl.Schedule != nil {
+		return drawDPGD(ctx, dr.p, r, out, report)
+	}
 	var theta []float64
 	var s sampler.Stats
 	var err error
@@ -224,7 +227,7 @@ func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, pr
 	switch {
 	case pl.Method == MethodL1:
 		perSample = pl.D
-	case pl.Sampler == SamplerProximal:
+	case pl.Sampler == SamplerProximal, pl.Schedule != nil:
 		perSample = pl.Steps
 	}
 	total := m * perSample

@@ -87,6 +87,9 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 	if req.Mode, err = o.Str("mode", true, "", "auto", "full", "stochastic"); err != nil {
 		return req, err
 	}
+	if req.Method, err = o.Str("method", true, "", mechanism.EstimatorExponential, mechanism.EstimatorDPGD, mechanism.EstimatorDPGDProjected); err != nil {
+		return req, err
+	}
 	if req.Seed, err = o.Seed(); err != nil {
 		return req, err
 	}
@@ -111,7 +114,8 @@ func startPool(set *loss.Set, bounds []int) (loss.Executor, error) {
 	return p, nil
 }
 
-// mechanismAPI is dpsample.mechanism: Algorithm 1 (plan and sample).
+// mechanismAPI is dpsample.mechanism: Algorithm 1, or DP-GD on request
+// (plan and sample).
 //
 // With {ledger: key} (docs/API.md, "One budget per table") plan says whether
 // the release fits the ledger (plan.ledger) and sample charges it before the

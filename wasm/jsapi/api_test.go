@@ -123,3 +123,22 @@ func TestDefaultRadiusAPI(t *testing.T) {
 		t.Errorf("radius %g, why %q; want 1.5 by DefaultRadius", r, v.Get("why").String())
 	}
 }
+
+// TestDPGDMethodAPI: method "dp-gd" plans and samples DP-GD at the same
+// accountant; the plan names the estimator, carries its schedule and the
+// ledger fields (gdp, gdpTotal, tv = 0).
+func TestDPGDMethodAPI(t *testing.T) {
+	req := supReq("method", "dp-gd", "sampler", nil, "x", arr(arr(0.5, 1), arr(-0.3, 1), arr(0.2, 1)))
+	v, err := await(t, call("mechanism.sample", req))
+	if err != "" {
+		t.Fatal(err)
+	}
+	pl := v.Get("plan")
+	if pl.Get("estimator").String() != "dp-gd" || pl.Get("method").String() != "dp-gd" || pl.Get("tv").Float() != 0 ||
+		!(pl.Get("gdpTotal").Float() > 0) || pl.Get("schedule").Get("steps").Int() != pl.Get("steps").Int() {
+		t.Errorf("plan %v", js.Global().Get("JSON").Call("stringify", pl).String())
+	}
+	if v.Get("theta").Length() != 2 || v.Get("privacy").Get("gdp").Float() != pl.Get("gdpTotal").Float() {
+		t.Errorf("result %v", js.Global().Get("JSON").Call("stringify", v.Get("privacy")).String())
+	}
+}

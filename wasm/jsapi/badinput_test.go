@@ -123,6 +123,8 @@ func TestBadInputCorpus(t *testing.T) {
 		{"samples huge", "mechanism.plan", []any{goodReq("samples", 1e9)}, "req.samples must be an integer in [1, 10000]"},
 		{"sampler unknown", "mechanism.plan", []any{goodReq("sampler", "mcmc")}, `req.sampler must be one of "auto", "proximal", "smooth", "exact", got "mcmc"`},
 		{"sampler null", "mechanism.plan", []any{goodReq("sampler", nil)}, ""}, // deleting an optional field is fine
+		{"method unknown", "mechanism.plan", []any{goodReq("method", "sgd")}, `req.method must be one of "exponential", "dp-gd", "dp-gd-projected", got "sgd"`},
+		{"method dp-gd for l1", "mechanism.plan", []any{goodReq("method", "dp-gd")}, "method must be"},
 		{"etaRule unknown", "mechanism.plan", []any{goodReq("etaRule", "best")}, `req.etaRule must be one of "optimal", "paper"`},
 		{"mode unknown", "mechanism.plan", []any{goodReq("mode", "fast")}, `req.mode must be one of "auto", "full", "stochastic"`},
 		{"seed negative", "mechanism.plan", []any{goodReq("seed", -1)}, "req.seed must be an integer in [0, 9007199254740992], got -1"},

@@ -18,6 +18,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -41,7 +42,13 @@ type Report struct {
 	Audit     AuditReport `json:"privacyAudit"`
 	Size      SizeLoad    `json:"sizeAndLoad"`
 	Rows      Rows        `json:"rowsPerTab"`
-	Seconds   float64     `json:"runnerSeconds"`
+	// Study is issue 20's real-data study, summarised from its runs file
+	// (docs/study/runs.jsonl.gz, the gzipped file `-study` writes); the bench
+	// only reads it.
+	Study   *StudySummary `json:"study,omitempty"`
+	Seconds float64       `json:"runnerSeconds"`
+	// SectionSeconds is the wall time of each section of this run.
+	SectionSeconds map[string]float64 `json:"sectionSeconds,omitempty"`
 	// Remeasured lists the sections measured again after the run with -only
 	// (section → "commit at time"), because their code changed since.
 	Remeasured map[string]string `json:"remeasured,omitempty"`
@@ -65,8 +72,33 @@ func main() {
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
-	only := flag.String("only", "", `measure one section again ("lower", "audit" or "rows") into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
+	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
+	study := flag.String("study", "", "run (or resume) the real-data study of issue 20, appending its runs to this JSON-lines file, and exit")
+	studyDatasets := flag.String("study-datasets", "", "with -study: a comma-separated subset of the study's datasets")
+	studyAlso := flag.String("study-also", "", "with -study: comma-separated further runs files to read (runs another process did)")
+	studyRange := flag.String("study-split-range", "", "with -study: only splits a-b (inclusive), to share a dataset between processes")
+	studySplits := flag.Int("study-splits", 0, "with -study: the number of splits (default DefaultStudyOptions)")
+	studyResults := flag.String("study-results", filepath.Join("docs", "study", "runs.jsonl.gz"), "the study's runs file (relative to -root) that the report's §3a is built from, without re-running")
 	flag.Parse()
+	if *study != "" {
+		o := DefaultStudyOptions()
+		if *studyDatasets != "" {
+			o.Datasets = strings.Split(*studyDatasets, ",")
+		}
+		if *studySplits > 0 {
+			o.Splits = *studySplits
+		}
+		fmt.Sscanf(*studyRange, "%d-%d", &o.SplitFrom, &o.SplitTo)
+		if *studyAlso != "" {
+			o.ReadAlso = strings.Split(*studyAlso, ",")
+		}
+		rep, err := RunStudy(context.Background(), *root, *study, o, func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) })
+		if err != nil {
+			fatal(err)
+		}
+		fmt.Fprintf(os.Stderr, "bench: study: %d runs, %.0f s of run time\n", len(rep.Runs), rep.Seconds)
+		return
+	}
 	if *only != "" {
 		if err := remeasure(*root, *only); err != nil {
 			fatal(err)
@@ -82,6 +114,7 @@ func main() {
 	start := time.Now()
 	r := Report{Generated: time.Now().UTC().Format(time.RFC3339), Quick: quick}
 	r.Machine = Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), Go: runtime.Version(), Node: nodeVersion(), Commit: gitCommit(*root)}
+	r.SectionSeconds = map[string]float64{}
 	step := func(name string, f func() error) {
 		t := time.Now()
 		fmt.Fprintf(os.Stderr, "bench: %s…\n", name)
@@ -89,6 +122,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "bench: %s: %v\n", name, err)
 			os.Exit(1)
 		}
+		r.SectionSeconds[name] = time.Since(t).Seconds()
 		fmt.Fprintf(os.Stderr, "bench: %s done in %.1f s\n", name, time.Since(t).Seconds())
 	}
 	wasmPath := filepath.Join(*root, "site", "dpsample.wasm")
@@ -113,6 +147,7 @@ func main() {
 	}
 	step("cost vs theory", func() (err error) { r.Cost, err = cost(); return })
 	step("lower bound", func() (err error) { r.Lower, err = lower(); return })
+	step("real-data study (from its runs file)", func() (err error) { r.Study, err = loadStudy(*root, *studyResults); return })
 	step("utility vs baselines", func() (err error) { r.Utility, err = utility(*root); return })
 	step("privacy audit", func() (err error) { r.Audit, err = privacyAudit(); return })
 	r.Seconds = time.Since(start).Seconds()
@@ -164,6 +199,10 @@ func remeasure(root, section string) error {
 		if r.Lower, err = lower(); err != nil {
 			return err
 		}
+	case "study":
+		if r.Study, err = loadStudy(root, filepath.Join("docs", "study", "runs.jsonl.gz")); err != nil {
+			return err
+		}
 	case "audit":
 		if r.Audit, err = privacyAudit(); err != nil {
 			return err
@@ -179,7 +218,7 @@ func remeasure(root, section string) error {
 			return err
 		}
 	default:
-		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit" or "rows")`, section)
+		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit", "rows" or "study")`, section)
 	}
 	if r.Remeasured == nil {
 		r.Remeasured = map[string]string{}

@@ -65,6 +65,9 @@ func headlineTable(r *Report) string {
 		}
 		t += "\nIssue 12's speed targets (logistic, n = 455, d = 30 — breast cancer's training shape —, δ = 1e-5, one sample; native and Chromium in the same run):\n\n" + table([]string{"benchmark", "target", "measured", "verdict"}, rs)
 	}
+	if st := studyHeadline(r.Study); st != "" {
+		t += "\n" + st
+	}
 	if u := utilityHeadline(r); u != "" {
 		t += "\n" + u
 	}
@@ -154,6 +157,8 @@ func markdown(r *Report) string {
 
 	// 3. Utility
 	p("## 3. Utility vs baselines\n\n")
+	p("### 3a. Real data: issue 20's study\n\n")
+	studyMarkdown(&b, r.Study)
 	utilityMarkdown(&b, r)
 
 	// 4. Lower bound

@@ -64,82 +64,6 @@ func mci(m float64, ci [2]float64) string {
 	return fmt.Sprintf("%s [%s, %s]", sig(z12(m)), sig(z12(ci[0])), sig(z12(ci[1])))
 }
 
-// diffprivlibReported is IBM diffprivlib's LogisticRegression on breast
-// cancer as measured by the author of issue 12 on that issue's protocol
-// (80/20 split, features ÷ train max, rows clipped to norm 1, no intercept,
-// 20 seeds). Not re-run here: this machine has no Python or diffprivlib.
-var diffprivlibReported = map[float64]float64{0.5: 0.540, 1: 0.714, 2: 0.835, 5: 0.893}
-
-const diffprivlibNonPrivate = 0.947
-
-const diffprivlibLabel = "diffprivlib LogisticRegression (external reference: reported in issue 12, not re-run here)"
-
-// accuracyTarget is issue 12's target: Algorithm 1's breast-cancer accuracy
-// ≥ diffprivlib's + 0.05 at these ε.
-var accuracyTargetEps = []float64{0.5, 1, 2}
-
-// realTable is the accuracy table of one dataset (mean ± SE over seeds).
-func realTable(u *UtilityReport, ds string, methods []string, withRef bool) string {
-	rl := u.Options.Real
-	head := []string{"method"}
-	for _, e := range rl.Epsilons {
-		head = append(head, "ε = "+sig(e))
-	}
-	var rows [][]string
-	for _, m := range methods {
-		row := []string{m}
-		any := false
-		for _, e := range rl.Epsilons {
-			c := findCell(u, ds, "", 0, 0, 0, e, m)
-			switch {
-			case c == nil:
-				row = append(row, "")
-			case c.Error != "" || len(c.Accuracy) == 0:
-				row = append(row, "n/a")
-			default:
-				row = append(row, pm(c.AccuracyMean, c.AccuracySE))
-				any = true
-			}
-		}
-		if any {
-			rows = append(rows, row)
-		}
-	}
-	if withRef && ds == DatasetBreastCancer {
-		row := []string{diffprivlibLabel}
-		for _, e := range rl.Epsilons {
-			if v, ok := diffprivlibReported[e]; ok {
-				row = append(row, sig(v))
-			} else {
-				row = append(row, "")
-			}
-		}
-		rows = append(rows, row)
-	}
-	return table(head, rows)
-}
-
-// accuracyVsReference lists, for breast cancer at the target ε, Algorithm 1's
-// mean accuracy against diffprivlib's reported value + 0.05.
-type accGap struct {
-	eps, acc, se, ref, gap float64
-	met                    bool
-}
-
-func accuracyVsReference(u *UtilityReport) []accGap {
-	var out []accGap
-	for _, e := range accuracyTargetEps {
-		c := findCell(u, DatasetBreastCancer, "", 0, 0, 0, e, MethodExponential)
-		ref, ok := diffprivlibReported[e]
-		if c == nil || c.Error != "" || len(c.Accuracy) == 0 || !ok {
-			continue
-		}
-		g := c.AccuracyMean - (ref + 0.05)
-		out = append(out, accGap{e, c.AccuracyMean, c.AccuracySE, ref, g, g >= 0})
-	}
-	return out
-}
-
 // utilityHeadline is README's utility part: breast-cancer accuracy with the
 // external reference, and the dimension-free medians at the largest d.
 func utilityHeadline(r *Report) string {
@@ -148,15 +72,6 @@ func utilityHeadline(r *Report) string {
 		return ""
 	}
 	var b strings.Builder
-	if rl := u.Options.Real; rl != nil && slices.Contains(rl.Datasets, DatasetBreastCancer) {
-		n := 0
-		if c := findCell(u, DatasetBreastCancer, "", 0, 0, 0, rl.Epsilons[0], MethodExponential); c != nil {
-			n = c.N
-		}
-		fmt.Fprintf(&b, "Breast cancer, logistic, all 30 features, test accuracy on a fixed 80/20 split (n = %d training rows), δ = %g, **mean ± standard error over %d seeds** (C = %g, public feature ranges → [−1, 1], rows clipped to norm 1, no intercept). The diffprivlib row was measured by issue 12's author on a similar but not identical protocol (features ÷ train max) and is not re-run here:\n\n", n, u.Options.Delta, rl.Seeds, rl.Radius)
-		b.WriteString(realTable(u, DatasetBreastCancer, []string{MethodNonPrivate, MethodExponential, MethodDPGD, MethodDPGDProjected, MethodOutputPert, MethodObjectivePert}, true))
-		b.WriteString("\n")
-	}
 	if s := u.Options.Synthetic; s != nil {
 		var rows [][]string
 		for _, g := range s.Grids {
@@ -233,50 +148,6 @@ func (c comparison) sentence() string {
 		c.method, c.lower, c.cells, c.clearLo, c.clearH, c.method, sig(c.minRatio), sig(c.maxRatio))
 }
 
-// realFindings states, per dataset, Algorithm 1's mean accuracy against
-// the best other private method at each ε, from the cells.
-func realFindings(u *UtilityReport) []string {
-	rl := u.Options.Real
-	if rl == nil {
-		return nil
-	}
-	var out []string
-	for _, ds := range rl.Datasets {
-		var parts []string
-		ahead, behind := 0, 0
-		for _, e := range rl.Epsilons {
-			a := findCell(u, ds, "", 0, 0, 0, e, MethodExponential)
-			if a == nil || a.Error != "" || len(a.Accuracy) == 0 {
-				continue
-			}
-			var best *UtilityCell
-			for _, m := range []string{MethodDPGD, MethodDPGDProjected, MethodOutputPert, MethodObjectivePert} {
-				c := findCell(u, ds, "", 0, 0, 0, e, m)
-				if c != nil && c.Error == "" && len(c.Accuracy) > 0 && (best == nil || c.AccuracyMean > best.AccuracyMean) {
-					best = c
-				}
-			}
-			if best == nil {
-				continue
-			}
-			diff := a.AccuracyMean - best.AccuracyMean
-			se := math.Hypot(a.AccuracySE, best.AccuracySE)
-			verdict := "within 2 SE of"
-			switch {
-			case diff > 2*se:
-				verdict, ahead = "above", ahead+1
-			case diff < -2*se:
-				verdict, behind = "below", behind+1
-			}
-			parts = append(parts, fmt.Sprintf("ε = %s: %s vs %s %s (%s, %+.3f)", sig(e), sig(a.AccuracyMean), best.Method, sig(best.AccuracyMean), verdict, diff))
-		}
-		if len(parts) > 0 {
-			out = append(out, fmt.Sprintf("**%s**: Algorithm 1's mean test accuracy against the best baseline at each ε — %s. Algorithm 1 is more than 2 combined SE above the best baseline at %d ε and more than 2 SE below it at %d.", ds, strings.Join(parts, "; "), ahead, behind))
-		}
-	}
-	return out
-}
-
 // theoryNote says what Theorem 2.2 claims against unconstrained DP-GD.
 const theoryNote = "**What the theory predicts.** Theorem 2.2 bounds Algorithm 1's expected excess risk by O(GC√(k ln(1/δ))/(nε)): the bound depends on the rank k, not on d. Unconstrained DP-GD on a GLM has the same kind of guarantee. Its iterates move only along the span of the data rows plus isotropic noise, and noise outside that span never changes a GLM's loss. Song, Steinke, Thakkar and Thakurta (2021, *Evading the curse of dimensionality in unconstrained private GLMs*, AISTATS) prove an excess risk of Õ(GC√rank/(nε)) for it. So Theorem 2.2 does not claim a better rate than unprojected DP-GD, and nothing in it predicts lower risk than DP-GD at equal (ε, δ). What it claims is the dimension-free rate with only zeroth-order access to the loss and without smoothness; the paper itself contrasts it with Song et al. in those terms (§2). Against projected (constrained) DP-GD, whose worst-case excess grows like √d (Bassily–Smith–Thakurta 2014; the paper's Theorem 3.1: unavoidable for full-rank data), the dimension-free bound is a real separation. A likely reason for a constant-factor gap to DP-GD, not measured separately here: a sample from exp(−η·F) sits on average about k/(2η) above F's minimum on a locally quadratic F (equipartition), while DP-GD returns an average of iterates, and the two analyses' constants differ."
 
@@ -291,7 +162,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 	p("From `UtilityBench(ctx, %s())` (wasm/tools/bench/study.go over the baselines of core/baseline), %.0f s. ", r.Utility.Preset, u.Seconds)
 	p("All methods at the same (ε, δ = %g) under replace-one neighbours, accounted with the exact Gaussian-DP curve where the method allows it; every hyper-parameter is fixed a priori from public quantities (docs/DEFAULTS.md gives the reasoning):\n\n", u.Hyper.Delta)
 	for _, l := range [][2]string{{"accountant", u.Hyper.Accountant}, {"exponential mechanism (Algorithm 1)", u.Hyper.ExponentialRule},
-		{"DP-GD", fmt.Sprintf("T = %d; %s", u.Hyper.GDSteps, u.Hyper.GDRule)}, {"output perturbation", u.Hyper.OutputMuRule},
+		{"DP-GD", u.Hyper.GDRule}, {"output perturbation", u.Hyper.OutputMuRule},
 		{"objective perturbation", u.Hyper.ObjectiveRule}, {"excess risk", u.Hyper.ReferenceRule}, {"dimension-free computation", u.Hyper.DimensionFree}} {
 		p("- **%s**: %s\n", l[0], l[1])
 	}
@@ -304,9 +175,6 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 		methods = AllMethods()
 	}
 	p("**Findings of this run** (each sentence is computed from the tables below):\n\n")
-	for _, f := range realFindings(u) {
-		p("- %s\n", f)
-	}
 	if o.Synthetic != nil {
 		p("- Dimension-free experiment, over every synthetic cell where Algorithm 1 ran in d:\n")
 		for _, m := range []string{MethodDPGD, MethodDPGDProjected, MethodOutputPert, MethodObjectivePert} {
@@ -317,82 +185,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 			p("- %s\n", f)
 		}
 	}
-	for _, g := range accuracyVsReference(u) {
-		if !g.met {
-			p("- Breast cancer, ε = %s: Algorithm 1's accuracy %s ± %s misses issue 12's target (diffprivlib's reported %s + 0.05) by %.3f; see §3a for why and what would close it.\n", sig(g.eps), sig(g.acc), sig(g.se), sig(g.ref), -g.gap)
-		}
-	}
 	p("\n%s\n\n", theoryNote)
-	if rl := o.Real; rl != nil {
-		p("### 3a. Real datasets at the requested ε (issue 12 part 4)\n\n")
-		p("Logistic regression, fixed 80/20 split (split seed %d), C = %g, δ = %g, %d seeds per cell. Features are mapped from their declared public ranges to [−1, 1] (`dataset.Scale`), rows clipped to ‖x‖ ≤ %g, no intercept. Accuracy is **mean ± standard error** (std/√seeds) on the test split; excess empirical risk is **median [95 %% percentile-bootstrap interval]** on the training split. Algorithm 1 runs at the requested ε for every cell (there is no step cap any more).\n\n", rl.SplitSeed, rl.Radius, o.Delta, rl.Seeds, o.Clip)
-		p("The diffprivlib row is an external reference: IBM diffprivlib's `LogisticRegression`, measured by the author of issue 12 on their protocol (80/20 split, features ÷ train max, rows clipped to norm 1, no intercept, 20 seeds; non-private %.3f there). **It was not re-run here** (no Python on this machine), and its protocol differs from this table's in the feature scaling: ÷ train max maps to [0, 1] using the data (itself not private), while this benchmark maps declared public ranges to [−1, 1], which centres the features — with no intercept, that alone can move accuracy. Read the comparison as indicative, not as a controlled experiment.\n\n", diffprivlibNonPrivate)
-		for _, ds := range rl.Datasets {
-			var erows, srows [][]string
-			for _, m := range methods {
-				erow, srow := []string{m}, []string{m}
-				any := false
-				for _, e := range rl.Epsilons {
-					c := findCell(u, ds, "", 0, 0, 0, e, m)
-					switch {
-					case c == nil:
-						erow, srow = append(erow, ""), append(srow, "")
-					case c.Error != "":
-						erow, srow = append(erow, "n/a"), append(srow, "n/a")
-					default:
-						erow = append(erow, mci(c.ExcessMedian, c.ExcessCI))
-						srow = append(srow, sig(c.SecondsPerRun))
-						any = true
-					}
-				}
-				if any {
-					erows, srows = append(erows, erow), append(srows, srow)
-				}
-			}
-			head := []string{"method"}
-			for _, e := range rl.Epsilons {
-				head = append(head, "ε = "+sig(e))
-			}
-			n := 0
-			if c := findCell(u, ds, "", 0, 0, 0, rl.Epsilons[0], MethodNonPrivate); c != nil {
-				n = c.N
-			}
-			p("**%s** (n = %d training rows) — test accuracy, mean ± SE\n\n%s\n", ds, n, realTable(u, ds, methods, true))
-			p("**%s** — excess empirical risk (training), median [95 %% CI]\n\n%s\n", ds, table(head, erows))
-			p("**%s** — seconds per run (native, this machine, shared)\n\n%s\n", ds, table(head, srows))
-			var trow []string
-			for _, e := range rl.Epsilons {
-				if c := findCell(u, ds, "", 0, 0, 0, e, MethodExponential); c != nil && c.Params != nil {
-					s := fmt.Sprintf("ε = %s: T = %s", sig(e), sig(c.Params["steps"]))
-					if c.Params["firstOrder"] == 1 {
-						s += " (first-order)"
-					}
-					trow = append(trow, s)
-				}
-			}
-			if len(trow) > 0 {
-				p("Algorithm 1's sampler on %s: %s steps per sample.\n\n", ds, strings.Join(trow, ", "))
-			}
-		}
-		if gaps := accuracyVsReference(u); len(gaps) > 0 {
-			p("**Issue 12's accuracy target** (breast cancer, Algorithm 1 ≥ diffprivlib's reported accuracy + 0.05):\n\n")
-			var rows [][]string
-			for _, g := range gaps {
-				rows = append(rows, []string{sig(g.eps), pm(g.acc, g.se), sig(g.ref), sig(g.ref + 0.05), fmt.Sprintf("%+.3f", g.gap), map[bool]string{true: "met", false: "**missed**"}[g.met]})
-			}
-			p("%s\n", table([]string{"ε", "Algorithm 1 (mean ± SE)", "diffprivlib (reported)", "target", "Algorithm 1 − target", "verdict"}, rows))
-			if np := findCell(u, DatasetBreastCancer, "", 0, 0, 0, rl.Epsilons[0], MethodNonPrivate); np != nil && len(np.Accuracy) > 0 {
-				p("The ceiling here is the non-private minimiser in the same ball and encoding, %s test accuracy (diffprivlib's author reports %s for their non-private fit, on a different encoding and without the ball). ", sig(np.AccuracyMean), sig(diffprivlibNonPrivate))
-				for _, g := range gaps {
-					if !g.met {
-						p("At ε = %s the target %s is %s the non-private ceiling %s, and Algorithm 1 reaches %s (%.3f short). ", sig(g.eps), sig(g.ref+0.05), map[bool]string{true: "above", false: "below"}[g.ref+0.05 > np.AccuracyMean], sig(np.AccuracyMean), sig(g.acc), -g.gap)
-					}
-				}
-				p("Where Algorithm 1 is close to the ceiling, more privacy budget cannot close a miss; what could is a better ceiling (a public intercept column, which this protocol forbids, or a C chosen by the public rule of docs/DEFAULTS.md, C·clip ≈ 4, instead of the protocol's 10: η ∝ 1/C, so the sample's spread shrinks). Where it is well below the ceiling, the gap is the mechanism's noise at that ε, which shrinks with n·ε.\n\n")
-			}
-		}
-		p("![test accuracy against ε](bench/utility-real.svg)\n\n")
-	}
 	if s := o.Synthetic; s != nil {
 		p("### 3b. Dimension-free experiment in the ambient d (issue 16 part 1)\n\n")
 		p("Synthetic rank-k GLMs: n rows in a k-dimensional subspace (a random orthonormal basis U per d), C = %g, clip = %g, δ = %g, %d seeds per cell. Every method works on the d-dimensional rows: Algorithm 1 through `mechanism.Sample` with the public rank k declared (sampler auto: the first-order sampler for logistic, the zeroth-order proximal sampler for hinge and lad), both DP-GD variants, output perturbation (SDCA in d, noise in all d) and objective perturbation (Newton in d with a d×d Hessian, where n·d² ≤ %.2g). `%s` is the old shortcut (Algorithm 1 on the k-dim latent data, lifted) and is shown only as a cross-check at d ≤ %d. ", s.Radius, o.Clip, o.Delta, s.Seeds, s.ObjectiveMaxWork, MethodExpLatent, s.LatentMaxD)
@@ -614,11 +407,6 @@ func utilityShortfalls(r *Report) []string {
 		return []string{"Utility vs baselines is pending."}
 	}
 	var out []string
-	for _, g := range accuracyVsReference(u) {
-		if !g.met {
-			out = append(out, fmt.Sprintf("Breast cancer, ε = %s: Algorithm 1's accuracy %s ± %s is %.3f below issue 12's target (diffprivlib's reported %s + 0.05); see §3a.", sig(g.eps), sig(g.acc), sig(g.se), -g.gap, sig(g.ref)))
-		}
-	}
 	if u.Options.Synthetic != nil {
 		c := compare(u, MethodDPGD, nil)
 		if c.cells > 0 && c.lower*2 < c.cells {
@@ -692,45 +480,7 @@ func utilityPlots(r *Report) map[string]string {
 			out["utility-synthetic-"+ln+".svg"] = pl.SVG()
 		}
 	}
-	if rl := u.Options.Real; rl != nil {
-		pl := plot.Plot{Title: "real data: test accuracy, mean (solid " + rl.Datasets[0] + dashedName(rl.Datasets) + ")", XLabel: "ε", YLabel: "test accuracy", XLog: true}
-		for _, m := range methods {
-			for di, ds := range rl.Datasets {
-				var xs, ys, es []float64
-				for _, e := range rl.Epsilons {
-					if c := findCell(u, ds, "", 0, 0, 0, e, m); c != nil && c.Error == "" && len(c.Accuracy) > 0 {
-						xs, ys, es = append(xs, e), append(ys, c.AccuracyMean), append(es, c.AccuracySE)
-					}
-				}
-				name := ""
-				if di == 0 {
-					name = m
-				}
-				if len(xs) == 0 {
-					continue
-				}
-				pl.Series = append(pl.Series, plot.Series{Name: name, X: xs, Y: ys, Err: es, Dashed: di > 0, Color: methodColor(m)})
-			}
-		}
-		if slices.Contains(rl.Datasets, DatasetBreastCancer) {
-			var xs, ys []float64
-			for _, e := range rl.Epsilons {
-				if v, ok := diffprivlibReported[e]; ok {
-					xs, ys = append(xs, e), append(ys, v)
-				}
-			}
-			pl.Series = append(pl.Series, plot.Series{Name: "diffprivlib (reported in issue 12, breast cancer)", X: xs, Y: ys, Kind: plot.Points, Color: "#000000"})
-		}
-		out["utility-real.svg"] = pl.SVG()
-	}
 	return out
-}
-
-func dashedName(ds []string) string {
-	if len(ds) < 2 {
-		return ""
-	}
-	return ", dashed " + ds[1]
 }
 
 func containsF(xs []float64, v float64) bool {

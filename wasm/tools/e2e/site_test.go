@@ -66,8 +66,8 @@ func TestEstimateSection(t *testing.T) {
 
 // TestEstimateDefaults checks the defaults of docs/DEFAULTS.md and the lazy
 // built-in: one sample (its help saying what more cost), C from the public
-// rule for the loss and d (1.5 for a centre, 4/√dim for a classifier, 2/√dim
-// for a regression) until the user sets it, only the selected built-in
+// rule for the loss and d (mechanism.DefaultRadius: 1.5 for a centre, 16/√dim
+// for a classifier, 1/√dim for a regression, from issue 20's study) until the user sets it, only the selected built-in
 // fetched at start, and the other fetched once, on its first selection.
 func TestEstimateDefaults(t *testing.T) {
 	p := newPage(t, "/")
@@ -91,13 +91,13 @@ func TestEstimateDefaults(t *testing.T) {
 	if v := value("est-radius"); v != "1.5" {
 		t.Errorf("C for the penguins' centre = %q, want 1.5", v)
 	}
-	p.setValue("est-loss", "logistic") // 2 features + intercept: 4/√3
-	if v := value("est-radius"); v != "2.31" {
-		t.Errorf("C for logistic, dim 3 = %q, want 2.31 (4/√3)", v)
+	p.setValue("est-loss", "logistic") // 2 features + intercept: 16/√3
+	if v := value("est-radius"); v != "9.24" {
+		t.Errorf("C for logistic, dim 3 = %q, want 9.24 (16/√3)", v)
 	}
-	p.setValue("est-loss", "huber") // 2/√3
-	if v := value("est-radius"); v != "1.15" {
-		t.Errorf("C for Huber, dim 3 = %q, want 1.15 (2/√3)", v)
+	p.setValue("est-loss", "huber") // 1/√3
+	if v := value("est-radius"); v != "0.577" {
+		t.Errorf("C for Huber, dim 3 = %q, want 0.577 (1/√3)", v)
 	}
 	if n := p.requestCount(); n != loaded {
 		t.Errorf("%d requests while editing the penguins form: %v", n-loaded, p.requests[loaded:])
@@ -110,11 +110,11 @@ func TestEstimateDefaults(t *testing.T) {
 	if len(fetched) != 1 || !strings.HasSuffix(fetched[0], "breast-cancer-wisconsin.csv") {
 		t.Errorf("first selection of breast cancer requested %v, want its CSV once", fetched)
 	}
-	if v := value("est-loss") + " " + value("est-radius"); v != "logistic 2" { // 3 features + intercept: 4/√4
-		t.Errorf("breast cancer's loss and C = %q, want logistic 2", v)
+	if v := value("est-loss") + " " + value("est-radius"); v != "logistic 8" { // 3 features + intercept: 16/√4
+		t.Errorf("breast cancer's loss and C = %q, want logistic 8", v)
 	}
 	p.runEstimate()
-	if s := p.text("#est-statement"); !strings.Contains(s, "the released sample is") || !strings.Contains(s, "the radius C = 2,") {
+	if s := p.text("#est-statement"); !strings.Contains(s, "the released sample is") || !strings.Contains(s, "the radius C = 8,") {
 		t.Errorf("statement: %q", s)
 	}
 	// A C the user typed is kept when the features change.
