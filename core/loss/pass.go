@@ -19,16 +19,20 @@ import "math"
 // of workers. It differs in the last bits from the plain left-to-right sums
 // of Mean and Value (≈ d·2⁻⁵³ relative in a margin).
 //
-// Why the first-order RGO stays exact. The oracle accepts a proposal x with
-// probability e^{−B(x)}, B = η·Bregman(x, lin). Bregman clamps every record's
-// term at 0, so B ≥ 0 and e^{−B} ∈ (0, 1] is a probability whatever the
-// rounding; and the accepted point has density ∝ exp(−⟨g, x⟩ − B(x) −
-// ‖x − m‖²/(2σ²)) for the g and B actually computed, i.e. it is an exact draw
-// of the RGO for the computed potential f̂(x) = f̂(z) + ⟨g, x − z⟩ + B(x),
-// which differs from η·L(x) only by the rounding of these sums (a few ulps of
-// Σᵢ|ℓᵢ| per record). A different summation order is a different rounding,
-// not a different law: it changes which f̂ is sampled exactly, by an amount of
-// the same order as before.
+// Why the first-order RGO stays exact. One oracle call proposes x from
+// N(m − σ²η·ĝ, σ²I), ĝ the computed gradient of Linearize at the anchor z,
+// and accepts it with probability e^{−B̂(x)}, B̂ = η·Bregman(x, lin) as
+// computed. (1) Bregman clamps every record's term at 0, so B̂ ≥ 0 and
+// e^{−B̂} ∈ (0, 1] is a probability whatever the rounding. (2) The accepted
+// point then has density ∝ exp(−η⟨ĝ, x⟩ − B̂(x) − ‖x − m‖²/(2σ²)): the call
+// is an exact draw from the oracle of the computed potential
+// f̂_z(x) = η·(L̂(z) + ⟨ĝ, x − z⟩) + B̂(x), whatever ĝ, L̂ and B̂ are. They
+// differ from η·L and its derivatives only by the rounding of the sums
+// (each margin to ≈ d·2⁻⁵³·Σⱼ|aᵢⱼxⱼ|, each term to a few ulps, a clamped
+// term by at most its rounding), so f̂_z = η·L to that accuracy. A different
+// summation order (dot4, blocks) is a different rounding of the same sums:
+// it changes which f̂_z is sampled exactly, by the same order of magnitude,
+// and not the argument.
 
 // PassBlock is the number of rows per block of a pass (see above).
 const PassBlock = 128

@@ -28,6 +28,7 @@ type browser struct {
 	cancel  []context.CancelFunc
 	srv     *httptest.Server
 	version string
+	pid     int // the browser process (rows.go reads its CPU time)
 }
 
 func startBrowser(root string) (*browser, error) {
@@ -42,6 +43,9 @@ func startBrowser(root string) (*browser, error) {
 		return nil, fmt.Errorf("cannot start chromium: %w", err)
 	}
 	b.version = v.Product
+	if c := chromedp.FromContext(bctx); c != nil && c.Browser != nil && c.Browser.Process() != nil {
+		b.pid = c.Browser.Process().Pid
+	}
 	return b, nil
 }
 

@@ -95,5 +95,22 @@ func TestWorkerPool(t *testing.T) {
 	if s := eval[float64](p, `dpsampleRemote.then(d => d.privacy.delta(1, 1))`); s < 0.1269 || s > 0.127 {
 		t.Fatalf("call after a cancelled pool run: %g", s)
 	}
+	// Hard cancel with shard workers alive: a non-yielding call queued behind
+	// a pool run is aborted, the sampling worker (and with it its shard
+	// workers) is terminated and respawned, both calls reject, and the next
+	// pool run gives the same θ.
+	h := eval[map[string]any](p, `(async () => { const d = await dpsampleRemote; const before = d.restarts;
+	  const run = poolRun(4);
+	  await new Promise(r => setTimeout(r, 300));
+	  const ac = new AbortController(); setTimeout(() => ac.abort(), 200);
+	  const spin = await d._test.spin(20000, {signal: ac.signal}).then(() => "finished", e => e.name);
+	  const r = await run;
+	  return {spin, runOK: r.ok, restarted: d.restarts - before};
+	})()`)
+	t.Logf("hard cancel with a pool: %v", h)
+	if h["spin"] != "AbortError" || h["runOK"] != false || h["restarted"].(float64) != 1 {
+		t.Errorf("hard cancel with a pool: %v", h)
+	}
+	same("after a hard cancel, W=4", eval[poolResult](p, `poolRun(4)`), 4)
 	p.noConsoleErrors()
 }
