@@ -466,6 +466,9 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 				if !s.has(d.Key, ln) {
 					continue
 				}
+				if s.win(d.Key, ln, o.Epsilons[0]) == nil {
+					continue // Algorithm 1 not run at the selection here
+				}
 				row := []string{fmt.Sprintf("%s (%s), %s", d.Key, d.Half[:3], ln)}
 				for _, e := range o.Epsilons {
 					if w := s.win(d.Key, ln, e); w != nil {
