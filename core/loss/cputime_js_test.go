@@ -2,19 +2,8 @@
 
 package loss
 
-import (
-	"syscall/js"
-	"time"
-)
+import "time"
 
-// cpuTime returns node's process CPU time (user + system; process.cpuUsage),
-// 0 outside node. After warm-up the timed passes allocate nothing, so the
-// runtime's and V8's background threads add little to it.
-func cpuTime() time.Duration {
-	p := js.Global().Get("process")
-	if !p.Truthy() || p.Get("cpuUsage").Type() != js.TypeFunction {
-		return 0
-	}
-	u := p.Call("cpuUsage")
-	return time.Duration(u.Get("user").Float()+u.Get("system").Float()) * time.Microsecond
-}
+// cpuTime is 0 under js/wasm: core/ never imports syscall/js (not even in
+// tests), so under js the benchmarks report wall time only.
+func cpuTime() time.Duration { return 0 }

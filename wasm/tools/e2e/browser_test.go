@@ -98,7 +98,9 @@ func openURL(t *testing.T, url string) *page {
 	// with other tests; a reload keeps it.
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	// A page's whole test: 6 min, for the slowest (a zeroth-order LAD run under the
+	// table's ledger, then a 3 MB paste and its screenshot) on a loaded 2-core machine.
+	ctx, cancelT := context.WithTimeout(ctx, 6*time.Minute)
 	t.Cleanup(cancelT)
 	p := &page{t: t, ctx: ctx}
 	if err := chromedp.Listen(ctx, func(ev any) {
