@@ -191,8 +191,8 @@ func buildEstimateView(root dom.Element) {
 	// element's radius attribute) sets it.
 	v.cAuto = attr(root, "radius", "") == ""
 	v.c = newNumberField(id+"-radius", "C (radius)", attr(root, "radius", "1.5"), "any",
-		"public bound on ‖θ*‖ in scaled units; by default from the public rule C·clip = 4 (classification), 2 (regression), "+
-			"or 1.5 for a centre (")
+		fmt.Sprintf("public bound on ‖θ*‖ in scaled units; by default from the public rule C·clip = %v (classification), %v (regression), "+
+			"or %v for a centre, chosen on development data (", mechanism.RadiusClassification, mechanism.RadiusRegression, mechanism.RadiusLocation))
 	appendToHelp(v.c.wrap, docLink(root, "DEFAULTS.md", "why"), doc().CreateTextNode(")"))
 	v.k = newNumberField(id+"-rank", "k (rank)", attr(root, "rank", ""), "1", "public rank bound; empty = d")
 	v.m = newNumberField(id+"-samples", "samples", attr(root, "samples", "1"), "1",

@@ -54,7 +54,8 @@ func newLedgerView(root dom.Element, id string) *ledgerView {
 	lv := &ledgerView{id: id}
 	lv.wrap = el("div", "class", "ledger", "id", id+"-ledger")
 	lv.eps = newNumberField(id+"-budget-epsilon", "table budget ε (all runs)", attr(root, "budget", "3"), "any",
-		"the total for every release on this table, set once (docs/DEFAULTS.md)")
+		"the total for every release on this table, set once (")
+	appendToHelp(lv.eps.wrap, docLink(root, "DEFAULTS.md", "why 3"), doc().CreateTextNode(")"))
 	lv.delta = newNumberField(id+"-budget-delta", "table budget δ (all runs)", attr(root, "budget-delta", "1e-5"), "any",
 		"shared by all releases on this table")
 	budget := el("div", "class", "controls")
