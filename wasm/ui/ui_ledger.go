@@ -490,13 +490,16 @@ func ledgerPlot(st privacy.LedgerState) *plot.Plot {
 		series = append(series, plot.Series{Name: fmt.Sprintf("spent by %s", count(sp.Releases, "release")), X: xs, Y: spent, Color: plot.Palette[0]})
 	}
 	return &plot.Plot{
-		Title: "Privacy spent on this table", XLabel: "ε", YLabel: "δ(ε) (log scale)", YLog: true,
+		// The budget's ε and δ are named in the title, not on the grey rules: at
+		// phone width no side of the δ rule holds a label clear of the curves.
+		Title:  fmt.Sprintf("Privacy spent on this table (budget ε = %s, δ = %s at the grey lines)", g3(b.Epsilon), g3(b.Delta)),
+		XLabel: "ε", YLabel: "δ(ε) (log scale)", YLog: true,
 		YMin: b.Delta * 1e-4, YMax: 1, XMin: 0, XMax: hi, Height: 260, Class: "ledger",
 		Desc:   "The (ε, δ) curve of all releases on this table so far, below the budget's curve while the budget holds; the budget's (ε, δ) is where the dashed lines cross.",
 		Series: series,
 		Rules: []plot.Rule{
-			{Label: fmt.Sprintf("budget δ = %s", g3(b.Delta)), At: b.Delta, Horizontal: true, Color: "#888888"},
-			{Label: fmt.Sprintf("budget ε = %s", g3(b.Epsilon)), At: b.Epsilon, Color: "#888888"},
+			{At: b.Delta, Horizontal: true, Color: "#888888"},
+			{At: b.Epsilon, Color: "#888888"},
 		},
 	}
 }
