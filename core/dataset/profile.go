@@ -330,10 +330,3 @@ func cells(n int) string {
 	}
 	return strconv.Itoa(n) + " cells"
 }
-
-func countWord(n int) string {
-	if n >= 0 && n < 10 {
-		return []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}[n]
-	}
-	return strconv.Itoa(n)
-}

@@ -98,10 +98,10 @@ func (w *wire) listen(ev any) {
 }
 
 // tab opens a new tab with the HTTP cache disabled and the ready probe
-// installed, and navigates to index.html.
-func (b *browser) tab() (context.Context, context.CancelFunc, *wire, error) {
+// installed, and navigates to index.html; the tab lives at most limit.
+func (b *browser) tab(limit time.Duration) (context.Context, context.CancelFunc, *wire, error) {
 	tctx, cancel := chromedp.NewContext(b.ctx)
-	ctx, cancelT := context.WithTimeout(tctx, 10*time.Minute)
+	ctx, cancelT := context.WithTimeout(tctx, limit)
 	done := func() { cancelT(); cancel() }
 	w := &wire{url: map[network.RequestID]string{}, encoding: map[network.RequestID]string{}}
 	if err := chromedp.Listen(ctx, w.listen); err != nil {
@@ -140,7 +140,7 @@ func (b *browser) tab() (context.Context, context.CancelFunc, *wire, error) {
 // bytes on the wire of the last load at that moment.
 func (b *browser) loadTimes(n int) (ms []float64, last *wire, err error) {
 	for range n {
-		ctx, done, w, err := b.tab()
+		ctx, done, w, err := b.tab(10 * time.Minute)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -162,7 +162,7 @@ type chromPlace struct {
 }
 
 func (b *browser) benchPlace() (*chromPlace, error) {
-	ctx, done, _, err := b.tab()
+	ctx, done, _, err := b.tab(10 * time.Minute)
 	if err != nil {
 		return nil, err
 	}

@@ -95,14 +95,14 @@ func rowsSection(br *browser) (Rows, error) {
 		reps, ns = 1, ns[:1]
 	}
 	out := Rows{Protocol: fmt.Sprintf(rowsProtocol, reps), Cores: runtime.NumCPU()}
-	ctx, done, _, err := br.tab()
+	ctx, done, _, err := br.tab(3 * time.Hour) // a loaded machine stretches the wall clock
 	if err != nil {
 		return out, err
 	}
 	defer done()
 	chrom := func(n, w int, mode string) (rowsJSResult, error) {
 		expr := fmt.Sprintf("%s(%d, %d, %q)", rowsJS, n, w, mode)
-		cctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+		cctx, cancel := context.WithTimeout(ctx, time.Hour)
 		defer cancel()
 		r, err := chromedp.Run(cctx, chromedp.Evaluate[rowsJSResult](expr, chromedp.EvalAwaitPromise))
 		if err == nil && r.Note != "" {
