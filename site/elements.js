@@ -102,6 +102,7 @@ export const SCHEMA = {
     attrs: {
       dataset: rule.oneOf("penguins", "breast-cancer", "cancer", "csv"),
       loss: rule.oneOf("l1", "l2dist", "logistic", "hinge", "lad", "quantile", "huber", "smooth-hinge", "smooth-quantile"),
+      estimator: rule.oneOf("exponential", "dp-gd"),
       epsilon: rule.positive(), delta: rule.open01(), radius: rule.positive(),
       rank: rule.int(1, 100000), samples: rule.int(1, 10000), base: rule.url(),
       budget: rule.positive(), "budget-delta": rule.open01(), ...PREFIX,

@@ -278,6 +278,7 @@ func (v *estimateView) dataInputsChanged(why string) {
 // from the data.
 func (v *estimateView) rangesChanged() {
 	v.updateRadius()
+	v.syncEstimator()
 	_, b := v.text()
 	l := v.lossKind()
 	target := v.targetSel.sel.Value()

@@ -229,6 +229,9 @@ func statement(r *mechanism.Result) string {
 		"single row been different. Treated as public: n = %d, d = %d, the loss, ε, δ, the radius C = %g, the rank k = %d, "+
 		"the clipping norm %.3g, the declared ranges and labels. Sampler: %s (%s).", released, pv.Epsilon, pv.Delta, pv.GDP,
 		pl.N, pl.N, pl.D, pl.Radius, pl.Rank, pl.Clip, pl.Sampler, pl.Method)
+	if pl.Schedule != nil { // plan.estimator is a DP-GD variant
+		s += fmt.Sprintf(" Estimator: drawn by DP-GD (T = %d, public schedule), not by Algorithm 1's sampler.", pl.Steps)
+	}
 	if pv.Delta >= 1/float64(pl.N) {
 		s += fmt.Sprintf(" Note: δ = %g is not below 1/n = %.3g; a mechanism that publishes one random row in full meets such a δ.", pv.Delta, 1/float64(pl.N))
 	}

@@ -172,7 +172,7 @@ func (v *estimateView) build() (*estimateInput, error) {
 		return nil, shownError{err}
 	}
 	in.req = mechanism.Request{Loss: l.String(), X: x, Y: y, Epsilon: vals[0], Delta: vals[1], Radius: vals[2], Rank: rank,
-		Clip: math.Sqrt(float64(len(x[0]))), Samples: m, TargetRange: targetRange}
+		Clip: math.Sqrt(float64(len(x[0]))), Samples: m, TargetRange: targetRange, Method: v.estSel.sel.Value()}
 	if _, err := mechanism.NewPlan(in.req); err != nil { // validate here, cheaply, with inline errors
 		var ce *checks.Error
 		if errors.As(err, &ce) {

@@ -79,6 +79,14 @@ var lossOptions = func() [][2]string {
 	return out
 }()
 
+// estimatorOptions are the estimators the form offers (Request.Method):
+// Algorithm 1, the default, and unprojected DP-GD, the study's rule for the
+// smooth supervised losses (docs/DEFAULTS.md, "Which estimator").
+var estimatorOptions = [][2]string{
+	{mechanism.EstimatorExponential, "Algorithm 1 — exponential mechanism (sampling)"},
+	{mechanism.EstimatorDPGD, "DP-GD — noisy gradient descent, same accountant"},
+}
+
 // lossKind is the loss chosen in the form (every option is a loss.Kind name).
 func (v *estimateView) lossKind() loss.Kind {
 	k, _ := loss.ParseKind(v.lossSel.sel.Value())
@@ -89,6 +97,8 @@ type estimateView struct {
 	id            string
 	root          dom.Element
 	data, lossSel selectField
+	estSel        selectField // the estimator (Request.Method); Algorithm 1 only for a location loss
+	estWant       string      // the estimator the user (or the attribute) chose, restored for a supervised loss
 	targetSel     selectField
 	csvBox        dom.Element
 	csvText       *dom.HTMLTextAreaElement
@@ -156,9 +166,14 @@ func buildEstimateView(root dom.Element) {
 	v.lossSel = newSelectField(id+"-loss", "Task / loss", "what θ estimates. The smooth losses (logistic, Huber, smooth hinge, "+
 		"smooth median) are sampled fastest, exactly, by the first-order sampler; the smooth hinge and median round the kink "+
 		"off over a width h = 1 and give nearly the same fit as their sharp versions.", lossOptions, attr(root, "loss", ""))
+	v.estWant = attr(root, "estimator", mechanism.EstimatorExponential)
+	v.estSel = newSelectField(id+"-estimator", "Estimator", "how θ is drawn; both are charged to the table's budget by the same "+
+		"accountant. On the study's evaluation datasets DP-GD was as good or better for the smooth supervised losses (logistic, "+
+		"Huber, smooth hinge, smooth median); a centre is drawn by Algorithm 1 (", estimatorOptions, v.estWant)
+	appendToHelp(v.estSel.wrap, docLink(root, "DEFAULTS.md", "the study's rule"), doc().CreateTextNode(")"))
 	v.targetSel = newSelectField(id+"-target", "Target column", "labels (classification) or values (regression) to predict", nil, "")
 	top := el("div", "class", "controls task")
-	appendAll(top, v.data.wrap, v.lossSel.wrap, v.targetSel.wrap)
+	appendAll(top, v.data.wrap, v.lossSel.wrap, v.estSel.wrap, v.targetSel.wrap)
 	v.lossAuto = attr(root, "loss", "") == ""
 
 	// CSV input.
@@ -234,6 +249,10 @@ func buildEstimateView(root dom.Element) {
 		v.lossAuto = false // the user's choice, kept until a file with other columns is loaded
 		v.columnsChanged()
 		v.dataInputsChanged("the task changed")
+	})
+	v.estSel.sel.AddEventListener("change", false, func(dom.Event) {
+		v.estWant = v.estSel.sel.Value()
+		markStale(v.out, v.id, "the estimator changed")
 	})
 	v.csvText.AddEventListener("input", false, func(dom.Event) { v.textEdited() })
 	v.csvText.AddEventListener("paste", false, func(e dom.Event) {
@@ -341,4 +360,17 @@ func (v *estimateView) updateRadius() {
 	}
 	v.c.input.SetValue(strconv.FormatFloat(mechanism.DefaultRadius(l, math.Sqrt(float64(max(dim, 1))), nil), 'g', 3, 64))
 	v.c.setError(nil)
+}
+
+// syncEstimator offers DP-GD for a supervised loss only: for a location loss
+// the select shows Algorithm 1, disabled (DP-GD is not defined there); the
+// user's choice comes back with a supervised loss.
+func (v *estimateView) syncEstimator() {
+	if v.lossKind().Supervised() {
+		v.estSel.sel.RemoveAttribute("disabled")
+		v.estSel.sel.SetValue(v.estWant)
+		return
+	}
+	v.estSel.sel.SetValue(mechanism.EstimatorExponential)
+	v.estSel.sel.SetAttribute("disabled", "")
 }
