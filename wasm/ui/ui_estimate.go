@@ -83,8 +83,8 @@ var lossOptions = func() [][2]string {
 // Algorithm 1, the default, and unprojected DP-GD, the study's rule for the
 // smooth supervised losses (docs/DEFAULTS.md, "Which estimator").
 var estimatorOptions = [][2]string{
-	{mechanism.EstimatorExponential, "Algorithm 1 — exponential mechanism (sampling)"},
-	{mechanism.EstimatorDPGD, "DP-GD — noisy gradient descent, same accountant"},
+	{mechanism.EstimatorExponential, "Algorithm 1 (sampling)"},
+	{mechanism.EstimatorDPGD, "DP-GD (noisy gradients)"},
 }
 
 // lossKind is the loss chosen in the form (every option is a loss.Kind name).

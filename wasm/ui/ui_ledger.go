@@ -490,12 +490,12 @@ func ledgerPlot(st privacy.LedgerState) *plot.Plot {
 		series = append(series, plot.Series{Name: fmt.Sprintf("spent by %s", count(sp.Releases, "release")), X: xs, Y: spent, Color: plot.Palette[0]})
 	}
 	return &plot.Plot{
-		// The budget's ε and δ are named in the title, not on the grey rules: at
+		// The grey rules carry no label (the meter's line states the budget): at
 		// phone width no side of the δ rule holds a label clear of the curves.
-		Title:  fmt.Sprintf("Privacy spent on this table (budget ε = %s, δ = %s at the grey lines)", g3(b.Epsilon), g3(b.Delta)),
+		Title:  "Privacy spent on this table",
 		XLabel: "ε", YLabel: "δ(ε) (log scale)", YLog: true,
 		YMin: b.Delta * 1e-4, YMax: 1, XMin: 0, XMax: hi, Height: 260, Class: "ledger",
-		Desc:   "The (ε, δ) curve of all releases on this table so far, below the budget's curve while the budget holds; the budget's (ε, δ) is where the dashed lines cross.",
+		Desc:   "The (ε, δ) curve of all releases on this table so far, below the budget's curve while the budget holds; the grey lines mark the budget's ε and δ, and cross on its curve.",
 		Series: series,
 		Rules: []plot.Rule{
 			{At: b.Delta, Horizontal: true, Color: "#888888"},
