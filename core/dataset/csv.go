@@ -96,16 +96,9 @@ func Parse(text string, opt Options) (*Table, error) {
 	if err := opt.validTarget(); err != nil {
 		return nil, err
 	}
-	if err := checkHeader(opt.Header); err != nil {
-		return nil, err
-	}
-	dl := detect(text)
-	recs, err := dl.records(text)
+	dl, recs, err := readRecords(text, opt.Header)
 	if err != nil {
 		return nil, err
-	}
-	if len(recs) == 0 {
-		return nil, checks.Errorf("text", "CSV with at least one data row (it is empty)")
 	}
 	t := &Table{Delimiter: dl.Name()}
 	width := len(recs[0])
@@ -247,4 +240,21 @@ func listRows(rows []int) string {
 		b.WriteString(strconv.Itoa(r))
 	}
 	return b.String()
+}
+
+// readRecords checks the header declaration, detects the dialect and splits
+// text into records; empty text is an error. Parse and ProfileText share it.
+func readRecords(text, header string) (dialect, [][]string, error) {
+	if err := checkHeader(header); err != nil {
+		return dialect{}, nil, err
+	}
+	dl := detect(text)
+	recs, err := dl.records(text)
+	if err != nil {
+		return dialect{}, nil, err
+	}
+	if len(recs) == 0 {
+		return dialect{}, nil, checks.Errorf("text", "CSV with at least one data row (it is empty)")
+	}
+	return dl, recs, nil
 }

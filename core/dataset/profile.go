@@ -85,16 +85,9 @@ func ProfileText(text, header string) (*Profile, error) {
 	if len(text) > MaxBytes {
 		return nil, checks.Errorf("text", "at most %d MB of CSV (got %.1f MB)", MaxBytes>>20, float64(len(text))/(1<<20))
 	}
-	if err := checkHeader(header); err != nil {
-		return nil, err
-	}
-	dl := detect(text)
-	recs, err := dl.records(text)
+	dl, recs, err := readRecords(text, header)
 	if err != nil {
 		return nil, err
-	}
-	if len(recs) == 0 {
-		return nil, checks.Errorf("text", "CSV with at least one data row (it is empty)")
 	}
 	names, hdr, err := dl.columnNames(recs[:min(2, len(recs))], header)
 	if err != nil {
