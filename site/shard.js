@@ -10,9 +10,9 @@
 //   owner → shard  {type:"op", seq, op, v: Float64Array}
 //   shard → owner  {type:"part", seq, part: Float64Array} | {type:"failed", seq, message}
 // or, with shared memory (crossOriginIsolated), without messages: the shard
-// waits on ctl[0] (Atomics.wait), runs op ctl[1] on vec into its slice of
-// part, stores the sequence number in ctl[2 + slot] and notifies it; op 0
-// ends the loop.
+// (dpsampleShard.serve, a loop in Go) waits for ctl[0] to change (polling,
+// then Atomics.wait), runs op ctl[1] on vec into its slice of part, stores
+// the sequence number in ctl[2 + slot] and notifies it; op 0 ends the loop.
 // crashAfter (a test hook of the dpsample_hooks build) throws after that many
 // ops, as a crashed worker would.
 importScripts("wasm_exec.js");
@@ -23,23 +23,6 @@ let crashAfter = 0;
 function tick() {
   ops++;
   if (crashAfter > 0 && ops >= crashAfter) throw new Error(`shard worker crashed after ${ops} passes (test hook)`);
-}
-
-// sharedLoop serves passes from shared memory until op 0. seen is ctl[0] as
-// read before "loaded" was posted (the owner begins no pass before that).
-function sharedLoop(s, seen) {
-  const { ctl, vec, part, slot } = s;
-  for (;;) {
-    Atomics.wait(ctl, 0, seen);
-    seen = Atomics.load(ctl, 0);
-    const op = Atomics.load(ctl, 1);
-    if (op === 0) return;
-    tick();
-    const err = self.dpsampleShard.run(op, vec, part);
-    if (err) throw new Error(err);
-    Atomics.store(ctl, 2 + slot, seen);
-    Atomics.notify(ctl, 2 + slot);
-  }
 }
 
 async function init(module) {
@@ -66,7 +49,13 @@ onmessage = ({ data: m }) => {
       const error = self.dpsampleShard.load(m.loss, m.clip, m.tau, m.huber, m.ball, m.d, m.x, m.y);
       const seen = m.shared ? Atomics.load(m.shared.ctl, 0) : 0;
       postMessage({ type: "loaded", error });
-      if (!error && m.shared) sharedLoop(m.shared, seen);
+      if (!error && m.shared) {
+        // Serves passes until op 0 (wasm/internal/pool's shardServe, which
+        // polls for the next pass before it sleeps in Atomics.wait).
+        const { ctl, vec, part, slot } = m.shared;
+        const err = self.dpsampleShard.serve(ctl, vec, part, slot, seen, crashAfter);
+        if (err) throw new Error(err);
+      }
       return;
     }
     case "op": {

@@ -17,12 +17,30 @@ async function start(module) {
   // new instances of this module running shard.js.
   self.dpsampleModule = module;
   self.dpsampleShardURL = new URL("shard.js", self.location.href).href;
+  self.dpsampleAwaitShard = awaitShard;
   const go = new Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);
   go.run(instance).then(() => postMessage({ type: "exited" }));
   // main() registers globalThis.dpsample synchronously before it blocks.
   if (!self.dpsample) throw new Error("dpsample did not register in the worker");
   postMessage({ type: "ready", version: self.dpsample.version });
+}
+
+// awaitShard(ctl, i, old, spinMs, waitMs) waits, for wasm/internal/pool,
+// until ctl[i] differs from old: it polls for up to spinMs (a shard's pass
+// ends within a pass's time of the owner's, and waking a sleeping thread
+// costs about a pass of 2,000 rows), then sleeps in Atomics.wait for up to
+// waitMs. It returns ctl[i].
+function awaitShard(ctl, i, old, spinMs, waitMs) {
+  const t0 = performance.now();
+  for (let k = 1; ; k++) {
+    const v = Atomics.load(ctl, i);
+    if (v !== old) return v;
+    if ((k & 255) === 0 && performance.now() - t0 > spinMs) {
+      Atomics.wait(ctl, i, old, waitMs);
+      return Atomics.load(ctl, i);
+    }
+  }
 }
 
 function resolve(path) {

@@ -17,6 +17,10 @@ const (
 // RowsN are the table's row counts.
 var RowsN = []int{2000, 10_000, 20_000}
 
+// RowsMinN is the fewest rows a rows-per-tab call takes (two shards of
+// loss.MinShardRows).
+const RowsMinN = 1024
+
 // RowsData returns n deterministic rows of d features and their ±1 labels:
 // uᵢⱼ = sin(1.3·i + 0.7·j²) + cos(0.37·i·(j+1)), scaled to norm 1 (the worst
 // case of the curvature bound), label sign⟨u, θ₀⟩ with θ₀ⱼ = cos j, flipped

@@ -26,6 +26,7 @@ const Hooks = true
 //	dpsample._test.panic()           → rejects (a Go panic, recovered)
 //	dpsample._test.spin(ms)          → busy-waits ms without yielding
 //	dpsample._test.crashShard(k)     → the next worker pool's last shard throws after k passes
+//	dpsample._test.poolStats()       → {passes, beginMs, localMs, waitMs}: the last pool's hand-off timings
 //	dpsample._test.poolMode(mode)    → "auto", "messages" or "shared": how the next pools talk to their shards
 //
 // _bench is used by `./build.sh bench` (wasm/tools/bench): the same Go
@@ -69,6 +70,11 @@ func addHooks(api map[string]any) {
 			}
 			pool.CrashAfter = int(k)
 			return nil, nil
+		}),
+		// poolStats returns the last pool's hand-off timings (pool.Stats).
+		"poolStats": jsio.Export(func([]js.Value) (any, error) {
+			st := pool.LastStats
+			return map[string]any{"passes": st.Passes, "beginMs": st.BeginMs, "localMs": st.LocalMs, "waitMs": st.WaitMs}, nil
 		}),
 		// poolMode forces message passing or shared memory (to measure
 		// both on one page); "auto" restores the default.

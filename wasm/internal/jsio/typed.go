@@ -59,3 +59,34 @@ func CopyFromFloat64Array(dst []float64, src js.Value) int {
 	}
 	return js.CopyBytesToGo(Float64Bytes(dst), bytesOf(src)) / 8
 }
+
+// Float64View is a Uint8Array made once over a Float64Array's bytes, for
+// repeated bulk copies (a pass of the shard protocol) without the four calls
+// into JS that building the byte view costs each time.
+type Float64View struct {
+	bytes js.Value
+	n     int
+}
+
+// NewFloat64View returns the view of the Float64Array a (which may live on
+// a SharedArrayBuffer).
+func NewFloat64View(a js.Value) Float64View { return Float64View{bytesOf(a), a.Length()} }
+
+// Len is the number of float64 values in the view.
+func (v Float64View) Len() int { return v.n }
+
+// CopyFrom fills dst from the view and returns the number of values copied
+// (min(len(dst), Len())).
+func (v Float64View) CopyFrom(dst []float64) int {
+	if len(dst) == 0 {
+		return 0
+	}
+	return js.CopyBytesToGo(Float64Bytes(dst), v.bytes) / 8
+}
+
+// CopyTo copies src (len(src) ≤ Len()) into the view.
+func (v Float64View) CopyTo(src []float64) {
+	if len(src) > 0 {
+		js.CopyBytesToJS(v.bytes, Float64Bytes(src))
+	}
+}

@@ -49,6 +49,22 @@ var (
 	Timeout      = 5 * time.Second
 )
 
+// Stats are the last pool's hand-off timings (a benchmark hook, read
+// through dpsample._test.poolStats; not private, never in a result):
+// passes begun, and milliseconds in Begin, between Begin and Wait (the
+// owner's own shard) and in Wait.
+type Stats struct {
+	Passes                   int
+	BeginMs, LocalMs, WaitMs float64
+}
+
+// LastStats is the current or last pool's Stats.
+var LastStats Stats
+
+// SpinMs is how long, in milliseconds, the owner polls a shard's done word
+// before it sleeps (site/shard.js polls its start word as long: SPIN_MS).
+const SpinMs = 2
+
 // Available reports whether this realm can start shard workers: a Worker
 // constructor and the module and shard script that site/worker.js leaves in
 // self.dpsampleModule and self.dpsampleShardURL.
@@ -61,7 +77,8 @@ func Available() bool {
 // cross-origin isolated and has SharedArrayBuffer and Atomics.
 func sharedOK() bool {
 	g := js.Global()
-	return g.Get("crossOriginIsolated").Truthy() && g.Get("SharedArrayBuffer").Type() == js.TypeFunction && g.Get("Atomics").Truthy()
+	return g.Get("crossOriginIsolated").Truthy() && g.Get("SharedArrayBuffer").Type() == js.TypeFunction && g.Get("Atomics").Truthy() &&
+		g.Get("dpsampleAwaitShard").Type() == js.TypeFunction
 }
 
 type event struct {
@@ -85,9 +102,13 @@ type Pool struct {
 	op      loss.Op
 	part    []float64
 	begun   []int
+	begunAt time.Time
 
-	ctl, vec js.Value   // shared mode: Int32Array [seq, op, done_1..done_{W−1}], Float64Array(d)
-	views    []js.Value // shared mode: shard s's part region
+	at       atomicsFns
+	vecV     jsio.Float64View   // shared mode: vec's bytes
+	viewsV   []jsio.Float64View // shared mode: views' bytes
+	ctl, vec js.Value           // shared mode: Int32Array [seq, op, done_1..done_{W−1}], Float64Array(d)
+	views    []js.Value         // shared mode: shard s's part region
 }
 
 // Start starts the shard workers of set's partition bounds (loss.Partition)
@@ -99,6 +120,7 @@ func Start(set *loss.Set, bounds []int) (*Pool, error) {
 		return nil, errors.New("no Worker constructor or no module in this realm (node, or a page without site/worker.js)")
 	}
 	w := len(bounds) - 1
+	LastStats = Stats{}
 	crash := CrashAfter
 	CrashAfter = 0
 	d := set.Dim()
@@ -190,6 +212,17 @@ func Start(set *loss.Set, bounds []int) (*Pool, error) {
 
 // newWorker starts a classic worker, turning a thrown SecurityError (a
 // policy that forbids workers) into an error.
+// atomicsFns are the Atomics functions the shared mode calls each pass,
+// looked up once (they ignore this: Invoke calls them directly).
+type atomicsFns struct{ load, store, add, notify, wait js.Value }
+
+func loadAtomics() atomicsFns {
+	a := js.Global().Get("Atomics")
+	return atomicsFns{a.Get("load"), a.Get("store"), a.Get("add"), a.Get("notify"), a.Get("wait")}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+
 func newWorker(url string) (w js.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -245,14 +278,19 @@ func (p *Pool) makeShared(w int) {
 	p.ctl = g.Get("Int32Array").New(sab, 0, 2+w)
 	p.vec = g.Get("Float64Array").New(sab, ctlBytes, p.d)
 	p.views = make([]js.Value, w)
+	p.viewsV = make([]jsio.Float64View, w)
+	p.vecV, p.at = jsio.NewFloat64View(p.vec), loadAtomics()
 	base := ctlBytes + 8*p.d
 	for s := 1; s < w; s++ {
 		p.views[s] = g.Get("Float64Array").New(sab, base+8*p.b0[s]*(p.d+1), p.nb[s]*(p.d+1))
+		p.viewsV[s] = jsio.NewFloat64View(p.views[s])
 	}
 }
 
 // Begin starts op at v on every live shard (loss.Executor).
 func (p *Pool) Begin(op loss.Op, v, _, part []float64) {
+	t0 := time.Now()
+	defer func() { LastStats.Passes++; LastStats.BeginMs += ms(time.Since(t0)); p.begunAt = time.Now() }()
 	p.op, p.part, p.begun = op, part, p.begun[:0]
 	for s := 1; s < len(p.workers); s++ {
 		if p.alive[s] {
@@ -260,11 +298,10 @@ func (p *Pool) Begin(op loss.Op, v, _, part []float64) {
 		}
 	}
 	if p.shared {
-		jsio.CopyToFloat64Array(p.vec, v)
-		atomics := js.Global().Get("Atomics")
-		atomics.Call("store", p.ctl, 1, int(op))
-		p.seq = atomics.Call("add", p.ctl, 0, 1).Int() + 1
-		atomics.Call("notify", p.ctl, 0)
+		p.vecV.CopyTo(v)
+		p.at.store.Invoke(p.ctl, 1, int(op))
+		p.seq = p.at.add.Invoke(p.ctl, 0, 1).Int() + 1
+		p.at.notify.Invoke(p.ctl, 0)
 		return
 	}
 	p.seq++
@@ -284,6 +321,9 @@ func (p *Pool) width(s int) (off, n int) {
 
 // Wait blocks until every shard begun has answered (loss.Executor).
 func (p *Pool) Wait() ([]int, error) {
+	t0 := time.Now()
+	LastStats.LocalMs += ms(t0.Sub(p.begunAt))
+	defer func() { LastStats.WaitMs += ms(time.Since(t0)) }()
 	var failed []int
 	var first error
 	fail := func(s int, err error) {
@@ -334,20 +374,22 @@ func (p *Pool) Wait() ([]int, error) {
 	return failed, first
 }
 
-// waitShared waits on each begun shard's done word, in slices of 20 ms
-// between which it yields so that a worker's error event gets through.
+// waitShared waits on each begun shard's done word: worker.js's
+// dpsampleAwaitShard polls it for up to SpinMs and then sleeps in
+// Atomics.wait for up to 20 ms, between which slices it yields so that a
+// worker's error event gets through.
 func (p *Pool) waitShared(fail func(int, error)) {
-	atomics := js.Global().Get("Atomics")
+	await := js.Global().Get("dpsampleAwaitShard")
 	deadline := time.Now().Add(Timeout)
 	for _, s := range p.begun {
 		for p.alive[s] {
-			cur := atomics.Call("load", p.ctl, 1+s).Int()
+			cur := p.at.load.Invoke(p.ctl, 1+s).Int()
 			if cur == p.seq {
 				off, n := p.width(s)
-				jsio.CopyFromFloat64Array(p.part[off:off+n], p.views[s])
+				p.viewsV[s].CopyFrom(p.part[off : off+n])
 				break
 			}
-			if atomics.Call("wait", p.ctl, 1+s, cur, 20).String() != "timed-out" {
+			if await.Invoke(p.ctl, 1+s, cur, SpinMs, 20).Int() != cur {
 				continue
 			}
 			jsio.Yield()

@@ -23,47 +23,83 @@ import (
 // Rows is the rows-per-tab table (issue 24): one first-order logistic sample
 // (benchkit.RowsRequest) at each n, natively and in Chromium (through the
 // page's worker API, so the browser rows include the shard workers' start),
-// on one worker and on every core, with messages and with shared memory.
+// on one worker and on every core, with fixed work (the default since issue
+// 21, what the page runs) and without it (adaptive: the work the issue's
+// baseline did), in Chromium with shared memory and with messages, and the
+// module of the issue's baseline commit (BaseCommit) in a second browser.
 type Rows struct {
 	Protocol string    `json:"protocol"`
 	Cores    int       `json:"cores"`         // runtime.NumCPU()
 	Browser  int       `json:"browserCores"`  // navigator.hardwareConcurrency
 	Isolated bool      `json:"crossIsolated"` // the page was cross-origin isolated (shared memory available)
+	Base     string    `json:"baseCommit"`    // the baseline module's commit ("" when not measured)
 	Rows     []RowsRow `json:"rows"`
 	// Load is /proc/loadavg's runnable threads sampled before each call
-	// (the machine is shared: numbers above the cores mean queueing).
+	// (numbers above the cores mean queueing).
 	Load []int `json:"runnable"`
 }
 
-// RowsRow is one n: seconds per sample (the fastest of Reps), the workers
-// used and the sample's plan.
+// RowsRow is one n: the sample's plan and, per configuration (rowsConfigs'
+// keys), seconds per sample.
 type RowsRow struct {
-	N, D, T         int
-	Workers         int       `json:"workers"`  // native: loss.Workers(n, cores)
-	BWorkers        int       `json:"bWorkers"` // Chromium
-	Native1         []float64 `json:"native1"`
-	NativeW         []float64 `json:"nativeW"`
-	Chrom1          []float64 `json:"chromium1"`
-	ChromShared     []float64 `json:"chromiumShared"`
-	ChromMessages   []float64 `json:"chromiumMessages"`
-	SameBits        bool      `json:"sameBits"` // every run's θ equal to the native one-worker θ? (natively; in Chromium to its own)
-	PassesPerSample float64   `json:"passesPerSample"`
-	// CPU seconds of the same calls (the runner process natively, the
-	// browser's process tree in Chromium): on a loaded machine the wall
-	// clock measures the waiting too, the CPU time only the work.
-	Native1CPU       []float64 `json:"native1CPU"`
-	NativeWCPU       []float64 `json:"nativeWCPU"`
-	Chrom1CPU        []float64 `json:"chromium1CPU"`
-	ChromSharedCPU   []float64 `json:"chromiumSharedCPU"`
-	ChromMessagesCPU []float64 `json:"chromiumMessagesCPU"`
+	N, D, T  int
+	Workers  int `json:"workers"`  // native: loss.Workers(n, cores)
+	BWorkers int `json:"bWorkers"` // Chromium
+	// PassesFixed and PassesAdaptive are the passes over the rows per
+	// sample (anchor passes + trials, padding included) natively.
+	PassesFixed    float64              `json:"passesFixed"`
+	PassesAdaptive float64              `json:"passesAdaptive"`
+	Cells          map[string]*RowsCell `json:"cells"`
+	// SameBits: every native run's θ equal to the native W = 1 θ of its
+	// work mode, and every Chromium run's to Chromium's W = 1 θ of its mode.
+	SameBits bool `json:"sameBits"`
 }
 
-const rowsProtocol = "one first-order logistic sample (benchkit.RowsRequest: d = 30 rows on the unit sphere, ε = 1, δ = 1e-5·455/n, C = 10, seeded) per call, the whole mechanism.sample call (plan, sampler, non-private fit); natively in the runner (mechanism.Sample) and in headless Chromium through the page's worker API (load(); the shard workers start inside the call), %d round(s), the fastest call reported; W = 1 and W = all cores offered (native: runtime.NumCPU(); Chromium: navigator.hardwareConcurrency), in Chromium with shared memory (the dev server sends COOP/COEP) and with messages (dpsample._test.poolMode). Each call is timed by the wall clock and by CPU time (getrusage of the runner natively; the headless browser's process tree from /proc in Chromium, which includes V8's compiler and GC threads)."
+// RowsCell is one configuration at one n: wall-clock seconds per call and
+// CPU seconds of the same calls (the runner process natively, the browser's
+// process tree in Chromium, V8's compiler and GC threads included).
+type RowsCell struct {
+	Wall    []float64 `json:"wall"`
+	CPU     []float64 `json:"cpu"`
+	Workers int       `json:"workers"`
+}
 
-// rowsJS generates benchkit.RowsData in the page and runs one sample.
-const rowsJS = `(async (n, workers, mode) => {
+// BaseCommit is the commit issue 24 was filed at: its module is "today's
+// single-worker time" of the issue's goals (before the faster passes, the
+// shards and fixed work).
+const BaseCommit = "cc7be60"
+
+// rowsConfig is one column of the table.
+type rowsConfig struct {
+	key    string
+	where  string // "native", "chromium", "base" (the baseline module in Chromium)
+	all    bool   // W = every core offered (else 1)
+	fixed  bool   // fixedWork
+	mode   string // Chromium pool: "auto", "shared", "messages"
+	header string
+}
+
+var rowsConfigs = []rowsConfig{
+	{"native-fixed-1", "native", false, true, "", "native W=1 fixed"},
+	{"native-fixed-W", "native", true, true, "", "native W=cores fixed"},
+	{"native-adaptive-1", "native", false, false, "", "native W=1 adaptive"},
+	{"native-adaptive-W", "native", true, false, "", "native W=cores adaptive"},
+	{"base-1", "base", false, false, "", "Chromium then (" + BaseCommit + ") W=1"},
+	{"chromium-adaptive-1", "chromium", false, false, "auto", "Chromium W=1 adaptive"},
+	{"chromium-adaptive-W", "chromium", true, false, "shared", "Chromium W=cores adaptive (shared)"},
+	{"chromium-fixed-1", "chromium", false, true, "auto", "Chromium W=1 fixed"},
+	{"chromium-fixed-W", "chromium", true, true, "shared", "Chromium W=cores fixed (shared)"},
+	{"chromium-fixed-W-messages", "chromium", true, true, "messages", "Chromium W=cores fixed (messages)"},
+}
+
+const rowsProtocol = "one first-order logistic sample (benchkit.RowsRequest: d = 30 rows on the unit sphere, ε = 1, δ = 1e-5·455/n, C = 10, seeded) per call, the whole mechanism.sample call (plan, sampler, non-private fit); natively in the runner (mechanism.Sample) and in headless Chromium through the page's worker API (load(); the shard workers start inside the call), %d round(s), the fastest call reported; W = 1 and W = all cores offered (native: runtime.NumCPU(); Chromium: navigator.hardwareConcurrency); with fixed work (`fixedWork`, the default since issue 21 and what the page runs: T·(K+1) anchor passes and B trials, padded) and adaptive (`fixedWork: false`, the work of the issue's baseline); in Chromium with shared memory (the dev server sends COOP/COEP) and with messages (dpsample._test.poolMode); \"then\" is the module built at %s, the commit the issue was filed at (before the faster passes, the shards and fixed work), loaded in a second headless Chromium and given the same request (adaptive, one worker: all it had). Each call is timed by the wall clock and by CPU time (getrusage of the runner natively; the headless browser's process tree from /proc in Chromium)."
+
+// rowsJS generates benchkit.RowsData in the page and runs one sample. A
+// negative workers leaves workers and fixedWork out of the request (the
+// baseline module knows neither field).
+const rowsJS = `(async (n, workers, mode, fixedWork) => {
   const d = await dpsampleRemote;
-  await d._test.poolMode(mode);
+  if (workers >= 0) await d._test.poolMode(mode);
   const D = 30, x = [], y = [];
   for (let i = 0; i < n; i++) {
     const r = new Array(D); let s = 0, dot = 0;
@@ -73,10 +109,14 @@ const rowsJS = `(async (n, workers, mode) => {
     let l = dot <= 0 ? -1 : 1; if (i % 10 === 3) l = -l;
     x.push(r); y.push(l);
   }
+  const req = {loss: "logistic", x, y, epsilon: 1, delta: 1e-5 * 455 / n, radius: 10, clip: 1, seed: 24};
+  if (workers >= 0) { req.workers = workers; req.fixedWork = fixedWork; }
   const t0 = performance.now();
-  const res = await d.mechanism.sample({loss: "logistic", x, y, epsilon: 1, delta: 1e-5 * 455 / n, radius: 10, clip: 1, seed: 24, workers});
-  return {s: (performance.now() - t0) / 1000, workers: res.diagnostics.workers, note: res.diagnostics.note || "", theta: res.theta,
-          cores: navigator.hardwareConcurrency, isolated: crossOriginIsolated};
+  const res = await d.mechanism.sample(req);
+  const s = (performance.now() - t0) / 1000;
+  const pool = workers > 1 ? await d._test.poolStats() : null;
+  return {s, workers: res.diagnostics.workers || 1, note: res.diagnostics.note || "", theta: res.theta,
+          cores: navigator.hardwareConcurrency, isolated: crossOriginIsolated, pool};
 })`
 
 type rowsJSResult struct {
@@ -86,22 +126,44 @@ type rowsJSResult struct {
 	Theta    []float64 `json:"theta"`
 	Cores    int       `json:"cores"`
 	Isolated bool      `json:"isolated"`
+	Pool     *struct {
+		Passes                   int
+		BeginMs, LocalMs, WaitMs float64
+	} `json:"pool"`
 }
 
-func rowsSection(br *browser) (Rows, error) {
+// rowsSection measures the table. base is a second browser on a checkout
+// built at BaseCommit (nil: the "then" column is left out).
+func rowsSection(br, base *browser) (Rows, error) {
 	reps := 1
 	ns := benchkit.RowsN
 	if quick {
 		reps, ns = 1, ns[:1]
 	}
-	out := Rows{Protocol: fmt.Sprintf(rowsProtocol, reps), Cores: runtime.NumCPU()}
-	ctx, done, _, err := br.tab(3 * time.Hour) // a loaded machine stretches the wall clock
+	if v := os.Getenv("BENCH_ROWS_N"); v != "" { // for iterating: one n (not for quoting)
+		n, err := strconv.Atoi(v)
+		if err != nil || n < benchkit.RowsMinN {
+			return Rows{}, fmt.Errorf("BENCH_ROWS_N=%q: want a whole number ≥ %d", v, benchkit.RowsMinN)
+		}
+		ns = []int{n}
+	}
+	out := Rows{Protocol: fmt.Sprintf(rowsProtocol, reps, BaseCommit), Cores: runtime.NumCPU()}
+	ctx, done, _, err := br.tab(3 * time.Hour)
 	if err != nil {
 		return out, err
 	}
 	defer done()
-	chrom := func(n, w int, mode string) (rowsJSResult, error) {
-		expr := fmt.Sprintf("%s(%d, %d, %q)", rowsJS, n, w, mode)
+	var bctx context.Context
+	if base != nil {
+		var bdone context.CancelFunc
+		if bctx, bdone, _, err = base.tab(3 * time.Hour); err != nil {
+			return out, fmt.Errorf("the baseline module (%s): %w", BaseCommit, err)
+		}
+		defer bdone()
+		out.Base = BaseCommit
+	}
+	chrom := func(ctx context.Context, n, w int, mode string, fixed bool) (rowsJSResult, error) {
+		expr := fmt.Sprintf("%s(%d, %d, %q, %t)", rowsJS, n, w, mode, fixed)
 		cctx, cancel := context.WithTimeout(ctx, time.Hour)
 		defer cancel()
 		r, err := chromedp.Run(cctx, chromedp.Evaluate[rowsJSResult](expr, chromedp.EvalAwaitPromise))
@@ -112,75 +174,99 @@ func rowsSection(br *browser) (Rows, error) {
 	}
 	// Warm-up (V8 tiers the hot functions up from Liftoff between calls,
 	// and the shard path with a small pool): not reported.
-	probe, err := chrom(ns[0], 1, "auto")
+	probe, err := chrom(ctx, ns[0], 1, "auto", true)
 	if err != nil {
 		return out, err
 	}
 	out.Browser, out.Isolated = probe.Cores, probe.Isolated
-	if _, err := chrom(ns[0], probe.Cores, "auto"); err != nil {
+	if _, err := chrom(ctx, ns[0], probe.Cores, "auto", true); err != nil {
 		return out, err
 	}
+	if bctx != nil {
+		if _, err := chrom(bctx, ns[0], -1, "", false); err != nil {
+			return out, fmt.Errorf("the baseline module (%s): %w", BaseCommit, err)
+		}
+	}
 	for _, n := range ns {
-		row := RowsRow{N: n, D: benchkit.RowsD, SameBits: true}
-		var ref, cref []float64
-		for range reps {
-			for _, w := range []int{1, out.Cores} {
-				out.Load = append(out.Load, runnable())
-				t0, c0 := time.Now(), selfCPU()
-				res, err := mechanism.Sample(context.Background(), benchkit.RowsRequest(n, w), nil)
-				if err != nil {
-					return out, err
-				}
-				s, c := time.Since(t0).Seconds(), (selfCPU() - c0).Seconds()
-				if w == 1 {
-					row.Native1CPU = append(row.Native1CPU, c)
-				} else {
-					row.NativeWCPU = append(row.NativeWCPU, c)
-				}
-				if w == 1 {
-					row.Native1 = append(row.Native1, s)
-					row.T = res.Plan.Steps
-					row.PassesPerSample = float64(res.Diagnostics.AnchorPasses+res.Diagnostics.Trials) / float64(res.Plan.Samples)
-				} else {
-					row.NativeW = append(row.NativeW, s)
-					row.Workers = res.Plan.Workers
-				}
-				if ref == nil {
-					ref = res.Theta
-				}
-				row.SameBits = row.SameBits && equal(ref, res.Theta)
+		row := RowsRow{N: n, D: benchkit.RowsD, SameBits: true, Cells: map[string]*RowsCell{}}
+		refs := map[string][]float64{}
+		same := func(key string, theta []float64) {
+			if ref, ok := refs[key]; ok {
+				row.SameBits = row.SameBits && equal(ref, theta)
+			} else {
+				refs[key] = theta
 			}
-			for _, c := range []struct {
-				w        int
-				mode     string
-				dst, cpu *[]float64
-			}{{1, "auto", &row.Chrom1, &row.Chrom1CPU}, {out.Browser, "shared", &row.ChromShared, &row.ChromSharedCPU},
-				{out.Browser, "messages", &row.ChromMessages, &row.ChromMessagesCPU}} {
-				if c.mode == "shared" && !out.Isolated {
+		}
+		for range reps {
+			for _, c := range rowsConfigs {
+				if c.where == "base" && bctx == nil || c.mode == "shared" && !out.Isolated {
 					continue
 				}
+				cell := row.Cells[c.key]
+				if cell == nil {
+					cell = &RowsCell{}
+					row.Cells[c.key] = cell
+				}
 				out.Load = append(out.Load, runnable())
-				c0 := treeCPU(br.pid)
-				r, err := chrom(n, c.w, c.mode)
-				if err != nil {
-					return out, err
+				switch c.where {
+				case "native":
+					w := 1
+					if c.all {
+						w = out.Cores
+					}
+					req := benchkit.RowsRequest(n, w)
+					req.FixedWork = &c.fixed
+					t0, c0 := time.Now(), selfCPU()
+					res, err := mechanism.Sample(context.Background(), req, nil)
+					if err != nil {
+						return out, err
+					}
+					cell.Wall = append(cell.Wall, time.Since(t0).Seconds())
+					cell.CPU = append(cell.CPU, (selfCPU() - c0).Seconds())
+					cell.Workers = res.Plan.Workers
+					row.T = res.Plan.Steps
+					passes := float64(res.Diagnostics.AnchorPasses+res.Diagnostics.Trials) / float64(res.Plan.Samples)
+					if c.fixed {
+						row.PassesFixed = passes
+					} else {
+						row.PassesAdaptive = passes
+					}
+					if c.all {
+						row.Workers = res.Plan.Workers
+					}
+					same(fmt.Sprintf("native %t", c.fixed), res.Theta)
+				default:
+					cx, b, w := ctx, br, 1
+					if c.where == "base" {
+						cx, b, w = bctx, base, -1
+					} else if c.all {
+						w = out.Browser
+					}
+					c0 := treeCPU(b.pid)
+					r, err := chrom(cx, n, w, c.mode, c.fixed)
+					if err != nil {
+						return out, err
+					}
+					cell.Wall = append(cell.Wall, r.S)
+					cell.CPU = append(cell.CPU, (treeCPU(b.pid) - c0).Seconds())
+					cell.Workers = r.Workers
+					if c.all {
+						row.BWorkers = r.Workers
+					}
+					if c.where != "base" {
+						same(fmt.Sprintf("chromium %t", c.fixed), r.Theta)
+					}
+					if r.Pool != nil {
+						fmt.Fprintf(os.Stderr, "bench: rows n=%d %s: pool %d passes, µs per pass: begin %.1f, own shard %.1f, wait %.1f\n", n, c.key,
+							r.Pool.Passes, 1e3*r.Pool.BeginMs/float64(r.Pool.Passes), 1e3*r.Pool.LocalMs/float64(r.Pool.Passes), 1e3*r.Pool.WaitMs/float64(r.Pool.Passes))
+					}
 				}
-				*c.dst = append(*c.dst, r.S)
-				*c.cpu = append(*c.cpu, (treeCPU(br.pid) - c0).Seconds())
-				if c.w > 1 {
-					row.BWorkers = r.Workers
-				}
-				if cref == nil {
-					cref = r.Theta
-				}
-				row.SameBits = row.SameBits && equal(cref, r.Theta)
+				fmt.Fprintf(os.Stderr, "bench: rows n=%d %s: %.2f s (CPU %.2f s, W=%d)\n", n, c.key, cell.Wall[len(cell.Wall)-1], cell.CPU[len(cell.CPU)-1], cell.Workers)
 			}
 		}
 		out.Rows = append(out.Rows, row)
-		fmt.Fprintf(os.Stderr, "bench: rows n=%d: T=%d native %.2f s / %.2f s (W=%d), Chromium %.2f s / shared %.2f s / messages %.2f s (W=%d)\n",
-			n, row.T, minimum(row.Native1), minimum(row.NativeW), row.Workers, minimum(row.Chrom1), minimum(row.ChromShared), minimum(row.ChromMessages), row.BWorkers)
 	}
-	if _, err := chrom(200, 1, "auto"); err != nil { // leave the page's pool mode at auto
+	if _, err := chrom(ctx, 200, 1, "auto", true); err != nil { // leave the page's pool mode at auto
 		return out, err
 	}
 	return out, nil
@@ -276,7 +362,7 @@ func amdahl(speedup float64, w int) (s, s4, s8 float64) {
 	return s, proj(4), proj(8)
 }
 
-// rowsMarkdown renders the rows-per-tab table and the closing note.
+// rowsMarkdown renders the rows-per-tab tables and the projection.
 func rowsMarkdown(r Rows) string {
 	if len(r.Rows) == 0 {
 		return ""
@@ -284,37 +370,70 @@ func rowsMarkdown(r Rows) string {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	p("## Rows per tab: parallel passes (issue 24)\n\n%s\n\n", r.Protocol)
-	wc := func(w, c []float64) string { return sig(minimum(w)) + " / " + sig(minimum(c)) }
-	// cpuSpeedup is W·CPU(W=1)/CPU(W) (see the text below the table).
-	cpuSpeedup := func(c1, cw []float64, w int) float64 { return float64(w) * minimum(c1) / minimum(cw) }
+	wall := func(x RowsRow, key string) float64 {
+		if c := x.Cells[key]; c != nil {
+			return minimum(c.Wall)
+		}
+		return math.NaN()
+	}
+	var header []string
+	header = append(header, "n", "T", "passes/sample fixed / adaptive")
+	for _, c := range rowsConfigs {
+		if c.where == "base" && r.Base == "" || c.mode == "shared" && !r.Isolated {
+			continue
+		}
+		h := c.header
+		if c.all {
+			h = strings.Replace(h, "W=cores", fmt.Sprintf("W=%d", map[bool]int{true: r.Cores, false: r.Browser}[c.where == "native"]), 1)
+		}
+		header = append(header, h)
+	}
 	var rows [][]string
 	for _, x := range r.Rows {
-		best, bestCPU := x.ChromShared, x.ChromSharedCPU
-		if len(best) == 0 || minimum(x.ChromMessages) < minimum(best) {
-			best, bestCPU = x.ChromMessages, x.ChromMessagesCPU
+		row := []string{strconv.Itoa(x.N), strconv.Itoa(x.T), sig(x.PassesFixed) + " / " + sig(x.PassesAdaptive)}
+		for _, c := range rowsConfigs {
+			if c.where == "base" && r.Base == "" || c.mode == "shared" && !r.Isolated {
+				continue
+			}
+			row = append(row, sig(wall(x, c.key))+" s")
 		}
-		rows = append(rows, []string{strconv.Itoa(x.N), strconv.Itoa(x.T), sig(x.PassesPerSample / float64(x.T)),
-			wc(x.Native1, x.Native1CPU), wc(x.NativeW, x.NativeWCPU) + " (W=" + strconv.Itoa(x.Workers) + ")",
-			sig(minimum(x.Native1)/minimum(x.NativeW)) + "× / " + sig(cpuSpeedup(x.Native1CPU, x.NativeWCPU, x.Workers)) + "×",
-			wc(x.Chrom1, x.Chrom1CPU), wc(x.ChromShared, x.ChromSharedCPU), wc(x.ChromMessages, x.ChromMessagesCPU),
-			sig(minimum(x.Chrom1)/minimum(best)) + "× / " + sig(cpuSpeedup(x.Chrom1CPU, bestCPU, x.BWorkers)) + "×",
-			sig(minimum(x.Chrom1CPU) / minimum(x.Native1CPU)), fmt.Sprint(x.SameBits)})
+		rows = append(rows, row)
 	}
-	p("Seconds per sample, wall clock / CPU; speed-ups wall clock / from CPU time, W·CPU(1)/CPU(W): the speed-up on W free cores if every CPU second of the W-worker run were useful work and no worker waited idle (an estimate, not a bound: waiting that spins — Go's scheduler, Atomics slices — burns CPU and lowers it; idle waiting does not show and raises it).\n\n")
-	p("%s\n", table([]string{"n", "T", "passes/step", "native W=1", "native W=cores", "native speed-up", "Chromium W=1",
-		fmt.Sprintf("Chromium W=%d shared", r.Browser), fmt.Sprintf("Chromium W=%d messages", r.Browser), "Chromium speed-up (best mode)",
-		"Chromium/native CPU (W=1)", "same θ for every W"}, rows))
+	p("Seconds per sample (wall clock, one call):\n\n%s\n", table(header, rows))
+	// The goals, as ratios of the same run.
+	bestW := func(x RowsRow, fixed bool) (float64, string) {
+		if !fixed {
+			return wall(x, "chromium-adaptive-W"), "shared"
+		}
+		s, m := wall(x, "chromium-fixed-W"), wall(x, "chromium-fixed-W-messages")
+		if math.IsNaN(s) || m < s {
+			return m, "messages"
+		}
+		return s, "shared"
+	}
+	rows = nil
+	for _, x := range r.Rows {
+		fw, fm := bestW(x, true)
+		aw, _ := bestW(x, false)
+		base := wall(x, "base-1")
+		rows = append(rows, []string{strconv.Itoa(x.N),
+			sig(wall(x, "native-fixed-1")/wall(x, "native-fixed-W")) + "× / " + sig(wall(x, "native-adaptive-1")/wall(x, "native-adaptive-W")) + "×",
+			sig(wall(x, "chromium-fixed-1")/fw) + "× (" + fm + ") / " + sig(wall(x, "chromium-adaptive-1")/aw) + "×",
+			sig(aw / base), sig(fw / base),
+			sig(wall(x, "chromium-adaptive-1") / wall(x, "native-adaptive-1")),
+			fmt.Sprint(x.SameBits)})
+	}
+	p("The goals, as ratios within this run: the speed-up on W = %d workers (goal ≥ %s: 0.8·W), with fixed work / adaptive; Chromium on all its workers against the baseline module on one (goal ≤ 0.4), adaptive (the same work as then) and with fixed work (the page's default: more passes, see passes/sample); Chromium/native per sample, one worker, adaptive:\n\n", r.Cores, sig(0.8*float64(r.Cores)))
+	p("%s\n", table([]string{"n", "native speed-up fixed / adaptive", "Chromium speed-up fixed / adaptive", "Chromium all workers ÷ then, adaptive", "Chromium all workers ÷ then, fixed work", "Chromium/native (W=1, adaptive)", "same θ for every W"}, rows))
 	last := r.Rows[len(r.Rows)-1]
-	best := last.ChromSharedCPU
-	if len(best) == 0 || minimum(last.ChromMessagesCPU) < minimum(best) {
-		best = last.ChromMessagesCPU
-	}
-	sn, n4, n8 := amdahl(cpuSpeedup(last.Native1CPU, last.NativeWCPU, last.Workers), last.Workers)
-	sc, c4, c8 := amdahl(cpuSpeedup(last.Chrom1CPU, best, last.BWorkers), last.BWorkers)
+	fw, _ := bestW(last, true)
+	sn, n4, n8 := amdahl(wall(last, "native-fixed-1")/wall(last, "native-fixed-W"), last.Workers)
+	sc, c4, c8 := amdahl(wall(last, "chromium-fixed-1")/fw, last.BWorkers)
 	lo, hi, med := loadStats(r.Load)
-	p("The machine (%d CPUs) was shared: %d–%d runnable threads (median %d) when the calls started, so the wall clock includes queueing and its speed-ups are not a measurement of the parallel passes; the CPU times are. ", r.Cores, lo, hi, med)
-	p("Projection to 4 and 8 cores (Amdahl's law, serial fraction fitted to the CPU-time speed-up at n = %d): natively serial fraction %s → %s× on 4 cores, %s× on 8; in Chromium %s → %s× on 4, %s× on 8, so one sample at n = %d would take ≈ %s s on a 4-core and ≈ %s s on an 8-core machine like this one (Chromium, single-worker CPU time %s s).\n\n",
-		last.N, sig(sn), sig(n4), sig(n8), sig(sc), sig(c4), sig(c8), last.N, sig(minimum(last.Chrom1CPU)/c4), sig(minimum(last.Chrom1CPU)/c8), sig(minimum(last.Chrom1CPU)))
+	p("The machine has %d CPUs; %d–%d runnable threads (median %d) when the calls started. ", r.Cores, lo, hi, med)
+	c1 := wall(last, "chromium-fixed-1")
+	p("Projection to 4 and 8 cores (Amdahl's law, serial fraction fitted to the wall-clock speed-up with fixed work at n = %d): natively serial fraction %s → %s× on 4 cores, %s× on 8; in Chromium %s → %s× on 4, %s× on 8, so the page's sample at n = %d (fixed work, %s s on one worker here) would take ≈ %s s on a 4-core and ≈ %s s on an 8-core machine of this per-core speed.\n\n",
+		last.N, sig(sn), sig(n4), sig(n8), sig(sc), sig(c4), sig(c8), last.N, sig(c1), sig(c1/c4), sig(c1/c8))
 	return b.String()
 }
 
@@ -326,4 +445,18 @@ func loadStats(xs []int) (lo, hi, med int) {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[0], s[len(s)-1], s[len(s)/2]
+}
+
+// rowsWithBaseline runs rowsSection with a second browser on baseRoot (a
+// checkout built at BaseCommit) when baseRoot is set.
+func rowsWithBaseline(br *browser, baseRoot string) (Rows, error) {
+	if baseRoot == "" {
+		return rowsSection(br, nil)
+	}
+	base, err := startBrowser(baseRoot)
+	if err != nil {
+		return Rows{}, fmt.Errorf("-rows-baseline %s: %w", baseRoot, err)
+	}
+	defer base.close()
+	return rowsSection(br, base)
 }
