@@ -182,7 +182,7 @@ case "${1:-}" in
     log "go test -bench as wasm under node"
     GOOS=js GOARCH=wasm go test -exec="$WASM_EXEC" -run '^$' -bench "$pattern" -benchtime "$benchtime" "${pkgs[@]}" | tee docs/bench-wasm.txt
     log "benchmark report (wasm/tools/bench)"
-    go run ./wasm/tools/bench -root . -gotest-native docs/bench-native.txt -gotest-wasm docs/bench-wasm.txt -shipped-wasm "$shipped" ;;
+    go run ./wasm/tools/bench -root . -gotest-native docs/bench-native.txt -gotest-wasm docs/bench-wasm.txt -shipped-wasm "$shipped" -rows-baseline auto ;;
   *)
     echo "usage: $0 build|serve|dist|test|bench" >&2
     exit 2 ;;

@@ -78,7 +78,7 @@ func main() {
 	studyAlso := flag.String("study-also", "", "with -study: comma-separated further runs files to read (runs another process did)")
 	studyRange := flag.String("study-split-range", "", "with -study: only splits a-b (inclusive), to share a dataset between processes")
 	studySplits := flag.Int("study-splits", 0, "with -study: the number of splits (default DefaultStudyOptions)")
-	rowsBase := flag.String("rows-baseline", "", "a checkout built at "+BaseCommit+" (./build.sh build), served to a second headless Chromium for the rows section's \"then\" column (optional)")
+	rowsBase := flag.String("rows-baseline", "", "a checkout built at "+BaseCommit+" (./build.sh build), served to a second headless Chromium for the rows section's \"then\" column; \"auto\" makes one in a temporary git worktree (optional)")
 	studyResults := flag.String("study-results", filepath.Join("docs", "study", "runs.jsonl.gz"), "the study's runs file (relative to -root) that the report's §3a is built from, without re-running")
 	flag.Parse()
 	if *study != "" {
@@ -142,7 +142,7 @@ func main() {
 	}
 	step("size and load time", func() (err error) { r.Size, err = sizeAndLoad(sizePath, br); return })
 	step("speed: native, node, Chromium", func() (err error) { r.Speed, err = speed(wasmPath, br); return })
-	step("rows per tab: native and Chromium, 1 and all workers", func() (err error) { r.Rows, err = rowsWithBaseline(br, *rowsBase); return })
+	step("rows per tab: native and Chromium, 1 and all workers", func() (err error) { r.Rows, err = rowsWithBaseline(br, *root, *rowsBase); return })
 	if *gtNative != "" && *gtWasm != "" {
 		step("go test -bench ratios", func() (err error) { r.Speed.GoTest, err = goTestRatios(*gtNative, *gtWasm); return })
 	}
@@ -213,7 +213,7 @@ func remeasure(root, section, rowsBase string) error {
 		if err != nil {
 			return err
 		}
-		r.Rows, err = rowsWithBaseline(br, rowsBase)
+		r.Rows, err = rowsWithBaseline(br, root, rowsBase)
 		br.close()
 		if err != nil {
 			return err

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -77,19 +79,20 @@ type rowsConfig struct {
 	fixed  bool   // fixedWork
 	mode   string // Chromium pool: "auto", "shared", "messages"
 	header string
+	maxN   int // measured up to this n only (0: every n)
 }
 
 var rowsConfigs = []rowsConfig{
-	{"native-fixed-1", "native", false, true, "", "native W=1 fixed"},
-	{"native-fixed-W", "native", true, true, "", "native W=cores fixed"},
-	{"native-adaptive-1", "native", false, false, "", "native W=1 adaptive"},
-	{"native-adaptive-W", "native", true, false, "", "native W=cores adaptive"},
-	{"base-1", "base", false, false, "", "Chromium then (" + BaseCommit + ") W=1"},
-	{"chromium-adaptive-1", "chromium", false, false, "auto", "Chromium W=1 adaptive"},
-	{"chromium-adaptive-W", "chromium", true, false, "shared", "Chromium W=cores adaptive (shared)"},
-	{"chromium-fixed-1", "chromium", false, true, "auto", "Chromium W=1 fixed"},
-	{"chromium-fixed-W", "chromium", true, true, "shared", "Chromium W=cores fixed (shared)"},
-	{"chromium-fixed-W-messages", "chromium", true, true, "messages", "Chromium W=cores fixed (messages)"},
+	{"native-fixed-1", "native", false, true, "", "native W=1 fixed", 0},
+	{"native-fixed-W", "native", true, true, "", "native W=cores fixed", 0},
+	{"native-adaptive-1", "native", false, false, "", "native W=1 adaptive", 0},
+	{"native-adaptive-W", "native", true, false, "", "native W=cores adaptive", 0},
+	{"base-1", "base", false, false, "", "Chromium then (" + BaseCommit + ") W=1", 0},
+	{"chromium-adaptive-1", "chromium", false, false, "auto", "Chromium W=1 adaptive", 0},
+	{"chromium-adaptive-W", "chromium", true, false, "shared", "Chromium W=cores adaptive (shared)", 0},
+	{"chromium-fixed-1", "chromium", false, true, "auto", "Chromium W=1 fixed", 0},
+	{"chromium-fixed-W", "chromium", true, true, "shared", "Chromium W=cores fixed (shared)", 0},
+	{"chromium-fixed-W-messages", "chromium", true, true, "messages", "Chromium W=cores fixed (messages)", 10_000}, // the slowest column: measured where the page's default tables are
 }
 
 const rowsProtocol = "one first-order logistic sample (benchkit.RowsRequest: d = 30 rows on the unit sphere, ε = 1, δ = 1e-5·455/n, C = 10, seeded) per call, the whole mechanism.sample call (plan, sampler, non-private fit); natively in the runner (mechanism.Sample) and in headless Chromium through the page's worker API (load(); the shard workers start inside the call), %d round(s), the fastest call reported; W = 1 and W = all cores offered (native: runtime.NumCPU(); Chromium: navigator.hardwareConcurrency); with fixed work (`fixedWork`, the default since issue 21 and what the page runs: T·(K+1) anchor passes and B trials, padded) and adaptive (`fixedWork: false`, the work of the issue's baseline); in Chromium with shared memory (the dev server sends COOP/COEP) and with messages (dpsample._test.poolMode); \"then\" is the module built at %s, the commit the issue was filed at (before the faster passes, the shards and fixed work), loaded in a second headless Chromium and given the same request (adaptive, one worker: all it had). Each call is timed by the wall clock and by CPU time (getrusage of the runner natively; the headless browser's process tree from /proc in Chromium)."
@@ -199,7 +202,7 @@ func rowsSection(br, base *browser) (Rows, error) {
 		}
 		for range reps {
 			for _, c := range rowsConfigs {
-				if c.where == "base" && bctx == nil || c.mode == "shared" && !out.Isolated {
+				if c.where == "base" && bctx == nil || c.mode == "shared" && !out.Isolated || c.maxN > 0 && n > c.maxN {
 					continue
 				}
 				cell := row.Cells[c.key]
@@ -395,7 +398,11 @@ func rowsMarkdown(r Rows) string {
 			if c.where == "base" && r.Base == "" || c.mode == "shared" && !r.Isolated {
 				continue
 			}
-			row = append(row, sig(wall(x, c.key))+" s")
+			if w := wall(x, c.key); math.IsNaN(w) {
+				row = append(row, "—")
+			} else {
+				row = append(row, sig(w)+" s")
+			}
 		}
 		rows = append(rows, row)
 	}
@@ -448,10 +455,27 @@ func loadStats(xs []int) (lo, hi, med int) {
 }
 
 // rowsWithBaseline runs rowsSection with a second browser on baseRoot (a
-// checkout built at BaseCommit) when baseRoot is set.
-func rowsWithBaseline(br *browser, baseRoot string) (Rows, error) {
+// checkout built at BaseCommit) when baseRoot is set; "auto" makes one: a
+// detached git worktree of root at BaseCommit, built by its ./build.sh build
+// and removed afterwards.
+func rowsWithBaseline(br *browser, root, baseRoot string) (Rows, error) {
 	if baseRoot == "" {
 		return rowsSection(br, nil)
+	}
+	if baseRoot == "auto" {
+		dir, err := os.MkdirTemp("", "dpsample-base-")
+		if err != nil {
+			return Rows{}, err
+		}
+		baseRoot = filepath.Join(dir, "base")
+		for _, c := range [][]string{{"git", "-C", root, "worktree", "add", "--detach", baseRoot, BaseCommit}, {filepath.Join(baseRoot, "build.sh"), "build"}} {
+			cmd := exec.Command(c[0], c[1:]...)
+			cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+			if err := cmd.Run(); err != nil {
+				return Rows{}, fmt.Errorf("-rows-baseline auto: %s: %w", strings.Join(c, " "), err)
+			}
+		}
+		defer exec.Command("git", "-C", root, "worktree", "remove", "--force", baseRoot).Run()
 	}
 	base, err := startBrowser(baseRoot)
 	if err != nil {
