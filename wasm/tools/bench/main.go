@@ -213,8 +213,12 @@ func remeasure(root, section, rowsBase string) error {
 		if err != nil {
 			return err
 		}
+		prev := r.Rows
 		r.Rows, err = rowsWithBaseline(br, root, rowsBase)
 		br.close()
+		if err == nil && os.Getenv("BENCH_ROWS_N") != "" { // one n measured again: keep the others
+			r.Rows = mergeRows(prev, r.Rows)
+		}
 		if err != nil {
 			return err
 		}

@@ -39,6 +39,9 @@ type Rows struct {
 	// Load is /proc/loadavg's runnable threads sampled before each call
 	// (numbers above the cores mean queueing).
 	Load []int `json:"runnable"`
+	// Later are the n whose rows come from a later run (BENCH_ROWS_N,
+	// merged by mergeRows) than the others.
+	Later []int `json:"measuredLater,omitempty"`
 }
 
 // RowsRow is one n: the sample's plan and, per configuration (rowsConfigs'
@@ -438,6 +441,9 @@ func rowsMarkdown(r Rows) string {
 	sc, c4, c8 := amdahl(wall(last, "chromium-fixed-1")/fw, last.BWorkers)
 	lo, hi, med := loadStats(r.Load)
 	p("The machine has %d CPUs; %d–%d runnable threads (median %d) when the calls started. ", r.Cores, lo, hi, med)
+	if len(r.Later) > 0 {
+		p("The row(s) n = %v come from a later run of this section alone (`BENCH_ROWS_N`), the others from one run. ", r.Later)
+	}
 	c1 := wall(last, "chromium-fixed-1")
 	p("Projection to 4 and 8 cores (Amdahl's law, serial fraction fitted to the wall-clock speed-up with fixed work at n = %d): natively serial fraction %s → %s× on 4 cores, %s× on 8; in Chromium %s → %s× on 4, %s× on 8, so the page's sample at n = %d (fixed work, %s s on one worker here) would take ≈ %s s on a 4-core and ≈ %s s on an 8-core machine of this per-core speed.\n\n",
 		last.N, sig(sn), sig(n4), sig(n8), sig(sc), sig(c4), sig(c8), last.N, sig(c1), sig(c1/c4), sig(c1/c8))
@@ -483,4 +489,29 @@ func rowsWithBaseline(br *browser, root, baseRoot string) (Rows, error) {
 	}
 	defer base.close()
 	return rowsSection(br, base)
+}
+
+// mergeRows returns prev with the rows of next (same n replaced, new n
+// added, sorted by n), next's protocol and machine, and both runs' load
+// samples.
+func mergeRows(prev, next Rows) Rows {
+	out := next
+	out.Rows = nil
+	for _, r := range prev.Rows {
+		if !slices.ContainsFunc(next.Rows, func(x RowsRow) bool { return x.N == r.N }) && r.Cells != nil {
+			out.Rows = append(out.Rows, r)
+		}
+	}
+	out.Rows = append(out.Rows, next.Rows...)
+	slices.SortFunc(out.Rows, func(a, b RowsRow) int { return a.N - b.N })
+	out.Load = append(slices.Clone(prev.Load), next.Load...)
+	for _, r := range next.Rows {
+		if !slices.Contains(prev.Later, r.N) {
+			out.Later = append(slices.Clone(prev.Later), r.N)
+		}
+	}
+	if out.Base == "" {
+		out.Base = prev.Base
+	}
+	return out
 }
