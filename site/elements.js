@@ -105,7 +105,7 @@ export const SCHEMA = {
       estimator: rule.oneOf("exponential", "dp-gd"),
       epsilon: rule.positive(), delta: rule.open01(), radius: rule.positive(),
       rank: rule.int(1, 100000), samples: rule.int(1, 10000), base: rule.url(),
-      budget: rule.positive(), "budget-delta": rule.open01(), ...PREFIX,
+      budget: rule.positive(), "budget-delta": rule.open01(), workers: rule.int(1, 64), "fixed-work": rule.oneOf("on", "off"), ...PREFIX,
     },
   },
   "dp-dimension-free": {

@@ -267,6 +267,7 @@ func (v *estimateView) dataInputsChanged(why string) {
 	v.csvErr.SetTextContent(v.loadErr)
 	v.formErr.SetTextContent("")
 	v.k.setError(nil)
+	v.workChanged()
 	markStale(v.out, v.id, why)
 }
 

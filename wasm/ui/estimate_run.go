@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/dpsample/dpsample/core/checks"
@@ -23,6 +24,7 @@ type estimateInput struct {
 	raw       [][]float64     // the features in the columns' units (for the plot)
 	ranges    []dataset.Range // declared, one per feature (public)
 	target    *dataset.Range  // declared target range (regression), public
+	plan      mechanism.Plan  // the request's plan (public: its work sets the time estimate)
 	kind      loss.Kind
 	columns   []string // names of θ's coordinates
 	source    string
@@ -171,9 +173,12 @@ func (v *estimateView) build() (*estimateInput, error) {
 	if err != nil {
 		return nil, shownError{err}
 	}
+	workers, _ := strconv.Atoi(v.workers.sel.Value())
+	fixed := v.fixedWork.Checked()
 	in.req = mechanism.Request{Loss: l.String(), X: x, Y: y, Epsilon: vals[0], Delta: vals[1], Radius: vals[2], Rank: rank,
-		Clip: math.Sqrt(float64(len(x[0]))), Samples: m, TargetRange: targetRange, Method: v.estSel.sel.Value()}
-	if _, err := mechanism.NewPlan(in.req); err != nil { // validate here, cheaply, with inline errors
+		Clip: math.Sqrt(float64(len(x[0]))), Samples: m, TargetRange: targetRange, Method: v.estSel.sel.Value(), Workers: max(1, workers),
+		FixedWork: &fixed}
+	if in.plan, err = mechanism.NewPlan(in.req); err != nil { // validate here, cheaply, with inline errors
 		var ce *checks.Error
 		if errors.As(err, &ce) {
 			slot := map[string]numberField{"epsilon": v.eps, "delta": v.delta, "radius": v.c, "rank": v.k, "samples": v.m}
@@ -209,6 +214,26 @@ func (v *estimateView) runEstimate() {
 		b.load(v.root) // a built-in chosen while its fetch was under way, or whose fetch failed
 	}
 	in, err := v.build()
+	// The time it will take (estimate_work.go): a long run waits for a
+	// second press of Run, a run past the page's limit is refused.
+	var est workEstimate
+	if err == nil {
+		est = estimateWork(in, in.plan)
+		alt := math.NaN() // the same run without fixed work
+		if in.plan.FixedWork {
+			req, off := in.req, false
+			req.FixedWork = &off
+			if pl, err := mechanism.NewPlan(req); err == nil {
+				alt = estimateWork(in, pl).seconds
+			}
+		}
+		key := fmt.Sprintf("%d×%d %s T=%d W=%d passes=%g", est.rows, est.d, in.plan.Method, in.plan.Steps, est.workers, est.passes)
+		if err = v.workGate(est, alt, key); errors.Is(err, errConfirm) {
+			return
+		}
+	} else {
+		v.workLine.SetTextContent("")
+	}
 	// The table's privacy budget: checked here before anything starts, and
 	// charged by the worker before it samples (ui_ledger.go).
 	var key string
@@ -231,7 +256,11 @@ func (v *estimateView) runEstimate() {
 		markStale(v.out, v.id, "the last run could not start (the problem is marked above)")
 		return
 	}
-	opts, release := v.run.start(fmt.Sprintf("Sampling from %s × %s in the worker…", count(len(in.req.X), "row"), count(len(in.req.X[0]), "column")))
+	msg := fmt.Sprintf("Sampling from %s × %s in the worker…", count(len(in.req.X), "row"), count(len(in.req.X[0]), "column"))
+	if est.seconds >= warnSeconds {
+		msg = fmt.Sprintf("Sampling from %s × %s in the worker (%s)…", count(len(in.req.X), "row"), count(len(in.req.X[0]), "column"), about(est.seconds))
+	}
+	opts, release := v.run.start(msg)
 	releaseLedger := v.ledger.runOptions(opts, key)
 	res, err := callRemote("mechanism.sample", jsio.EncodeTyped(in.req), opts)
 	release()

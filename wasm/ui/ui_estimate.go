@@ -53,9 +53,10 @@ var builtins = func() []*builtin {
 }()
 
 // maxPasteBytes caps the CSV text the page accepts (pasted, typed or
-// dropped): a larger table is better sampled down first, and the cap keeps a
-// 10 MB paste from freezing the page.
-const maxPasteBytes = 2 << 20
+// dropped): a bound on what the page parses on its main thread (a 16 MB
+// table is ≈ 100,000 rows of 10 columns). The limit a run meets first is
+// its time (estimate_work.go): how long the plan's passes take here.
+const maxPasteBytes = 16 << 20
 
 // lossOptions are the losses the form offers, with their labels.
 var lossOptions = func() [][2]string {
@@ -125,7 +126,11 @@ type estimateView struct {
 	recalled            bool // declarations were filled in from this browser's memory
 	lossAuto            bool // the task follows the CSV's target column (until the user chooses one)
 	eps, delta, c, k, m numberField
-	cAuto               bool // C still follows mechanism.DefaultRadius (not set by the user or an attribute)
+	workers             selectField           // the cores offered to the sampler's passes (Request.Workers)
+	fixedWork           *dom.HTMLInputElement // Request.FixedWork: hide the run time (on by default)
+	workLine            dom.Element           // how long the run will take (estimate_work.go)
+	confirmed           string                // the run a long-run warning was shown for (a second Run starts it)
+	cAuto               bool                  // C still follows mechanism.DefaultRadius (not set by the user or an attribute)
 	formErr             dom.Element
 	run                 *runner
 	ledger              *ledgerView // the table's privacy budget, next to Run (ui_ledger.go)
@@ -213,9 +218,19 @@ func buildEstimateView(root dom.Element) {
 	v.m = newNumberField(id+"-samples", "samples", attr(root, "samples", "1"), "1",
 		"1 = the estimate you would publish. More samples show a spread, but each costs privacy: "+
 			"m samples are composed, so each is drawn at s/√m (m = 4: half the Gaussian-DP parameter s of one)")
+	v.workers = newSelectField(id+"-workers", "workers", "threads of this device that share the passes over the rows "+
+		"(the smooth losses' sampler); θ is the same whatever the number", workerOptions(), strconv.Itoa(offeredWorkers(attr(root, "workers", ""))))
+	v.fixedWork = el("input", "type", "checkbox", "id", id+"-fixed-work", "aria-describedby", id+"-fixed-work-help").(*dom.HTMLInputElement)
+	v.fixedWork.SetChecked(attr(root, "fixed-work", "on") != "off")
+	fixedLab := el("label", "for", id+"-fixed-work", "class", "check")
+	appendAll(fixedLab, v.fixedWork, doc().CreateTextNode(" hide the run time (fixed work)"))
+	fixedWrap := el("div", "class", "field")
+	appendAll(fixedWrap, fixedLab, text("small", "the sampler does the same passes whatever the rows hold, so the time a run takes says "+
+		"nothing about them — useful when others can see it; about 3–4× the passes of a run that stops when it can", "id", id+"-fixed-work-help", "class", "help"))
 	params := el("div", "class", "controls")
-	appendAll(params, v.eps.wrap, v.delta.wrap, v.c.wrap, v.k.wrap, v.m.wrap)
+	appendAll(params, v.eps.wrap, v.delta.wrap, v.c.wrap, v.k.wrap, v.m.wrap, v.workers.wrap, fixedWrap)
 	v.formErr = el("div", "id", id+"-err", "class", "error", "role", "alert")
+	v.workLine = el("p", "id", id+"-work", "class", "detail", "role", "status")
 	v.run = newRunner(id, "Run privately")
 	v.ledger = newLedgerView(root, id)
 	v.out = el("div", "class", "results", "id", id+"-results", "aria-live", "polite")
@@ -225,7 +240,7 @@ func buildEstimateView(root dom.Element) {
 	v.statement = el("p", "id", id+"-statement", "class", "statement")
 	v.export = el("p", "id", id+"-export")
 	appendAll(v.out, v.fig, v.summary, v.excess, v.statement, v.export)
-	appendAll(root, top, v.csvBox, v.featBox, v.rangesBox, v.rangesErr, params, v.formErr, v.run.wrap, v.ledger.wrap, v.out)
+	appendAll(root, top, v.csvBox, v.featBox, v.rangesBox, v.rangesErr, params, v.formErr, v.workLine, v.run.wrap, v.ledger.wrap, v.out)
 
 	v.data.sel.AddEventListener("change", false, func(dom.Event) {
 		markStale(v.out, v.id, "the dataset changed")
@@ -328,8 +343,11 @@ func buildEstimateView(root dom.Element) {
 		l.f.input.AddEventListener("input", false, func(dom.Event) {
 			l.f.setError(l.rule(l.f.input.Value()))
 			v.formErr.SetTextContent("")
+			v.workChanged()
 		})
 	}
+	v.workers.sel.AddEventListener("change", false, func(dom.Event) { v.workChanged() })
+	v.fixedWork.AddEventListener("change", false, func(dom.Event) { v.workChanged() })
 	v.run.run.AddEventListener("click", false, func(dom.Event) { go v.runEstimate() })
 	onResize(func() {
 		if v.redraw != nil {

@@ -1,0 +1,107 @@
+//go:build !js
+
+package e2e
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestEstimateWork: the page's limit on a table is the time its run would
+// take (estimate_work.go), from the plan's work and a pass timed on this
+// device. On 100,000 rows of three features (2.4 MB of CSV, far inside the
+// text cap): at ε = 2.5 the run is refused before it starts, with the time
+// (hours here) and the rows that would fit. The run's time grows about in
+// proportion to ε at this n (T does), so the test takes the page's own
+// estimate at ε = 2.5 and picks ε for ≈ 10 min — the run waits for a second
+// press of Run, saying how long it would take and how long without fixed
+// work — and for ≈ 35 s — it starts at once with "about N s" in its status
+// (and is cancelled). The cases hold for any device speed.
+func TestEstimateWork(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.setValue("est-data", "csv")
+	eval[bool](p, `(() => { const e = document.getElementById("est-csv"); const rows = ["a,b,c,label"];
+		for (let i = 0; i < 100000; i++) { const a = Math.sin(1.3*i), b = Math.cos(0.7*i), c = Math.sin(0.37*i + 1);
+			rows.push(a.toFixed(3) + "," + b.toFixed(3) + "," + c.toFixed(3) + "," + (a + b - c > 0 ? "yes" : "no")); }
+		e.value = rows.join("\n") + "\n"; e.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)
+	p.waitJS(`document.querySelectorAll("#est-features input").length === 3`, 30*time.Second)
+	if got := p.value("est-loss"); got != "logistic" {
+		t.Fatalf("task %q, want logistic for a yes/no target", got)
+	}
+	p.setValue("est-ranges-line", "a: -1..1, b: -1..1, c: -1..1")
+	p.click("est-ranges-apply")
+	p.waitJS(`document.getElementById("est-positive") !== null`, 5*time.Second)
+	p.setValue("est-positive", "yes")
+	p.setValue("est-delta", "1e-6")
+	if w := p.value("est-workers"); w != eval[string](p, `String(navigator.hardwareConcurrency)`) {
+		t.Errorf("workers %q: a cross-origin isolated page offers every core by default", w)
+	}
+
+	// Refused: over the page's hour.
+	p.setValue("est-epsilon", "2.5")
+	p.click("est-run")
+	p.waitJS(`document.getElementById("est-err").textContent !== ""`, 60*time.Second)
+	t.Logf("refusal: %s", p.text("#est-err"))
+	if s := p.text("#est-err"); !strings.Contains(s, "would take about") || !strings.Contains(s, "sample the rows down to about") ||
+		!strings.Contains(s, "passes over") {
+		t.Errorf("refusal: %q", s)
+	}
+	if s := p.text("#est-status"); strings.HasPrefix(s, "Sampling") {
+		t.Errorf("a refused run started: %q", s)
+	}
+
+	m := regexp.MustCompile(`would take about ([0-9.]+) (h|min)`).FindStringSubmatch(p.text("#est-err"))
+	if m == nil {
+		t.Fatalf("refusal without a time in hours or minutes: %q", p.text("#est-err"))
+	}
+	secs, _ := strconv.ParseFloat(m[1], 64)
+	secs *= map[string]float64{"h": 3600, "min": 60}[m[2]]
+	epsFor := func(target float64) string { return strconv.FormatFloat(2.5*target/secs, 'g', 3, 64) }
+
+	// Long: a second press is needed.
+	p.setValue("est-epsilon", epsFor(600))
+	p.click("est-run")
+	p.waitJS(`document.getElementById("est-work").textContent.includes("Press Run again")`, 60*time.Second)
+	t.Logf("ε = %s: %s", epsFor(600), p.text("#est-work"))
+	if s := p.text("#est-work"); !strings.Contains(s, "min") || !strings.Contains(s, "Without fixed work") {
+		t.Errorf("long-run warning: %q", s)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if s := p.text("#est-status"); strings.HasPrefix(s, "Sampling") {
+		t.Errorf("a long run started on the first press: %q", s)
+	}
+	if s := p.errorsShown(); s != "" {
+		t.Errorf("the warning is not an error: %s", s)
+	}
+	p.shot("#estimate", "estimate-long-run")
+
+	// Short enough to start, long enough to say so: ε scaled from the
+	// estimate just shown (nearer than the hour's, as K falls with ε too).
+	mc := regexp.MustCompile(`will take about ([0-9.]+) (h|min)`).FindStringSubmatch(p.text("#est-work"))
+	if mc == nil {
+		t.Fatalf("long-run warning without a time: %q", p.text("#est-work"))
+	}
+	secsC, _ := strconv.ParseFloat(mc[1], 64)
+	secsC *= map[string]float64{"h": 3600, "min": 60}[mc[2]]
+	epsC, _ := strconv.ParseFloat(epsFor(600), 64)
+	epsW := strconv.FormatFloat(epsC*35/secsC, 'g', 3, 64)
+	eval[bool](p, `(() => { document.getElementById("est-status").textContent = ""; return true })()`)
+	p.setValue("est-epsilon", epsW)
+	p.click("est-run")
+	p.waitJS(`document.getElementById("est-work").textContent.includes("This run takes about") || document.getElementById("est-status").textContent !== ""`, 60*time.Second)
+	t.Logf("ε = %s: %s", epsW, p.text("#est-work"))
+	if s := p.text("#est-work"); !strings.Contains(s, "This run takes about") {
+		t.Errorf("work line %q", s)
+	}
+	if s := p.text("#est-status"); strings.HasPrefix(s, "Sampling") {
+		if !strings.Contains(s, "(about ") {
+			t.Errorf("status %q lacks the estimate", s)
+		}
+		p.click("est-cancel")
+		p.waitJS(`!document.getElementById("est-status").textContent.startsWith("Sampling")`, 60*time.Second)
+	}
+}

@@ -1,0 +1,265 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/mechanism"
+)
+
+// Work before it starts (issue 24). The page's limit on a table is the time
+// its run would take, not its size in bytes: the plan's work estimate
+// (Plan.Work: passes over the rows, n·d multiply-adds a pass, from public
+// inputs only) times a cost per row·column·pass measured on this device,
+// divided by the speed-up of the workers. A run estimated at
+//
+//	≥ warnSeconds     says "about N s" when it starts;
+//	≥ confirmSeconds  does not start until Run is pressed a second time;
+//	> maxRunSeconds   is refused, with the number of rows that would fit.
+//
+// Only n, d, the form's parameters and the device's speed enter: never the
+// values of the rows. The text box itself is capped at maxPasteBytes, a
+// bound on what the page parses on its main thread, far above what the time
+// limit lets a smooth loss run at the default ε.
+const (
+	warnSeconds    = 10
+	confirmSeconds = 120
+	maxRunSeconds  = 3600
+	// workerGain is the speed-up each worker beyond the first is counted
+	// for: measured 0.62–0.70 in Chromium on 2 cores at n = 10,000 (the
+	// rows-per-tab table of docs/BENCHMARKS.md).
+	workerGain = 0.6
+)
+
+// costKey is a measured pass: the loss's kind and the row length.
+type costKey struct {
+	kind  loss.Kind
+	d     int
+	value bool // a value pass (Mean) rather than a first-order pass (Linearize)
+}
+
+// passCosts caches the measured seconds per row·column·pass.
+var passCosts = map[costKey]float64{}
+
+// costRows are the rows of the measurement (public, deterministic, on the
+// unit sphere: the clipped rows the sampler sees).
+const costRows = 2048
+
+// passCost returns the seconds one pass of the loss costs per row·column on
+// this device: the best rate of a few rounds of passes over costRows public
+// rows of d columns over 150 ms of rounds (V8 compiles the hot loop in
+// tiers), about 0.2 s of the main thread the first time for a (loss, d),
+// cached after.
+func passCost(k loss.Kind, d int, value bool) float64 {
+	key := costKey{k, d, value}
+	if c, ok := passCosts[key]; ok {
+		return c
+	}
+	x := make([][]float64, costRows)
+	y := make([]float64, costRows)
+	for i := range x {
+		r, s := make([]float64, d), 0.0
+		for j := range r {
+			r[j] = math.Sin(1.3*float64(i)+0.7*float64(j*j)) + math.Cos(0.37*float64(i)*float64(j+1))
+			s += r[j] * r[j]
+		}
+		for j := range r {
+			r[j] /= math.Sqrt(s)
+		}
+		x[i] = r
+		y[i] = float64(2*(i%2) - 1)
+		if !k.Classification() {
+			y[i] *= 0.5
+		}
+	}
+	if !k.Supervised() {
+		y = nil
+	}
+	set, err := loss.New(k, x, y, loss.Params{})
+	if err != nil {
+		return math.NaN()
+	}
+	_, smooth := set.Smooth()
+	value = value || !smooth
+	z := make([]float64, d)
+	for j := range z {
+		z[j] = 0.1 * math.Cos(float64(j))
+	}
+	grad, lin := make([]float64, d), make([]float64, 3*costRows)
+	pass := func() {
+		if value {
+			set.Mean(z)
+		} else {
+			set.Linearize(z, grad, lin)
+		}
+	}
+	round := func(passes int) time.Duration {
+		t0 := time.Now()
+		for range passes {
+			pass()
+		}
+		return time.Since(t0)
+	}
+	passes := 1
+	for round(passes) < 10*time.Millisecond && passes < 1<<16 { // a round of ≥ 10 ms
+		passes *= 2
+	}
+	// V8 runs a function in its baseline tier first and optimises it once
+	// it is hot: keep timing rounds for 150 ms and take the best.
+	best := math.Inf(1)
+	for t0 := time.Now(); time.Since(t0) < 150*time.Millisecond; {
+		best = math.Min(best, round(passes).Seconds())
+	}
+	c := best / float64(passes) / float64(costRows*d)
+	passCosts[key] = c
+	return c
+}
+
+// workEstimate is a run's expected duration on this device.
+type workEstimate struct {
+	seconds  float64
+	passes   float64
+	rows, d  int
+	workers  int
+	fixed    bool
+	nsPerRow float64 // measured nanoseconds per row·column·pass
+}
+
+// estimateWork turns the plan's work into seconds on this device.
+func estimateWork(in *estimateInput, pl mechanism.Plan) workEstimate {
+	value := pl.Method != "first-order"
+	c := passCost(in.kind, pl.D, value)
+	w := max(1, pl.Workers)
+	speed := 1.0
+	if isolated() {
+		speed += workerGain * float64(w-1)
+	}
+	return workEstimate{seconds: pl.Work.Passes * pl.Work.RowsTimesD * c / speed, passes: pl.Work.Passes, rows: pl.N, d: pl.D,
+		workers: w, fixed: pl.FixedWork, nsPerRow: c * 1e9}
+}
+
+// about writes a duration for people: "about 40 s", "about 7 min".
+func about(s float64) string {
+	switch {
+	case s < 1:
+		return "under a second"
+	case s < 90:
+		return fmt.Sprintf("about %.0f s", s)
+	case s < 5400:
+		return fmt.Sprintf("about %.0f min", s/60)
+	}
+	return fmt.Sprintf("about %.1f h", s/3600)
+}
+
+// describe says where the estimate comes from.
+func (e workEstimate) describe() string {
+	s := fmt.Sprintf("%s over %s × %d columns, measured here at %.2g ns per row·column", count(int(math.Round(e.passes)), "pass/passes"),
+		count(e.rows, "row"), e.d, e.nsPerRow)
+	if e.workers > 1 {
+		s += fmt.Sprintf(", on %d workers", e.workers)
+	}
+	if e.fixed {
+		s += "; fixed work: the same passes whatever the rows hold"
+	}
+	return s
+}
+
+// fittingRows is about how many rows would run within limit seconds at the
+// same settings: the run's time grows about as n² (T and the rows of a
+// pass both grow with n).
+func (e workEstimate) fittingRows(limit float64) int {
+	n := float64(e.rows) * math.Sqrt(limit/e.seconds)
+	p := math.Pow(10, math.Floor(math.Log10(n))-1)
+	return int(math.Floor(n/p) * p)
+}
+
+// workGate decides whether a run may start: nil to start; an error for a
+// run over maxRunSeconds; errConfirm (with the message shown) the first time
+// a run over confirmSeconds is asked for. alt is the same run's estimate
+// without fixed work (NaN when it runs without).
+func (v *estimateView) workGate(e workEstimate, alt float64, key string) error {
+	if math.IsNaN(e.seconds) {
+		return nil
+	}
+	without := ""
+	if alt < e.seconds/1.5 {
+		without = fmt.Sprintf(" Without fixed work (untick “hide the run time”) it would take %s.", about(alt))
+	}
+	switch {
+	case e.seconds > maxRunSeconds:
+		v.workLine.SetTextContent(strings.TrimSpace(without))
+		return fmt.Errorf("the table: this run would take %s on this device (%s), and the page stops at %d min: "+
+			"sample the rows down to about %s, or lower ε", about(e.seconds), e.describe(), maxRunSeconds/60, count(e.fittingRows(maxRunSeconds), "row"))
+	case e.seconds >= confirmSeconds && v.confirmed != key:
+		v.confirmed = key
+		v.workLine.SetTextContent(fmt.Sprintf("This run will take %s on this device (%s). Press Run again to start it, "+
+			"or sample the rows down (about %s run in a minute).%s", about(e.seconds), e.describe(), count(e.fittingRows(60), "row"), without))
+		return errConfirm
+	}
+	v.confirmed = ""
+	if e.seconds >= warnSeconds {
+		v.workLine.SetTextContent(fmt.Sprintf("This run takes %s on this device (%s).", about(e.seconds), e.describe()))
+	} else {
+		v.workLine.SetTextContent("")
+	}
+	return nil
+}
+
+// errConfirm stops a run that waits for a second press of Run.
+var errConfirm = fmt.Errorf("press Run again to start")
+
+// cores is what the page offers the sampler: navigator.hardwareConcurrency
+// (at least 1, at most loss.MaxWorkers).
+func cores() int {
+	n := js.Global().Get("navigator").Get("hardwareConcurrency")
+	if n.Type() != js.TypeNumber {
+		return 1
+	}
+	return max(1, min(n.Int(), loss.MaxWorkers))
+}
+
+// workerOptions are the workers the form offers: 1 … cores().
+func workerOptions() [][2]string {
+	var out [][2]string
+	for w := 1; w <= cores(); w++ {
+		label := strconv.Itoa(w)
+		if w == cores() {
+			label += " (every core)"
+		}
+		out = append(out, [2]string{strconv.Itoa(w), label})
+	}
+	return out
+}
+
+// offeredWorkers is the form's first choice of workers: the workers
+// attribute, at most cores(); when it is absent, every core on a
+// cross-origin isolated page and one otherwise. Without isolation the shard
+// workers talk by messages, and a pass then costs more in messages than the
+// second core saves (docs/BENCHMARKS.md: 119 s on 2 workers against 98 s on
+// one at n = 10,000).
+func offeredWorkers(attr string) int {
+	if w, err := strconv.Atoi(attr); err == nil && w >= 1 {
+		return min(w, cores())
+	}
+	if !isolated() {
+		return 1
+	}
+	return cores()
+}
+
+// isolated reports whether the page is cross-origin isolated (its shard
+// workers can share memory).
+func isolated() bool { return js.Global().Get("crossOriginIsolated").Truthy() }
+
+// workChanged drops a time estimate that no longer describes the form.
+func (v *estimateView) workChanged() {
+	v.workLine.SetTextContent("")
+	v.confirmed = ""
+}
