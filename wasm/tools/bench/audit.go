@@ -70,7 +70,7 @@ func auditMarkdown(a AuditReport) string {
 			pair += ", " + r.Oracle
 		}
 		rows = append(rows, []string{r.Sampler, r.Method, pair, r.Constants, fmt.Sprint(r.N), sig(r.Epsilon), fmt.Sprintf("%g", r.Delta),
-			fmt.Sprintf("%.4f", r.GDP), fmt.Sprint(r.Steps), fmt.Sprintf("%g", r.TailD), fmt.Sprintf("%d / %d", r.HitsD, r.HitsD2),
+			fmt.Sprintf("%.4f", r.GDP), fmt.Sprint(r.Steps), sig(r.TailD), fmt.Sprintf("%d / %d", r.HitsD, r.HitsD2),
 			lower, fmt.Sprintf("%.3f", r.IdealLower), fmt.Sprintf("%.3f", r.Rejection), verdict})
 	}
 	p("%s\n", table([]string{"sampler", "method", "pair", "constants", "n", "claimed ε", "δ", "s", "T", "q", "hits D / D′", "ε_lower", "ideal", "rejected", "claim"}, rows))

@@ -442,7 +442,11 @@ func rowsMarkdown(r Rows) string {
 	lo, hi, med := loadStats(r.Load)
 	p("The machine has %d CPUs; %d–%d runnable threads (median %d) when the calls started. ", r.Cores, lo, hi, med)
 	if len(r.Later) > 0 {
-		p("The row(s) n = %v come from a later run of this section alone (`BENCH_ROWS_N`), the others from one run. ", r.Later)
+		later := make([]string, len(r.Later))
+		for i, n := range r.Later {
+			later[i] = strconv.Itoa(n)
+		}
+		p("The row n = %s comes from a later run of this section alone (`BENCH_ROWS_N`; the first run's native calls at that n overlapped compiles), the others and the baseline from one run. ", strings.Join(later, ", "))
 	}
 	c1 := wall(last, "chromium-fixed-1")
 	p("Projection to 4 and 8 cores (Amdahl's law, serial fraction fitted to the wall-clock speed-up with fixed work at n = %d): natively serial fraction %s → %s× on 4 cores, %s× on 8; in Chromium %s → %s× on 4, %s× on 8, so the page's sample at n = %d (fixed work, %s s on one worker here) would take ≈ %s s on a 4-core and ≈ %s s on an 8-core machine of this per-core speed.\n\n",
