@@ -256,11 +256,11 @@ func (v *estimateView) runEstimate() {
 		markStale(v.out, v.id, "the last run could not start (the problem is marked above)")
 		return
 	}
-	msg := fmt.Sprintf("Sampling from %s × %s in the worker…", count(len(in.req.X), "row"), count(len(in.req.X[0]), "column"))
+	eta := ""
 	if est.seconds >= warnSeconds {
-		msg = fmt.Sprintf("Sampling from %s × %s in the worker (%s)…", count(len(in.req.X), "row"), count(len(in.req.X[0]), "column"), about(est.seconds))
+		eta = " (" + about(est.seconds) + ")"
 	}
-	opts, release := v.run.start(msg)
+	opts, release := v.run.start(fmt.Sprintf("Sampling from %s × %s in the worker%s…", count(len(in.req.X), "row"), count(len(in.req.X[0]), "column"), eta))
 	releaseLedger := v.ledger.runOptions(opts, key)
 	res, err := callRemote("mechanism.sample", jsio.EncodeTyped(in.req), opts)
 	release()

@@ -71,14 +71,31 @@ func shardPart(op int) []float64 {
 	return shard.partBr
 }
 
+// shardPass runs op at shard.v and returns the shard's block sums, or an
+// error message for an unknown op.
+func shardPass(op loss.Op) ([]float64, string) {
+	switch op {
+	case loss.OpLinearize:
+		shard.set.LinearizeBlocks(shard.v, shard.lin, shard.partLin)
+	case loss.OpBregman:
+		shard.set.BregmanBlocks(shard.v, shard.lin, shard.partBr)
+	default:
+		return nil, fmt.Sprintf("shard pass: unknown op %d", op)
+	}
+	return shardPart(int(op)), ""
+}
+
+// recoverPass turns a panic in a shard call into its error message.
+func recoverPass(out *any) {
+	if r := recover(); r != nil {
+		*out = fmt.Sprintf("shard pass: internal error (panic: %v)", r)
+	}
+}
+
 // shardRun(op, v, out): runs op at v (a Float64Array of length d) and copies
 // the shard's block sums into out.
 func shardRun(_ js.Value, a []js.Value) (out any) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = fmt.Sprintf("shard pass: internal error (panic: %v)", r)
-		}
-	}()
+	defer recoverPass(&out)
 	if shard.set == nil {
 		return "shard pass before load"
 	}
@@ -86,16 +103,11 @@ func shardRun(_ js.Value, a []js.Value) (out any) {
 	if jsio.CopyFromFloat64Array(shard.v, jsio.Arg(a, 1)) != len(shard.v) {
 		return "shard pass: v has the wrong length"
 	}
-	switch op {
-	case loss.OpLinearize:
-		shard.set.LinearizeBlocks(shard.v, shard.lin, shard.partLin)
-	case loss.OpBregman:
-		shard.set.BregmanBlocks(shard.v, shard.lin, shard.partBr)
-	default:
-		return fmt.Sprintf("shard pass: unknown op %d", op)
+	part, msg := shardPass(op)
+	if msg == "" {
+		jsio.CopyToFloat64Array(jsio.Arg(a, 2), part)
 	}
-	jsio.CopyToFloat64Array(jsio.Arg(a, 2), shardPart(int(op)))
-	return ""
+	return msg
 }
 
 // shardServe(ctl, vec, part, slot, seen, crashAfter) serves passes from
@@ -109,11 +121,7 @@ func shardRun(_ js.Value, a []js.Value) (out any) {
 // seen is ctl[0] as read before "loaded" was posted; with crashAfter > 0
 // (a test hook) it fails after that many passes, as a crashed worker would.
 func shardServe(_ js.Value, a []js.Value) (out any) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = fmt.Sprintf("shard pass: internal error (panic: %v)", r)
-		}
-	}()
+	defer recoverPass(&out)
 	if shard.set == nil {
 		return "shard serve before load"
 	}
@@ -142,15 +150,11 @@ func shardServe(_ js.Value, a []js.Value) (out any) {
 			return fmt.Sprintf("shard worker crashed after %d passes (test hook)", ops)
 		}
 		vecV.CopyFrom(shard.v)
-		switch op {
-		case loss.OpLinearize:
-			shard.set.LinearizeBlocks(shard.v, shard.lin, shard.partLin)
-		case loss.OpBregman:
-			shard.set.BregmanBlocks(shard.v, shard.lin, shard.partBr)
-		default:
-			return fmt.Sprintf("shard pass: unknown op %d", op)
+		part, msg := shardPass(op)
+		if msg != "" {
+			return msg
 		}
-		partV.CopyTo(shardPart(int(op)))
+		partV.CopyTo(part)
 		at.store.Invoke(ctl, 2+slot, seen)
 		at.notify.Invoke(ctl, 2+slot)
 	}
