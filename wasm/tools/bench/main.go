@@ -80,7 +80,18 @@ func main() {
 	studySplits := flag.Int("study-splits", 0, "with -study: the number of splits (default DefaultStudyOptions)")
 	rowsBase := flag.String("rows-baseline", "", "a checkout built at "+BaseCommit+" (./build.sh build), served to a second headless Chromium for the rows section's \"then\" column; \"auto\" makes one in a temporary git worktree (optional)")
 	studyResults := flag.String("study-results", filepath.Join("docs", "study", "runs.jsonl.gz"), "the study's runs file (relative to -root) that the report's §3a is built from, without re-running")
+	ranges := flag.String("ranges", "", `print the private ranges study (core/domain's constants) on one half of the study's tables ("development"; "evaluation" only to report the chosen constants once) and exit`)
+	rangesReps := flag.Int("ranges-reps", 50, "with -ranges: seeded draws per table and configuration")
 	flag.Parse()
+	if *ranges != "" {
+		if *ranges != HalfDev && *ranges != HalfEval {
+			fatal(fmt.Errorf("-ranges: want %q or %q, got %q", HalfDev, HalfEval, *ranges))
+		}
+		if err := runRangesStudy(*root, *ranges, *rangesReps, os.Stdout); err != nil {
+			fatal(err)
+		}
+		return
+	}
 	if *study != "" {
 		o := DefaultStudyOptions()
 		if *studyDatasets != "" {

@@ -1,0 +1,368 @@
+package domain
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/core/rng"
+)
+
+// Every finite value falls in the bin whose closed edges contain it, the bins
+// are ordered as the reals and tile them without gaps.
+func TestMagnitudeBinsTile(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 0.75, -0.75, 2, 3.999, 1e300, -1e300, math.MaxFloat64, -math.MaxFloat64,
+		math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, math.Ldexp(1, MinExp), -math.Ldexp(1, MinExp),
+		math.Ldexp(1, MinExp) * 0.999, math.Ldexp(1, MaxExp+1), math.Ldexp(1, MaxExp+1) * 0.999, 12345.678, -0.001}
+	for _, v := range vals {
+		i := magnitudeBin(v)
+		if i < 0 || i >= Bins1 {
+			t.Fatalf("magnitudeBin(%g) = %d outside [0, %d)", v, i, Bins1)
+		}
+		lo, hi := magnitudeEdges(i)
+		if !(lo <= v && v <= hi) || !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+			t.Errorf("magnitudeBin(%g) = %d with edges [%g, %g]", v, i, lo, hi)
+		}
+	}
+	for i := 0; i+1 < Bins1; i++ {
+		_, hi := magnitudeEdges(i)
+		lo, _ := magnitudeEdges(i + 1)
+		if hi != lo {
+			t.Fatalf("bins %d and %d do not meet: %g ≠ %g", i, i+1, hi, lo)
+		}
+	}
+	if magnitudeBin(-5) >= magnitudeBin(-2) || magnitudeBin(-2) >= magnitudeBin(0) || magnitudeBin(0) >= magnitudeBin(1) {
+		t.Error("bins are not ordered as the reals")
+	}
+}
+
+// The linear window's bins contain their values, even across the whole range
+// of float64 (where H − L overflows).
+func TestWindowBins(t *testing.T) {
+	for _, w := range []window{{-math.MaxFloat64, math.MaxFloat64, 8}, {1024, 2048, 8}, {-math.Ldexp(1, MinExp), math.Ldexp(1, MinExp), 32}, {-3, -2, 5}} {
+		for i := 0; i < w.n; i++ {
+			if !(w.edge(i) < w.edge(i+1)) {
+				t.Fatalf("%+v: edges %d, %d not increasing: %g, %g", w, i, i+1, w.edge(i), w.edge(i+1))
+			}
+		}
+		r := rng.Seeded(1)
+		for k := 0; k < 1000; k++ {
+			v := w.L + (w.H/2-w.L/2)*2*r.Float64()
+			if math.IsInf(v, 0) {
+				v = w.H * (2*r.Float64() - 1)
+			}
+			i := w.bin(v)
+			if v < w.edge(i)*(1+1e-12)-1e-300 && v > w.edge(i) || v > w.edge(i+1) && i < w.n-1 {
+				t.Fatalf("%+v: %g in bin %d = [%g, %g]", w, v, i, w.edge(i), w.edge(i+1))
+			}
+		}
+		if w.bin(math.Inf(-1)) != 0 || w.bin(-math.MaxFloat64) != 0 || w.bin(math.MaxFloat64) != w.n-1 {
+			t.Errorf("%+v: values outside the window are not clamped to its end bins", w)
+		}
+	}
+}
+
+// The plan is the Gaussian mechanism's calibration: s = Calibrate(ε, δ),
+// μ₁² + μ₂² = s², σ_k = √(2d)/μ_k (Dong–Roth–Su Theorem 2.7).
+func TestPlanCalibration(t *testing.T) {
+	for _, c := range []struct {
+		n, d       int
+		eps, delta float64
+	}{{189, 9, 1, 1e-6}, {569, 30, 0.5, 1e-7}, {10, 1, 3, 1e-3}} {
+		p, err := NewPlan(c.n, c.d, c.eps, c.delta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := privacy.Calibrate(c.eps, c.delta)
+		if p.GDP != s || math.Abs(math.Hypot(p.GDP1, p.GDP2)-s) > 1e-15*s {
+			t.Errorf("%+v: s = %g, μ₁ = %g, μ₂ = %g; want s = %g = hypot(μ₁, μ₂)", c, p.GDP, p.GDP1, p.GDP2, s)
+		}
+		sens := math.Sqrt(2 * float64(c.d))
+		if math.Abs(p.Sigma1*p.GDP1-sens) > 1e-12*sens || math.Abs(p.Sigma2*p.GDP2-sens) > 1e-12*sens {
+			t.Errorf("%+v: σ·μ = %g, %g; want √(2d) = %g", c, p.Sigma1*p.GDP1, p.Sigma2*p.GDP2, sens)
+		}
+		// The threshold's false-bin rate is β/bins per empty bin.
+		// τ is the smallest integer whose tail is ≤ β/bins: τ − 1 is not.
+		if p.Bins1 != Bins1 || !(privacy.Phi(-(p.Threshold1-1)/p.Sigma1) > FalseBin1/Bins1) || !(privacy.Phi(-(p.Threshold2-1)/p.Sigma2) > FalseBin2/float64(p.Bins2)) {
+			t.Errorf("%+v: τ₁ = %g or τ₂ = %g is not the least integer threshold", c, p.Threshold1, p.Threshold2)
+		}
+		if privacy.Phi(-p.Threshold1/p.Sigma1) > FalseBin1/Bins1 || privacy.Phi(-p.Threshold2/p.Sigma2) > FalseBin2/float64(p.Bins2) {
+			t.Errorf("%+v: a threshold lets an empty bin through more often than β/bins", c)
+		}
+		if r := p.Charge(); r.GDP != s || r.TV != 0 {
+			t.Errorf("%+v: charge %+v, want GDP %g and no TV", c, r, s)
+		}
+	}
+}
+
+func TestPlanErrorsNameTheField(t *testing.T) {
+	for _, c := range []struct {
+		n, d       int
+		eps, delta float64
+		field      string
+	}{
+		{0, 3, 1, 1e-6, "x"}, {10, 0, 1, 1e-6, "x[0]"}, {10, MaxColumns + 1, 1, 1e-6, "x[0]"}, {MaxCells, 2, 1, 1e-9, "x"},
+		{10, 2, 0, 1e-6, "epsilon"}, {10, 2, math.NaN(), 1e-6, "epsilon"}, {10, 2, math.Inf(1), 1e-6, "epsilon"},
+		{10, 2, 1, 0, "delta"}, {10, 2, 1, 1, "delta"}, {10, 2, 1, 0.2, "delta"},
+	} {
+		_, err := NewPlan(c.n, c.d, c.eps, c.delta)
+		if err == nil || !strings.HasPrefix(err.Error(), c.field+" must") {
+			t.Errorf("NewPlan(%d, %d, %g, %g) = %v; want an error naming %q", c.n, c.d, c.eps, c.delta, err, c.field)
+		}
+	}
+	p, _ := NewPlan(2, 2, 1, 1e-3)
+	for _, c := range []struct {
+		x     [][]float64
+		field string
+	}{
+		{[][]float64{{1, 2}, {3}}, "x[1]"}, {[][]float64{{1, 2}, {math.NaN(), 1}}, "x[1][0]"},
+		{[][]float64{{1, math.Inf(1)}, {1, 2}}, "x[0][1]"}, {[][]float64{{1, 2}}, "x"}, {nil, "x"},
+	} {
+		_, err := Describe(c.x, p, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), c.field+" must") {
+			t.Errorf("Describe(%v) = %v; want an error naming %q", c.x, err, c.field)
+		}
+	}
+}
+
+// histograms returns the exact counts of both stages for all columns, with
+// stage 2's windows fixed (as they are when stage 2 counts).
+func histograms(x [][]float64, wins []window) []float64 {
+	var out []float64
+	for j := range x[0] {
+		c1 := make([]float64, Bins1)
+		c2 := make([]float64, wins[j].n)
+		for _, row := range x {
+			c1[magnitudeBin(row[j])]++
+			c2[wins[j].bin(row[j])]++
+		}
+		out = append(append(out, c1...), c2...)
+	}
+	return out
+}
+
+// The sensitivity the calibration assumes: replacing one row (by anything,
+// extreme values included) moves each stage's vector of all d histograms by
+// at most √(2d) in ℓ2, so both stages together by at most √(2·2d).
+func TestReplaceOneSensitivity(t *testing.T) {
+	r := rng.Seeded(7)
+	extremes := []float64{0, 1e300, -1e300, math.MaxFloat64, -math.SmallestNonzeroFloat64, 3, -7.5}
+	for trial := 0; trial < 200; trial++ {
+		n, d := 1+r.IntN(20), 1+r.IntN(5)
+		x := make([][]float64, n)
+		for i := range x {
+			x[i] = make([]float64, d)
+			for j := range x[i] {
+				x[i][j] = math.Ldexp(r.NormFloat64(), r.IntN(40)-20)
+			}
+		}
+		wins := make([]window, d)
+		for j := range wins {
+			wins[j] = window{L: -r.Float64() * 100, H: r.Float64() * 100, n: 2 + r.IntN(30)}
+		}
+		y := make([][]float64, n)
+		copy(y, x)
+		k := r.IntN(n)
+		y[k] = make([]float64, d)
+		for j := range y[k] {
+			y[k][j] = extremes[r.IntN(len(extremes))]
+		}
+		a, b := histograms(x, wins), histograms(y, wins)
+		ss := 0.0
+		for i := range a {
+			ss += (a[i] - b[i]) * (a[i] - b[i])
+		}
+		if ss > 4*float64(d)+1e-9 {
+			t.Fatalf("trial %d: ‖Δ‖² = %g > 2·(2d) = %d", trial, ss, 4*d)
+		}
+	}
+}
+
+// noiseChi2 is the χ² statistic of m draws of round(σZ) against the law of the
+// rounded N(0, σ²), pooled into cells k ∈ {≤ −K, …, ≥ K}.
+func noiseChi2(draw func([]int, float64, *rand.Rand) []float64, sigma float64, m int) (chi2 float64, dof int) {
+	const K = 40
+	obs := make([]float64, 2*K+1)
+	r := rng.Seeded(11)
+	zero := make([]int, 1000)
+	for done := 0; done < m; done += len(zero) {
+		for _, v := range draw(zero, sigma, r) {
+			k := int(math.Max(-K, math.Min(K, v)))
+			obs[k+K]++
+		}
+	}
+	for i := range obs {
+		k := float64(i - K)
+		lo, hi := (k-0.5)/sigma, (k+0.5)/sigma
+		p := privacy.Phi(hi) - privacy.Phi(lo)
+		if i == 0 {
+			p = privacy.Phi(hi)
+		} else if i == 2*K {
+			p = privacy.Phi(-lo)
+		}
+		e := p * float64(m)
+		chi2 += (obs[i] - e) * (obs[i] - e) / e
+	}
+	return chi2, 2 * K
+}
+
+// The noise added to a count is round(σZ): χ² against its exact law, 80
+// degrees of freedom, critical value at a false-failure rate of 10⁻³ (the
+// upper 10⁻³ quantile of χ²₈₀ is 124.8). A broken noise at 0.97σ must fail.
+func TestNoiseIsRoundedGaussian(t *testing.T) {
+	const crit = 124.8
+	const m = 200_000
+	sigma := 12.3
+	if c, dof := noiseChi2(noisy, sigma, m); c > crit {
+		t.Errorf("χ²(%d) = %.1f > %.1f: the noise is not round(σZ)", dof, c, crit)
+	}
+	broken := func(c []int, s float64, r *rand.Rand) []float64 { return noisy(c, 0.97*s, r) }
+	if c, _ := noiseChi2(broken, sigma, m); c <= crit {
+		t.Errorf("χ² = %.1f ≤ %.1f for noise at 0.97σ: the test cannot tell", c, crit)
+	}
+}
+
+// Columns of any magnitude or shape give finite Lo < Hi with the quartiles in
+// between, at every n, including when nothing clears the noise.
+func TestAnyColumnGivesFiniteRange(t *testing.T) {
+	cols := map[string]func(i int) float64{
+		"1e300":       func(i int) float64 { return 1e300 * (1 + float64(i%7)/10) },
+		"-1e300":      func(i int) float64 { return -1e300 },
+		"maxfloat":    func(i int) float64 { return math.MaxFloat64 * float64(1-2*(i%2)) },
+		"negative":    func(i int) float64 { return -float64(i%50) - 3 },
+		"integers":    func(i int) float64 { return float64(i % 5) },
+		"constant":    func(i int) float64 { return 42 },
+		"zero":        func(i int) float64 { return 0 },
+		"subnormal":   func(i int) float64 { return math.SmallestNonzeroFloat64 * float64(i%3) },
+		"tiny":        func(i int) float64 { return 1e-30 * float64(i%9) },
+		"mixed signs": func(i int) float64 { return float64(i%21) - 10 },
+	}
+	for name, f := range cols {
+		for _, n := range []int{1, 5, 60, 5000} {
+			x := make([][]float64, n)
+			for i := range x {
+				x[i] = []float64{f(i)}
+			}
+			p, err := NewPlan(n, 1, 1, 0.5/float64(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for seed := uint64(0); seed < 5; seed++ {
+				res, err := Describe(x, p, &seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := res.Columns[0]
+				ok := !math.IsInf(c.Lo, 0) && !math.IsInf(c.Hi, 0) && c.Lo < c.Hi && c.Lo <= c.Q1 && c.Q1 <= c.Median && c.Median <= c.Q3 && c.Q3 <= c.Hi
+				if !ok || res.Private {
+					t.Fatalf("%s, n = %d, seed %d: %+v (private %v)", name, n, seed, c, res.Private)
+				}
+			}
+			if n == 5000 && name != "maxfloat" {
+				// With 5000 rows the bulk is found: every value of these columns lies in [Lo, Hi].
+				seed := uint64(99)
+				res, _ := Describe(x, p, &seed)
+				c := res.Columns[0]
+				for i := range x {
+					if v := x[i][0]; v < c.Lo || v > c.Hi {
+						t.Errorf("%s, n = 5000: %g outside [%g, %g] (%s)", name, v, c.Lo, c.Hi, c.Resolution)
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// At n = 20,000 one column at ε = 1 is described to a linear bin: σ₂ ≈ 8 is
+// negligible against the counts, so the deterministic tolerances below hold
+// for every seed (here 20 of them): at most 1 % of the values clamped, the
+// range no wider than the data's central 99 % plus 2·(1 + Margin) bins plus
+// at most a neighbouring magnitude window's worth (the widening of stage 1,
+// taken by chance with probability ≈ 1 % a side), and the quartiles within
+// one bin (Step) of the sample's.
+func TestLargeNAccuracy(t *testing.T) {
+	r := rng.Seeded(3)
+	const n = 20000
+	laws := map[string]func() float64{
+		"normal(50, 10)": func() float64 { return 50 + 10*r.NormFloat64() },
+		"lognormal":      func() float64 { return math.Exp(r.NormFloat64()) },
+		"years":          func() float64 { return float64(1990 + r.IntN(31)) },
+	}
+	for name, law := range laws {
+		x := make([][]float64, n)
+		v := make([]float64, n)
+		for i := range x {
+			v[i] = law()
+			x[i] = []float64{v[i]}
+		}
+		sort.Float64s(v)
+		p, _ := NewPlan(n, 1, 1, 1e-6)
+		wide := 0
+		for seed := uint64(0); seed < 20; seed++ {
+			res, _ := Describe(x, p, &seed)
+			c := res.Columns[0]
+			if c.Resolution != ResolutionLinear {
+				t.Fatalf("%s seed %d: resolution %q", name, seed, c.Resolution)
+			}
+			out := 0
+			for _, y := range v {
+				if y < c.Lo || y > c.Hi {
+					out++
+				}
+			}
+			if out > n/100 {
+				t.Errorf("%s seed %d: %d of %d values outside [%g, %g]", name, seed, out, n, c.Lo, c.Hi)
+			}
+			central := v[n*995/1000] - v[n*5/1000]
+			if c.Hi-c.Lo > central+2*float64(1+p.Margin)*c.Step {
+				wide++
+			}
+			for _, q := range []struct {
+				got, want float64
+				what      string
+			}{{c.Q1, v[n/4], "q1"}, {c.Median, v[n/2], "median"}, {c.Q3, v[3*n/4], "q3"}} {
+				if math.Abs(q.got-q.want) > c.Step {
+					t.Errorf("%s seed %d: %s = %g, sample's %g, more than a bin (%g) apart", name, seed, q.what, q.got, q.want, c.Step)
+				}
+			}
+		}
+		// A wider range needs a widened window (≈ 2 % of draws): P(≥ 4 of 20) < 10⁻³.
+		if wide >= 4 {
+			t.Errorf("%s: %d of 20 ranges wider than the central 99 %% + 2·(1 + Margin) bins", name, wide)
+		}
+	}
+}
+
+// Under a ledger the release is charged s before anything is drawn; a charge
+// that does not fit is refused naming "ledger" and spends nothing.
+func TestChargedUnderLedger(t *testing.T) {
+	x := make([][]float64, 300)
+	for i := range x {
+		x[i] = []float64{float64(i), float64(i % 7)}
+	}
+	l, err := privacy.NewLedger(3, 1e-5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, st, err := Charged(x, 1, 1e-6, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := privacy.Calibrate(1, 1e-6)
+	if !res.Private || st.Spent.Releases != 1 || math.Abs(st.Spent.GDP-s) > 1e-12 || st.History[0].TV != 0 {
+		t.Errorf("charged %+v (private %v); want one release of %g GDP and no TV", st.Spent, res.Private, s)
+	}
+	if _, _, err := Charged(x, 50, 1e-6, l); err == nil || !strings.HasPrefix(err.Error(), "ledger") {
+		t.Errorf("an over-budget describe: %v; want a refusal naming the ledger", err)
+	}
+	if got := l.State().Spent.Releases; got != 1 {
+		t.Errorf("a refused describe was charged: %d releases", got)
+	}
+	if _, _, err := Charged(x, 1, 1e-2, l); err == nil || !strings.HasPrefix(err.Error(), "delta") {
+		t.Errorf("δ ≥ 1/n under a ledger: %v; want an error naming delta", err)
+	}
+}
