@@ -25,7 +25,7 @@ func magnitudeBin(x float64) int {
 	if a < math.Ldexp(1, MinExp) {
 		return zeroBin
 	}
-	_, e := math.Frexp(a) // a ∈ [2^(e−1), 2^e)
+	_, e := math.Frexp(a)                  // a ∈ [2^(e−1), 2^e)
 	off := min(e-1-MinExp, sideBins-1) + 1 // 1 … sideBins from zero outwards
 	if x > 0 {
 		return zeroBin + off

@@ -72,7 +72,9 @@ const NoMargin = -1
 // NewPlan validates n, d, ε and δ and returns the plan with the default
 // constants. Errors name "x", "epsilon" or "delta"; δ must be below 1/n
 // (checks.DeltaForN).
-func NewPlan(n, d int, eps, delta float64) (Plan, error) { return NewPlanWith(n, d, eps, delta, Options{}) }
+func NewPlan(n, d int, eps, delta float64) (Plan, error) {
+	return NewPlanWith(n, d, eps, delta, Options{})
+}
 
 // NewPlanWith is NewPlan with some constants overridden (Options).
 func NewPlanWith(n, d int, eps, delta float64, o Options) (Plan, error) {
