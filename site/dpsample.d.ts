@@ -198,9 +198,33 @@ export interface Table {
   coding?: string;
 }
 
+/** One column's private description (dpsample.describe). lo < hi are finite; lo ≤ q1 ≤ median ≤ q3 ≤ hi. */
+export interface ColumnDescription {
+  lo: number; hi: number; median: number; q1: number; q3: number;
+  /** "linear": resolved to a linear bin (step wide); "magnitude": only to a power of two; "none": nothing cleared
+   *  the noise (too few rows for this budget; do not rely on it). Computed from the noisy counts: private. */
+  resolution: "linear" | "magnitude" | "none";
+  /** the width of the bins lo, hi and the quartiles were read from: the description's precision. */
+  step: number;
+}
+
+export interface Description {
+  columns: ColumnDescription[];
+  /** the release is gdp-GDP (two Gaussian histograms, exact: no total-variation slack); under a ledger, its state after the charge. */
+  privacy: { epsilon: number; delta: number; gdp: number; private: boolean; note?: string; ledger?: LedgerState };
+  /** public: a function of n, d, ε, δ only (noise scales, thresholds, bins). */
+  plan: { n: number; d: number; epsilon: number; delta: number; gdp: number; gdpMagnitude: number; gdpLinear: number;
+          sigmaMagnitude: number; sigmaLinear: number; thresholdMagnitude: number; thresholdLinear: number;
+          binsMagnitude: number; binsLinear: number; shareMagnitude: number; margin: number };
+}
+
 export interface DPSample {
   /** The release version (semantic versioning): the "version" of the release's package.json. */
   version: string;
+  /** Each column's bounds, median and quartiles, found privately (raw rows at any scale). Under {ledger} it is
+   *  charged to that table's budget first and refused, naming ledger, when it does not fit; δ must be below 1/n. */
+  describe(req: { x: number[][] | Float64Array[]; epsilon: number; delta: number; seed?: number },
+           opts?: { ledger?: string; onLedger?: (state: LedgerState) => void }): Promise<Description>;
   privacy: {
     delta(gdp: number, epsilon: number): Promise<number>;
     calibrate(epsilon: number, delta: number): Promise<number>;

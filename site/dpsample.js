@@ -92,11 +92,11 @@ function abortError(msg) {
 }
 
 // Calls whose last argument carries {onProgress, signal} (or a bare progress function).
-const RUNS = { "mechanism.sample": 1, "lowerbound.run": 1, "demo.dimensionFree": 1, "_test.spin": 1 };
+const RUNS = { "mechanism.sample": 1, "describe": 1, "lowerbound.run": 1, "demo.dimensionFree": 1, "_test.spin": 1 };
 // The fields those options may have (the Go side rejects others; the loader
 // must too, since it does not forward the object: a typo such as {ledgr: key}
 // would otherwise run without the budget).
-const RUN_FIELDS = { "mechanism.sample": ["ledger", "onLedger", "onProgress", "signal"] };
+const RUN_FIELDS = { "mechanism.sample": ["ledger", "onLedger", "onProgress", "signal"], "describe": ["ledger", "onLedger"] };
 const RUN_DEFAULT_FIELDS = ["onProgress", "signal"];
 
 const NAMES = {
@@ -180,7 +180,7 @@ class Runtime {
     this.settle(m.id);
     if (m.type === "result") {
       if (call.path.startsWith("ledger.")) this.remember(m.value);
-      else if (call.path === "mechanism.sample") this.remember(m.value?.privacy?.ledger);
+      else if (call.path === "mechanism.sample" || call.path === "describe") this.remember(m.value?.privacy?.ledger);
       call.resolve(m.value);
     }
     else {
@@ -295,6 +295,7 @@ export async function load(options = {}) {
   const rt = new Runtime(module, { ...options, workerURL });
   await rt.ready;
   const api = { version: rt.version, terminate: () => rt.terminate(), get restarts() { return rt.restarts; } };
+  api.describe = (...args) => rt.call("describe", args);
   for (const [ns, fns] of Object.entries(NAMES)) {
     api[ns] = {};
     for (const fn of fns) {

@@ -208,10 +208,21 @@ func quantiles(wt []float64, edge func(int) float64) (q1, med, q3 float64) {
 	return at(0.25), at(0.5), at(0.75)
 }
 
+// ChargeTo charges the plan's release to l before anything is drawn: refused
+// (an error naming "ledger", nothing charged) when it does not fit, and
+// refused naming "ledger.delta" when the ledger's δ is not below 1/n, like
+// every release's (checks.DeltaForN).
+func (p Plan) ChargeTo(l *privacy.Ledger) (privacy.LedgerState, error) {
+	if err := checks.DeltaForN("ledger.delta", l.Budget().Delta, p.N); err != nil {
+		return privacy.LedgerState{}, err
+	}
+	return l.Charge(p.Charge())
+}
+
 // Charged releases the description of x under a ledger: the plan is charged
-// to l first (refused, with nothing computed, when it does not fit), then
-// drawn. A seed is refused under a ledger (no budget can account for a
-// reproducible release).
+// to l first (Plan.ChargeTo), then drawn with a generator keyed from
+// crypto/rand (a seeded release cannot be charged: no budget accounts for a
+// reproducible one).
 func Charged(x [][]float64, eps, delta float64, l *privacy.Ledger) (Result, privacy.LedgerState, error) {
 	n, d, err := checks.Matrix("x", x)
 	if err != nil {
@@ -221,10 +232,7 @@ func Charged(x [][]float64, eps, delta float64, l *privacy.Ledger) (Result, priv
 	if err != nil {
 		return Result{}, privacy.LedgerState{}, err
 	}
-	if err := checks.DeltaForN("ledger.delta", l.Budget().Delta, n); err != nil {
-		return Result{}, privacy.LedgerState{}, err
-	}
-	st, err := l.Charge(p.Charge())
+	st, err := p.ChargeTo(l)
 	if err != nil {
 		return Result{}, privacy.LedgerState{}, err
 	}

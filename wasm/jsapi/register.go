@@ -10,6 +10,7 @@ package jsapi
 import (
 	"syscall/js"
 
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
 	"github.com/dpsample/dpsample/wasm/internal/pool"
 	"github.com/dpsample/dpsample/wasm/internal/version"
 )
@@ -28,6 +29,7 @@ func Register() {
 		"bounds":      boundsAPI(),
 		"data":        dataAPI(),
 		"demo":        demoAPI(),
+		"describe":    jsio.Export(describe),
 	}
 	addHooks(api)
 	js.Global().Set("dpsample", js.ValueOf(api))

@@ -318,6 +318,9 @@ func (v *estimateView) rangesChanged() {
 		}
 		lab := text("label", label, "for", v.id+"-lo-"+idx)
 		setStyle(lab, "display", "block")
+		if note := v.privateNote(key); note != "" && r == nil {
+			lab.AppendChild(text("span", " — "+note, "class", "found-private", "data-private", key))
+		}
 		appendAll(wrap, lab, lo, doc().CreateTextNode(" to "), hi)
 		v.rangesBox.AppendChild(wrap)
 	}
@@ -355,6 +358,20 @@ func (v *estimateView) rangesChanged() {
 		v.checkPositive()
 	}
 	if b == nil {
+		if blank := v.blankColumns(); len(blank) > 0 {
+			wrap := el("div", "class", "field find-private")
+			find := text("button", "Find ranges privately", "type", "button", "id", v.id+"-find-ranges", "class", "secondary")
+			find.AddEventListener("click", false, func(dom.Event) {
+				go func() {
+					v.rangesErr.SetTextContent("")
+					missing, err := v.findRanges()
+					v.showFindResult(missing, err)
+				}()
+			})
+			appendAll(wrap, text("p", v.privateCostLine(blank), "class", "help", "id", v.id+"-private-cost"), find)
+			v.rangesBox.AppendChild(wrap)
+		}
+		v.privatePanel()
 		v.buildRangesLine()
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dpsample/dpsample/core/dataset"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
 // The owner's declarations for a CSV (issue 23): the ranges and positive
@@ -77,6 +78,14 @@ func (v *estimateView) recall() {
 	for _, c := range keys(pos) {
 		v.positive[c] = pos.Get(c).String()
 	}
+	if p := obj.Get("private"); p.Truthy() {
+		found := map[string]privateRange{}
+		if jsio.Decode(p, &found) == nil {
+			for c, r := range found {
+				v.private[c] = r
+			}
+		}
+	}
 	v.recalled = true
 }
 
@@ -110,6 +119,15 @@ func (v *estimateView) remember() {
 	obj := js.Global().Get("Object").New()
 	obj.Set("ranges", ranges)
 	obj.Set("positive", pos)
+	found := map[string]privateRange{} // ranges found privately (a private release: fine to keep)
+	for _, c := range v.profile.Columns {
+		if v.privateNote(c.Name) != "" {
+			found[c.Name] = v.private[c.Name]
+		}
+	}
+	if len(found) > 0 {
+		obj.Set("private", jsio.Encode(found))
+	}
 	s.Call("setItem", key, js.Global().Get("JSON").Call("stringify", obj))
 }
 
@@ -126,6 +144,7 @@ func (v *estimateView) forget() {
 		for _, c := range v.profile.Columns {
 			delete(v.declared, c.Name)
 			delete(v.positive, c.Name)
+			delete(v.private, c.Name)
 		}
 	}
 	v.recalled = false

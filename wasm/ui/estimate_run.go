@@ -212,6 +212,14 @@ func (v *estimateView) runEstimate() {
 	v.csvErr.SetTextContent(v.loadErr) // a former run's message about the data is replaced by this run's
 	if b := v.builtin(); b != nil {
 		b.load(v.root) // a built-in chosen while its fetch was under way, or whose fetch failed
+	} else if txt, _ := v.text(); strings.TrimSpace(txt) != "" && len(txt) <= maxPasteBytes && len(v.blankColumns()) > 0 {
+		// Blank ranges: found privately first (charged once to the table's
+		// budget, said beside the inputs before this click), then the model.
+		if missing, err := v.findRanges(); len(missing) > 0 || err != nil {
+			v.showFindResult(missing, err)
+			markStale(v.out, v.id, "the last run could not start (the problem is marked above)")
+			return
+		}
 	}
 	in, err := v.build()
 	// The time it will take (estimate_work.go): a long run waits for a

@@ -109,9 +109,10 @@ type estimateView struct {
 	featBox       dom.Element
 	rangesBox     dom.Element // the declared public ranges (and positive label)
 	rangesErr     dom.Element
-	declared      map[string][2]string // column → the lo, hi the user typed (kept across redraws)
-	positive      map[string]string    // target column → the declared positive label
-	featState     map[string]bool      // feature column → checked (the user's last choice)
+	declared      map[string][2]string    // column → the lo, hi the user typed (kept across redraws)
+	positive      map[string]string       // target column → the declared positive label
+	private       map[string]privateRange // column → the range found privately for it (estimate_private.go)
+	featState     map[string]bool         // feature column → checked (the user's last choice)
 	// A CSV's profile (dataset.ProfileText, for the owner's eyes and the
 	// form's first choices) and what was found at load time.
 	profile             *dataset.Profile
@@ -146,7 +147,7 @@ type estimateView struct {
 }
 
 func buildEstimateView(root dom.Element) {
-	v := &estimateView{id: idPrefix(root, "est"), root: root, declared: map[string][2]string{}, positive: map[string]string{},
+	v := &estimateView{id: idPrefix(root, "est"), root: root, declared: map[string][2]string{}, positive: map[string]string{}, private: map[string]privateRange{},
 		featState: map[string]bool{}}
 	id := v.id
 	appendAll(root,

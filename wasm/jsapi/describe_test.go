@@ -1,0 +1,107 @@
+//go:build js && wasm
+
+package jsapi
+
+import (
+	"math"
+	"strings"
+	"syscall/js"
+	"testing"
+
+	"github.com/dpsample/dpsample/core/privacy"
+)
+
+// describeRows is 300 rows of three columns at very different scales: a
+// count, a price at 1e6, and a negative-only column.
+func describeRows() js.Value {
+	rows := make([]any, 300)
+	for i := range rows {
+		rows[i] = arr(float64(i%40), 1e6+float64(i%17)*1e4, -float64(i%9)-1)
+	}
+	return arr(rows...)
+}
+
+// TestDescribe: columns with finite lo < hi and ordered quartiles, the plan
+// and guarantee, a seed marked not private, and under a ledger the charge of
+// exactly s = calibrate(ε, δ) (refused naming the ledger when it does not
+// fit, with the ledger unchanged).
+func TestDescribe(t *testing.T) {
+	res := mustOK(t, "describe", obj("x", describeRows(), "epsilon", 1, "delta", 1e-6, "seed", 3))
+	cols := res.Get("columns")
+	if cols.Length() != 3 || res.Get("privacy").Get("private").Bool() || !strings.Contains(res.Get("privacy").Get("note").String(), "NOT private") {
+		t.Fatalf("describe: %s", js.Global().Get("JSON").Call("stringify", res).String())
+	}
+	for j := 0; j < 3; j++ {
+		c := cols.Index(j)
+		lo, hi, q1, m, q3 := c.Get("lo").Float(), c.Get("hi").Float(), c.Get("q1").Float(), c.Get("median").Float(), c.Get("q3").Float()
+		if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(lo <= q1 && q1 <= m && m <= q3 && q3 <= hi) || c.Get("resolution").Type() != js.TypeString {
+			t.Errorf("column %d: %s", j, js.Global().Get("JSON").Call("stringify", c).String())
+		}
+	}
+	s, _ := privacy.Calibrate(1, 1e-6)
+	if res.Get("plan").Get("gdp").Float() != s || res.Get("privacy").Get("gdp").Float() != s {
+		t.Errorf("gdp %v, want %v", res.Get("plan").Get("gdp"), s)
+	}
+
+	mustOK(t, "ledger.open", obj("key", "describe-t1", "epsilon", 3, "delta", 1e-5))
+	var got []string
+	onLedger := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		got = append(got, a[0].Get("key").String())
+		return nil
+	})
+	defer onLedger.Release()
+	res = mustOK(t, "describe", obj("x", describeRows(), "epsilon", 1, "delta", 1e-6), obj("ledger", "describe-t1", "onLedger", onLedger))
+	st := res.Get("privacy").Get("ledger")
+	if !res.Get("privacy").Get("private").Bool() || st.Get("spent").Get("releases").Int() != 1 || math.Abs(st.Get("spent").Get("gdp").Float()-s) > 1e-12 ||
+		st.Get("history").Index(0).Get("tv").Float() != 0 || len(got) != 1 || got[0] != "describe-t1" {
+		t.Fatalf("charged: %s, onLedger %v", js.Global().Get("JSON").Call("stringify", st).String(), got)
+	}
+	// Over budget: refused naming the ledger, nothing charged.
+	if _, err := await(t, call("describe", obj("x", describeRows(), "epsilon", 40, "delta", 1e-6), obj("ledger", "describe-t1"))); !strings.HasPrefix(err, "ledger") {
+		t.Errorf("over budget: %q", err)
+	}
+	if n := mustOK(t, "ledger.get", "describe-t1").Get("spent").Get("releases").Int(); n != 1 {
+		t.Errorf("a refused describe was charged: %d releases", n)
+	}
+	// A seed under a ledger is refused.
+	if _, err := await(t, call("describe", obj("x", describeRows(), "epsilon", 1, "delta", 1e-6, "seed", 1), obj("ledger", "describe-t1"))); !strings.HasPrefix(err, "req.seed must be absent under a ledger") {
+		t.Errorf("seed under a ledger: %q", err)
+	}
+}
+
+// TestDescribeBadInput: every bad input rejects naming its field, and the
+// module keeps working.
+func TestDescribeBadInput(t *testing.T) {
+	good := func(kv ...any) js.Value {
+		base := []any{"x", arr(arr(1, 2), arr(3, 4), arr(5, 6)), "epsilon", 1, "delta", 1e-3}
+		o := obj(base...)
+		for i := 0; i+1 < len(kv); i += 2 {
+			o.Set(kv[i].(string), kv[i+1])
+		}
+		return o
+	}
+	for _, c := range []struct {
+		req, opts js.Value
+		want      string
+	}{
+		{js.Undefined(), js.Undefined(), "req must be an object"},
+		{good("x", "rows"), js.Undefined(), "req.x must be an array of rows"},
+		{good("x", arr()), js.Undefined(), "req.x must be a non-empty array of rows"},
+		{good("x", arr(arr(1, 2), arr(3))), js.Undefined(), "req.x[1] must"},
+		{good("x", arr(arr(1, 2), arr(math.NaN(), 3))), js.Undefined(), "req.x[1][0] must be a finite number"},
+		{good("x", arr(arr(1, math.Inf(1)))), js.Undefined(), "req.x[0][1] must be a finite number"},
+		{good("epsilon", 0), js.Undefined(), "req.epsilon must be a finite number > 0"},
+		{good("epsilon", "1"), js.Undefined(), "req.epsilon must be"},
+		{good("delta", 1), js.Undefined(), "req.delta must be a number in (0, 1)"},
+		{good("delta", 0.5), js.Undefined(), "delta must be below 1/n = 0.3333333333333333"},
+		{good("target", 1), js.Undefined(), "req.target must be a known field"},
+		{good(), obj("ledgr", "k"), "opts.ledgr must be a known field"},
+		{good(), obj("ledger", 5), "opts.ledger must be a non-empty string"},
+		{good(), obj("ledger", "no-such-table"), "opts.ledger"},
+	} {
+		if _, err := await(t, call("describe", c.req, c.opts)); !strings.HasPrefix(err, c.want) {
+			t.Errorf("describe(%s): %q; want a rejection starting %q", js.Global().Get("JSON").Call("stringify", c.req).String(), err, c.want)
+		}
+	}
+	mustOK(t, "describe", good())
+}

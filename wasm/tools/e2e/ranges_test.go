@@ -1,0 +1,91 @@
+//go:build !js
+
+package e2e
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// rangesCSV is a 600-row table whose columns live at very different scales:
+// an age, an income in the tens of thousands, a score that can be negative.
+func rangesCSV() string {
+	r := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	b.WriteString("age,income,score\n")
+	for i := 0; i < 600; i++ {
+		fmt.Fprintf(&b, "%d,%d,%.2f\n", 20+r.IntN(60), 20000+r.IntN(80000), r.NormFloat64()*2)
+	}
+	return b.String()
+}
+
+// TestFindRangesPrivately (issue 28): on a fresh CSV with blank ranges the
+// cost of finding them is said before anything is spent; the first Run finds
+// them privately (one release charged to the table's budget), fills the
+// inputs marked "found privately", shows the table privately and runs the
+// model (a second release); a second Run does not pay for the ranges again;
+// the statement and the export say which ranges were private and what they
+// cost; a typed range wins over a found one.
+func TestFindRangesPrivately(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	eval[bool](p, `(localStorage.clear(), true)`)
+	loaded := p.requestCount()
+	eval[bool](p, `(() => { const f = URL.createObjectURL; URL.createObjectURL = b => { window.lastExport = b; return f.call(URL, b); }; return true })()`)
+	p.setValue("est-data", "csv")
+	p.setValue("est-loss", "l1")
+	p.setValue("est-csv", rangesCSV())
+	p.waitJS(`document.querySelectorAll("#est-features input").length === 3`, 5*time.Second)
+	p.checkFeatures("age", "income")
+	if s := p.text("#est-private-cost"); !strings.Contains(s, "Blank ranges (age, income) will be found privately when you press Run") ||
+		!strings.Contains(s, "ε = 1") || !strings.Contains(s, "once") {
+		t.Errorf("cost line: %q", s)
+	}
+	p.ledgerReleases(0)
+	p.runEstimate()
+	p.ledgerReleases(2) // the ranges, then the model
+	lo0, hi0 := p.value("est-lo-0"), p.value("est-hi-0")
+	if lo0 == "" || hi0 == "" || p.value("est-lo-1") == "" {
+		t.Fatalf("ranges not filled: age [%q, %q]", lo0, hi0)
+	}
+	var lo, hi float64
+	fmt.Sscan(lo0, &lo)
+	fmt.Sscan(hi0, &hi)
+	if !(lo < hi) || lo < -1000 || hi > 1000 {
+		t.Errorf("age's range found: [%g, %g]", lo, hi)
+	}
+	if n := eval[int](p, `document.querySelectorAll("#est-ranges .found-private").length`); n != 2 {
+		t.Errorf("%d inputs marked found privately, want 2", n)
+	}
+	if s := p.text("#est-private-table"); !strings.Contains(s, "The table, privately") || !strings.Contains(s, "median") || !strings.Contains(s, "income") {
+		t.Errorf("private panel: %q", s)
+	}
+	if s := p.text("#est-statement"); !strings.Contains(s, "The ranges of age, income were found privately by a separate (ε = 1") {
+		t.Errorf("statement: %q", s)
+	}
+	exp := eval[string](p, `window.lastExport.text()`)
+	if !strings.Contains(exp, `"privateRanges"`) || !strings.Contains(exp, `"income"`) {
+		t.Errorf("export lacks the private ranges: %.400s", exp)
+	}
+	if n := p.requestCount(); n != loaded {
+		t.Errorf("%d requests while finding ranges and estimating", n-loaded)
+	}
+	p.shot("#estimate", "ranges-found-privately")
+
+	// Run again: the ranges are not paid for twice.
+	p.runEstimate()
+	p.ledgerReleases(3)
+
+	// A typed range wins: age's mark goes, and the statement names income only.
+	p.setValue("est-lo-0", "18")
+	p.setValue("est-hi-0", "100")
+	p.runEstimate()
+	p.ledgerReleases(4)
+	if s := p.text("#est-statement"); !strings.Contains(s, "The ranges of income were found privately") {
+		t.Errorf("statement after typing age's range: %q", s)
+	}
+	p.noConsoleErrors()
+}

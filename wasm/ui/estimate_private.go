@@ -1,0 +1,260 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/dpsample/dpsample/core/dataset"
+	"github.com/dpsample/dpsample/core/domain"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
+)
+
+// Ranges nobody has to type (issue 28). For a CSV whose range inputs are
+// blank, Run (or "Find ranges privately") first releases each blank column's
+// range, median and quartiles with dpsample.describe (core/domain: two
+// Gaussian histograms, exactly s-GDP), charged once to the table's budget,
+// fills the inputs marked "found privately", and runs the model on what the
+// budget has left. The found ranges are remembered with the typed ones (per
+// header, in this browser), so a later run does not pay for them again. Typed
+// ranges always win: only columns with both ends blank are looked up.
+
+// privateEpsilon is the ε of one "find ranges" release, at the table
+// budget's δ. Chosen on the study's development half (docs/PRIVACY.md §9): at
+// ε = 1 the tables of a few hundred rows and ≤ 11 columns had 0–12 % of a
+// column's values outside the range found (30 columns: 27 %), and the
+// release costs ≈ 11 % of the default budget's GDP² (ε = 3, δ = 10⁻⁵): a
+// model's ε drops from 3 to ≈ 2.8.
+const privateEpsilon = 1
+
+// privateRange is what describe found for one column (a private release).
+type privateRange struct {
+	Col        domain.Column `json:"column"`
+	Epsilon    float64       `json:"epsilon"`
+	Delta      float64       `json:"delta"`
+	Resolution string        `json:"resolution"`
+}
+
+// blankColumns are the shown columns whose range has both ends blank.
+func (v *estimateView) blankColumns() []string {
+	var out []string
+	for _, c := range v.shownColumns() {
+		d := v.declared[c]
+		if strings.TrimSpace(d[0]) == "" && strings.TrimSpace(d[1]) == "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// privateCostLine is what finding the blank ranges will cost, said before
+// anything is spent.
+func (v *estimateView) privateCostLine(cols []string) string {
+	_, delta, err := v.ledger.budget()
+	if err != nil {
+		delta = 1e-5
+	}
+	return fmt.Sprintf("Blank ranges (%s) will be found privately when you press Run — or now, with the button: it costs ε = %g "+
+		"(δ = %g) of this table's budget, once; the ranges found are kept for this file's columns and are not paid for again. "+
+		"Typed ranges always win.", strings.Join(cols, ", "), float64(privateEpsilon), delta)
+}
+
+// findRanges releases the blank columns' ranges under the table's ledger and
+// fills them in. It returns the columns it could not find (too few rows for
+// this budget), which stay blank. Call it from a goroutine.
+func (v *estimateView) findRanges() (missing []string, err error) {
+	cols := v.blankColumns()
+	if len(cols) == 0 {
+		return nil, nil
+	}
+	txt, b := v.text()
+	if b != nil {
+		return nil, nil // the built-ins declare every range
+	}
+	opt := dataset.Options{Features: cols, Header: v.headerSel.Value()}
+	if v.dropMissing.Checked() {
+		opt.Drop = "missing"
+	}
+	t, err := dataset.Parse(txt, opt)
+	if err != nil {
+		return nil, v.dataError(err, nil)
+	}
+	_, delta, err := v.ledger.budget()
+	if err != nil {
+		return nil, shownError{err}
+	}
+	// A table too small for any column to clear stage 1's noise is told so
+	// before anything is spent (n, d and the plan are public).
+	pl, err := domain.NewPlan(len(t.X), len(cols), privateEpsilon, delta)
+	if err != nil {
+		return nil, err
+	}
+	if float64(len(t.X)) < pl.Threshold1 {
+		return nil, fmt.Errorf("Too few rows to find ranges privately: n = %d, but at ε = %g a column needs about %g of its values "+
+			"within one power of two to clear the noise. Type the ranges of %s — bounds known without looking at the data. "+
+			"Nothing was spent.", len(t.X), float64(privateEpsilon), pl.Threshold1, strings.Join(cols, ", "))
+	}
+	key, err := v.ledger.prepare(txt)
+	if err != nil {
+		return nil, err
+	}
+	req := map[string]any{"x": t.X, "epsilon": float64(privateEpsilon), "delta": delta}
+	opts, release := v.run.start(fmt.Sprintf("Finding the ranges of %s privately (ε = %g of this table's budget)…", count(len(cols), "column"), float64(privateEpsilon)))
+	releaseLedger := v.ledger.runOptions(opts, key)
+	opts.Delete("onProgress") // describe is one short call: no progress, no cancel
+	opts.Delete("signal")
+	res, err := callRemote("describe", jsio.Encode(req), opts)
+	release()
+	releaseLedger()
+	var out struct {
+		Columns []domain.Column `json:"columns"`
+	}
+	if err == nil {
+		err = jsio.Decode(res.Get("columns"), &out.Columns)
+	}
+	if st := res; err == nil && st.Get("privacy").Get("ledger").Truthy() {
+		if s, e := decodeState(st.Get("privacy").Get("ledger")); e == nil {
+			v.ledger.setState(s)
+		}
+	} else {
+		v.ledger.afterRun(key)
+	}
+	v.run.done(err, "Ranges found privately.")
+	if err != nil {
+		return nil, err
+	}
+	for j, c := range cols {
+		col := out.Columns[j]
+		if col.Resolution == domain.ResolutionNone {
+			missing = append(missing, c)
+			continue
+		}
+		lo, hi := niceRange(col.Lo, col.Hi, col.Step)
+		v.declared[c] = [2]string{lo, hi}
+		v.private[c] = privateRange{Col: col, Epsilon: privateEpsilon, Delta: delta, Resolution: col.Resolution}
+	}
+	v.remember()
+	v.rangesChanged()
+	return missing, nil
+}
+
+// niceRange writes [lo, hi] rounded outwards to a grid a tenth of the step
+// (or finer): short numbers that still contain the range found.
+func niceRange(lo, hi, step float64) (string, string) {
+	g := math.Pow(10, math.Floor(math.Log10(step/10)))
+	if !(g > 0) || math.IsInf(g, 0) || math.IsInf(lo/g, 0) || math.IsInf(hi/g, 0) || math.Abs(lo/g) > 1e15 || math.Abs(hi/g) > 1e15 {
+		return strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64)
+	}
+	l, h := math.Floor(lo/g)*g, math.Ceil(hi/g)*g
+	if !(l < h) {
+		return strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(l, 'g', 12, 64), strconv.FormatFloat(h, 'g', 12, 64)
+}
+
+// privateNote marks a range input found privately (shown under its label).
+func (v *estimateView) privateNote(col string) string {
+	p, ok := v.private[col]
+	if !ok {
+		return ""
+	}
+	d := v.declared[col]
+	lo, hi := niceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
+	if d[0] != lo || d[1] != hi {
+		return "" // edited since: it is the owner's declaration now
+	}
+	return fmt.Sprintf("found privately (ε = %g)", p.Epsilon)
+}
+
+// privatePanel is "the table, privately": the median and quartiles of every
+// column whose range was found privately, with what they cost. They came
+// with the ranges, at no further cost.
+func (v *estimateView) privatePanel() {
+	var cols []string
+	for _, c := range v.shownColumns() {
+		if v.privateNote(c) != "" {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) == 0 {
+		return
+	}
+	wrap := el("div", "class", "private-table", "id", v.id+"-private-table")
+	tbl := el("table", "class", "coef")
+	head := el("tr")
+	for _, h := range []string{"column", "low", "q1", "median", "q3", "high"} {
+		head.AppendChild(text("th", h))
+	}
+	tbl.AppendChild(head)
+	eps, delta := 0.0, 0.0
+	for _, c := range cols {
+		p := v.private[c]
+		eps, delta = p.Epsilon, p.Delta
+		tr := el("tr")
+		lo, hi := niceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
+		for _, s := range []string{c, lo, g6(p.Col.Q1), g6(p.Col.Median), g6(p.Col.Q3), hi} {
+			tr.AppendChild(text("td", s))
+		}
+		tbl.AppendChild(tr)
+	}
+	appendAll(wrap, text("p", fmt.Sprintf("The table, privately: ranges, quartiles and medians released by one (ε = %g, δ = %g)-DP "+
+		"release charged to this table's budget (they are private: fine to share). The quartiles are coarse — they come "+
+		"from the same noisy counts as the ranges, at no further cost.", eps, delta), "class", "help"), tbl)
+	v.rangesBox.AppendChild(wrap)
+}
+
+// privateStatement is the result statement's sentence about private ranges.
+func (v *estimateView) privateStatement(in *estimateInput) string {
+	cols := append([]string(nil), in.table.Columns...)
+	if in.target != nil {
+		cols = append(cols, in.targetCol)
+	}
+	var found []string
+	eps, delta := 0.0, 0.0
+	for _, c := range cols {
+		if v.privateNote(c) != "" {
+			found = append(found, c)
+			eps, delta = v.private[c].Epsilon, v.private[c].Delta
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" The ranges of %s were found privately by a separate (ε = %g, δ = %g) release charged once to this table's "+
+		"budget; the others were declared.", strings.Join(found, ", "), eps, delta)
+}
+
+// showFindResult says what finding the ranges did: an error where the eye
+// is, or which columns had too few rows to be found at this budget.
+func (v *estimateView) showFindResult(missing []string, err error) {
+	switch {
+	case err != nil:
+		if _, shown := err.(shownError); !shown {
+			v.rangesErr.SetTextContent(err.Error())
+		}
+	case len(missing) > 0:
+		v.rangesErr.SetTextContent(fmt.Sprintf("Not enough rows to find the range of %s privately at this budget (nothing cleared "+
+			"the noise): type it — a bound known without looking at the data.", strings.Join(missing, ", ")))
+	}
+}
+
+// privateExport lists, for the export, the declared ranges that were found
+// privately and the release that found them.
+func (v *estimateView) privateExport(in *estimateInput) map[string]any {
+	cols := append([]string(nil), in.table.Columns...)
+	if in.target != nil {
+		cols = append(cols, in.targetCol)
+	}
+	out := map[string]any{}
+	for _, c := range cols {
+		if v.privateNote(c) != "" {
+			p := v.private[c]
+			out[c] = map[string]any{"lo": p.Col.Lo, "hi": p.Col.Hi, "median": p.Col.Median, "q1": p.Col.Q1, "q3": p.Col.Q3,
+				"resolution": p.Resolution, "epsilon": p.Epsilon, "delta": p.Delta}
+		}
+	}
+	return out
+}
