@@ -104,8 +104,8 @@ func DeltaForN(field string, delta float64, n int) error {
 		return err
 	}
 	if n > 0 && !(delta < 1/float64(n)) {
-		return &Error{Field: field, Rule: fmt.Sprintf("below 1/n = %s for n = %d rows, since a δ ≥ 1/n permits publishing one row outright (pick δ well below 1/n, e.g. %s)",
-			Fmt(1/float64(n)), n, Fmt(suggestDelta(n))), Got: Fmt(delta)}
+		return &Error{Field: field, Rule: fmt.Sprintf("below 1/n = %.4g for n = %d rows, since a δ ≥ 1/n permits publishing one row outright (pick δ well below 1/n, e.g. %s)",
+			1/float64(n), n, Fmt(suggestDelta(n))), Got: Fmt(delta)}
 	}
 	return nil
 }

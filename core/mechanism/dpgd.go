@@ -8,6 +8,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dpgd"
+	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/privacy"
 )
 
@@ -18,6 +19,21 @@ const (
 	EstimatorDPGD          = "dp-gd"           // unprojected (Song–Steinke–Thakkar–Thakurta 2021)
 	EstimatorDPGDProjected = "dp-gd-projected" // projected onto ‖θ‖ ≤ C (Bassily–Smith–Thakurta 2014)
 )
+
+// RecommendedEstimator is docs/DEFAULTS.md's rule ("Which estimator"), what
+// the page's estimate view starts with: unprojected DP-GD for the smooth
+// supervised losses the utility study ran (logistic, Huber, smooth hinge,
+// smooth quantile: Algorithm 1 won none of its 40 evaluation cells and lost
+// 25), Algorithm 1 for everything else (the location losses, the exact
+// 1-D and linear cases, and the non-smooth hinge, LAD and quantile losses the
+// study has no cell for). The API's default stays Algorithm 1.
+func RecommendedEstimator(k loss.Kind) string {
+	switch k {
+	case loss.Logistic, loss.Huber, loss.SmoothHinge, loss.SmoothQuantile:
+		return EstimatorDPGD
+	}
+	return EstimatorExponential
+}
 
 // isDPGD reports whether the request asks for DP-GD.
 func isDPGD(method string) bool { return method == EstimatorDPGD || method == EstimatorDPGDProjected }

@@ -173,7 +173,7 @@ func TestBadInput(t *testing.T) {
 	req := goodRequest()
 	req.Delta = 0.5
 	_, err := NewPlan(req)
-	if err == nil || !strings.Contains(err.Error(), "below 1/n = 0.3333333333333333 for n = 3 rows") || !strings.Contains(err.Error(), "permits publishing one row outright") {
+	if err == nil || !strings.Contains(err.Error(), "below 1/n = 0.3333 for n = 3 rows") || !strings.Contains(err.Error(), "permits publishing one row outright") {
 		t.Errorf("δ = 0.5 at n = 3: %v", err)
 	}
 	req.Delta = 0.33

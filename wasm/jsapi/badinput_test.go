@@ -107,7 +107,7 @@ func TestBadInputCorpus(t *testing.T) {
 		{"delta 1", "mechanism.plan", []any{goodReq("delta", 1)}, "req.delta must be a number in (0, 1), got 1"},
 		{"delta negative", "mechanism.plan", []any{goodReq("delta", -0.5)}, "req.delta must be a number in (0, 1)"},
 		{"delta Inf", "mechanism.plan", []any{goodReq("delta", jsInf)}, "req.delta must be a number in (0, 1), got +Inf"},
-		{"delta ≥ 1/n", "mechanism.plan", []any{goodReq("delta", 0.5)}, "delta must be below 1/n = 0.3333333333333333 for n = 3 rows, since a δ ≥ 1/n permits publishing one row outright"},
+		{"delta ≥ 1/n", "mechanism.plan", []any{goodReq("delta", 0.5)}, "delta must be below 1/n = 0.3333 for n = 3 rows, since a δ ≥ 1/n permits publishing one row outright"},
 		{"fixedWork string", "mechanism.plan", []any{goodReq("fixedWork", "yes")}, `req.fixedWork must be a boolean (true or false), got string "yes"`},
 		{"fixedWork false", "mechanism.plan", []any{goodReq("fixedWork", false)}, ""},
 		{"radius 0", "mechanism.plan", []any{goodReq("radius", 0)}, "req.radius must be a finite number > 0, got 0"},

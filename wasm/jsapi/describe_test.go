@@ -93,7 +93,7 @@ func TestDescribeBadInput(t *testing.T) {
 		{good("epsilon", 0), js.Undefined(), "req.epsilon must be a finite number > 0"},
 		{good("epsilon", "1"), js.Undefined(), "req.epsilon must be"},
 		{good("delta", 1), js.Undefined(), "req.delta must be a number in (0, 1)"},
-		{good("delta", 0.5), js.Undefined(), "delta must be below 1/n = 0.3333333333333333"},
+		{good("delta", 0.5), js.Undefined(), "delta must be below 1/n = 0.3333"},
 		{good("target", 1), js.Undefined(), "req.target must be a known field"},
 		{good(), obj("ledgr", "k"), "opts.ledgr must be a known field"},
 		{good(), obj("ledger", 5), "opts.ledger must be a non-empty string"},

@@ -353,7 +353,22 @@ func (v *estimateView) rangesChanged() {
 			in.SetAttribute("value", v.positive[target])
 		}
 		v.positiveNote = el("div", "id", v.id+"-positive-check", "class", "owner-note", "role", "status")
-		appendAll(wrap, text("label", "positive label of "+target+" (coded +1; every other label −1)", "for", v.id+"-positive"), in, v.positiveNote)
+		appendAll(wrap, text("label", "positive label of "+target+" (coded +1; every other label −1)", "for", v.id+"-positive"), in)
+		if b == nil && v.profile != nil {
+			// The column's labels to pick from: read from the owner's file on
+			// this device, shown only to them; the choice is theirs (a
+			// declaration), never made by the page.
+			if ci, ok := v.profile.Column(target); ok && len(ci.Labels) > 0 {
+				list := el("datalist", "id", v.id+"-positive-labels")
+				for _, lc := range ci.Labels {
+					list.AppendChild(el("option", "value", lc.Label))
+				}
+				in.SetAttribute("list", v.id+"-positive-labels")
+				wrap.AppendChild(list)
+				wrap.AppendChild(text("div", "Pick the label that means “yes” from this column's labels (listed from your file on this device, shown only to you) or type it.", "class", "help"))
+			}
+		}
+		wrap.AppendChild(v.positiveNote)
 		v.rangesBox.AppendChild(wrap)
 		v.checkPositive()
 	}

@@ -142,6 +142,9 @@ func (v *estimateView) render(in *estimateInput, r *mechanism.Result) {
 			"on the rows the model was fitted on (not new data): private θ %s, non-private θ̂ %s.%s",
 			len(in.req.X), pct(*r.Fit.Accuracy), pct(*r.Fit.NonPrivateAccuracy), coded(in)), "id", v.id+"-accuracy"))
 	}
+	if cmp := trivialNote(v.id, in, r); cmp != nil {
+		v.excess.AppendChild(cmp)
+	}
 	diag := text("p", "Your data against the declarations: "+strings.Join(clamps, ", ")+". "+work+
 		". These numbers are computed from your raw data on this device and are not private; do not publish them.", "id", v.id+"-diagnostics")
 	appendAll(v.excess, diag)
@@ -231,6 +234,8 @@ func statement(r *mechanism.Result) string {
 		pl.N, pl.N, pl.D, pl.Radius, pl.Rank, pl.Clip, pl.Sampler, pl.Method)
 	if pl.Schedule != nil { // plan.estimator is a DP-GD variant
 		s += fmt.Sprintf(" Estimator: drawn by DP-GD (T = %d, public schedule), not by Algorithm 1's sampler.", pl.Steps)
+	} else {
+		s += " Estimator: Algorithm 1 (the regularized exponential mechanism, by sampling)."
 	}
 	if pv.Delta >= 1/float64(pl.N) {
 		s += fmt.Sprintf(" Note: δ = %g is not below 1/n = %.3g; a mechanism that publishes one random row in full meets such a δ.", pv.Delta, 1/float64(pl.N))
@@ -243,3 +248,53 @@ func statement(r *mechanism.Result) string {
 
 // g6 formats a declared bound compactly.
 func g6(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+
+// trivialNote sets the private model beside the trivial answer — the
+// majority class, or the median for every row — on the rows it was fitted
+// on, in the target's units, with a plain warning when the model does no
+// better (mechanism.CompareClassifier / CompareRegression). For the owner's
+// eyes only: not private, left out of the export.
+func trivialNote(id string, in *estimateInput, r *mechanism.Result) dom.Element {
+	var t mechanism.Trivial
+	var msg string
+	switch {
+	case in.kind.Classification() && len(in.req.Y) == len(in.req.X):
+		t = mechanism.CompareClassifier(in.req.X, in.req.Y, r.Theta)
+		label := "“" + in.positive + "”"
+		if t.Majority < 0 {
+			label = "not “" + in.positive + "”"
+		}
+		msg = fmt.Sprintf("Against the trivial answer: always answering %s is right for %s of the rows; the private model for %s.",
+			label, pct(t.Trivial), pct(t.Model))
+	case in.target != nil && in.table != nil && len(in.table.Y) == len(in.req.X):
+		t = mechanism.CompareRegression(in.req.X, in.table.Y, r.Theta, in.target.FromScaled)
+		msg = fmt.Sprintf("Against the trivial answer: predicting the median, %s, for every row is off by %s on average (RMSE %s) in %s's units; "+
+			"the private model by %s (RMSE %s).", readable(t.Median), readable(t.Trivial), readable(t.TrivialRMSE), in.targetCol,
+			readable(t.Model), readable(t.ModelRMSE))
+	default:
+		return nil
+	}
+	p := el("p", "id", id+"-trivial")
+	appendAll(p, text("strong", "For your eyes only: "), doc().CreateTextNode(msg))
+	if t.NoBetter {
+		p.Class().Add("warn")
+		w := text("strong", " The private model does no better than the trivial answer", "class", "no-better")
+		appendAll(p, w, doc().CreateTextNode(": at this ε and with these rows the noise outweighs the signal. What would help: more rows, "+
+			"a larger ε (a larger share of the table's budget), or fewer features. (Training rows; not private.)"))
+	}
+	return p
+}
+
+// readable formats a number for reading: 4 significant digits, no exponent
+// between 10⁻³ and 10⁹.
+func readable(x float64) string {
+	a := math.Abs(x)
+	if a != 0 && (a < 1e-3 || a >= 1e9) {
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	s := strconv.FormatFloat(x, 'f', max(0, 3-int(math.Floor(math.Log10(math.Max(a, 1e-3))))), 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}

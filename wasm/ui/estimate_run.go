@@ -215,6 +215,18 @@ func (v *estimateView) runEstimate() {
 	} else if txt, _ := v.text(); strings.TrimSpace(txt) != "" && len(txt) <= maxPasteBytes && len(v.blankColumns()) > 0 {
 		// Blank ranges: found privately first (charged once to the table's
 		// budget, said beside the inputs before this click), then the model.
+		// What can be checked without spending is checked first: a run that
+		// would fail after the ranges must not pay for them.
+		if l := v.lossKind(); l.Classification() && strings.TrimSpace(v.positive[v.targetSel.sel.Value()]) == "" {
+			_, err := v.build() // names the missing label next to the ranges
+			if err != nil {
+				if _, shown := err.(shownError); !shown {
+					v.formErr.SetTextContent(err.Error())
+				}
+				markStale(v.out, v.id, "the last run could not start (the problem is marked above)")
+				return
+			}
+		}
 		if missing, err := v.findRanges(); len(missing) > 0 || err != nil {
 			v.showFindResult(missing, err)
 			markStale(v.out, v.id, "the last run could not start (the problem is marked above)")

@@ -172,10 +172,11 @@ func buildEstimateView(root dom.Element) {
 	v.lossSel = newSelectField(id+"-loss", "Task / loss", "what θ estimates. The smooth losses (logistic, Huber, smooth hinge, "+
 		"smooth median) are sampled fastest, exactly, by the first-order sampler; the smooth hinge and median round the kink "+
 		"off over a width h = 1 and give nearly the same fit as their sharp versions.", lossOptions, attr(root, "loss", ""))
-	v.estWant = attr(root, "estimator", mechanism.EstimatorExponential)
+	v.estWant = attr(root, "estimator", "") // "": the study's rule for the loss (mechanism.RecommendedEstimator)
 	v.estSel = newSelectField(id+"-estimator", "Estimator", "how θ is drawn; both are charged to the table's budget by the same "+
-		"accountant. On the study's evaluation datasets DP-GD was as good or better for the smooth supervised losses (logistic, "+
-		"Huber, smooth hinge, smooth median); a centre is drawn by Algorithm 1 (", estimatorOptions, v.estWant)
+		"accountant. It starts at DP-GD for the smooth supervised losses (logistic, Huber, smooth hinge, smooth median), which was "+
+		"as good or better on every dataset of the study, and at Algorithm 1 — the paper's mechanism — for the others; a centre is "+
+		"always drawn by Algorithm 1 (", estimatorOptions, mechanism.EstimatorExponential)
 	appendToHelp(v.estSel.wrap, docLink(root, "DEFAULTS.md", "the study's rule"), doc().CreateTextNode(")"))
 	v.targetSel = newSelectField(id+"-target", "Target column", "labels (classification) or values (regression) to predict", nil, "")
 	top := el("div", "class", "controls task")
@@ -382,12 +383,18 @@ func (v *estimateView) updateRadius() {
 }
 
 // syncEstimator offers DP-GD for a supervised loss only: for a location loss
-// the select shows Algorithm 1, disabled (DP-GD is not defined there); the
-// user's choice comes back with a supervised loss.
+// the select shows Algorithm 1, disabled (DP-GD is not defined there). A
+// supervised loss starts at docs/DEFAULTS.md's rule
+// (mechanism.RecommendedEstimator) until the user (or the estimator
+// attribute) chooses; that choice comes back with every supervised loss.
 func (v *estimateView) syncEstimator() {
-	if v.lossKind().Supervised() {
+	if l := v.lossKind(); l.Supervised() {
 		v.estSel.sel.RemoveAttribute("disabled")
-		v.estSel.sel.SetValue(v.estWant)
+		if v.estWant != "" {
+			v.estSel.sel.SetValue(v.estWant)
+		} else {
+			v.estSel.sel.SetValue(mechanism.RecommendedEstimator(l))
+		}
 		return
 	}
 	v.estSel.sel.SetValue(mechanism.EstimatorExponential)

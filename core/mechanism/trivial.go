@@ -1,0 +1,90 @@
+package mechanism
+
+import (
+	"math"
+	"sort"
+)
+
+// Trivial is a released θ set beside the trivial answer — the one that needs
+// no model and no privacy budget — on the rows it was fitted on. Like Fit it
+// is computed from the raw data on the owner's device for display only and
+// is NOT private (issue 29: a person without DP training must see when the
+// private model is worse than always guessing).
+//
+//   - Classification: Model is the share of rows whose ±1 label sign(⟨θ, x⟩)
+//     predicts; Trivial the majority class's share, max(n₊, n₋)/n, the
+//     accuracy of always answering the more frequent label (Majority, ±1).
+//   - Regression: Model is the mean absolute error of the prediction
+//     toUnits(⟨θ, x⟩) in the target's units; Trivial the MAE of predicting
+//     the median of the targets (the constant that minimises the MAE);
+//     ModelRMSE and TrivialRMSE the root mean squared errors of the same two.
+//
+// NoBetter is true when the model does not beat the trivial answer: accuracy
+// ≤ the majority share, or MAE ≥ the median's MAE.
+type Trivial struct {
+	Regression  bool    `json:"regression"`
+	Model       float64 `json:"model"`
+	Trivial     float64 `json:"trivial"`
+	ModelRMSE   float64 `json:"modelRMSE,omitempty"`
+	TrivialRMSE float64 `json:"trivialRMSE,omitempty"`
+	Majority    float64 `json:"majority,omitempty"` // classification: the majority label (±1)
+	Median      float64 `json:"median,omitempty"`   // regression: the targets' median (units)
+	NoBetter    bool    `json:"noBetter"`
+}
+
+func score(theta, x []float64) float64 {
+	s := 0.0
+	for j := range theta {
+		s += theta[j] * x[j]
+	}
+	return s
+}
+
+// CompareClassifier compares θ with the majority class on rows x with labels
+// y ∈ {−1, +1} (a score of 0 predicts +1, as loss.Set.Accuracy does).
+func CompareClassifier(x [][]float64, y, theta []float64) Trivial {
+	pos, hit := 0, 0
+	for i, row := range x {
+		if y[i] > 0 {
+			pos++
+		}
+		pred := 1.0
+		if score(theta, row) < 0 {
+			pred = -1
+		}
+		if pred == y[i] {
+			hit++
+		}
+	}
+	n := float64(len(x))
+	t := Trivial{Model: float64(hit) / n, Trivial: math.Max(float64(pos), n-float64(pos)) / n, Majority: 1}
+	if 2*pos < len(x) {
+		t.Majority = -1
+	}
+	t.NoBetter = t.Model <= t.Trivial
+	return t
+}
+
+// CompareRegression compares θ with the median on rows x with targets y in
+// the target's units; toUnits maps a score ⟨θ, x⟩ (scaled units) to them.
+func CompareRegression(x [][]float64, y, theta []float64, toUnits func(float64) float64) Trivial {
+	s := append([]float64(nil), y...)
+	sort.Float64s(s)
+	n := len(s)
+	med := s[n/2]
+	if n%2 == 0 {
+		med = (s[n/2-1] + s[n/2]) / 2
+	}
+	t := Trivial{Regression: true, Median: med}
+	for i, row := range x {
+		e, e0 := toUnits(score(theta, row))-y[i], med-y[i]
+		t.Model += math.Abs(e)
+		t.Trivial += math.Abs(e0)
+		t.ModelRMSE += e * e
+		t.TrivialRMSE += e0 * e0
+	}
+	t.Model, t.Trivial = t.Model/float64(n), t.Trivial/float64(n)
+	t.ModelRMSE, t.TrivialRMSE = math.Sqrt(t.ModelRMSE/float64(n)), math.Sqrt(t.TrivialRMSE/float64(n))
+	t.NoBetter = t.Model >= t.Trivial
+	return t
+}
