@@ -71,10 +71,12 @@ func (v *estimateView) readProfile(txt string) []string {
 	if key != v.fileKey { // another kind of file: fresh first choices
 		if v.fileKey != "" {
 			v.lossAuto = true // the task chosen for the former file is not this one's
+			v.taskAsked = false
 		}
 		v.fileKey = key
 		v.featState = map[string]bool{}
 		v.targetSel.sel.SetValue("") // the target chosen for the former file is not this one's either
+		v.taskOK = ""
 		v.recall()
 	}
 	if len(p.Problems) > 0 { // a blocking one (ragged rows) is marked there, and stops Parse at Run with its row
@@ -149,7 +151,10 @@ func (v *estimateView) columnsChanged() {
 			}
 		}
 		if v.lossAuto {
-			v.lossSel.sel.SetValue(v.autoTask(want).String())
+			if task := v.autoTask(want).String(); task != v.lossSel.sel.Value() {
+				v.lossSel.sel.SetValue(task)
+				v.taskAsked = false // a new suggestion: the owner is asked again
+			}
 		}
 	}
 	l := v.lossKind()

@@ -131,6 +131,7 @@ func (v *estimateView) datasetChanged(user bool) {
 		v.csvBox.RemoveAttribute("hidden")
 		if user {
 			v.lossAuto = true // the task chosen for a built-in is not the file's
+			v.taskAsked = false
 		}
 	} else {
 		v.csvBox.SetAttribute("hidden", "")

@@ -78,6 +78,9 @@ func (v *estimateView) recall() {
 	for _, c := range keys(pos) {
 		v.positive[c] = pos.Get(c).String()
 	}
+	if t := obj.Get("task"); t.Type() == js.TypeString {
+		v.taskOK = t.String()
+	}
 	if p := obj.Get("private"); p.Truthy() {
 		found := map[string]privateRange{}
 		if jsio.Decode(p, &found) == nil {
@@ -112,7 +115,7 @@ func (v *estimateView) remember() {
 			n++
 		}
 	}
-	if n == 0 {
+	if n == 0 && v.taskOK == "" {
 		s.Call("removeItem", key)
 		return
 	}
@@ -127,6 +130,9 @@ func (v *estimateView) remember() {
 	}
 	if len(found) > 0 {
 		obj.Set("private", jsio.Encode(found))
+	}
+	if v.taskOK != "" {
+		obj.Set("task", v.taskOK) // the task the owner confirmed (not computed from the data by itself)
 	}
 	s.Call("setItem", key, js.Global().Get("JSON").Call("stringify", obj))
 }
@@ -148,6 +154,7 @@ func (v *estimateView) forget() {
 		}
 	}
 	v.recalled = false
+	v.taskOK = ""
 	markStale(v.out, v.id, "the declarations were cleared")
 	v.rangesChanged()
 }

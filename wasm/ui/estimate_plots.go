@@ -212,6 +212,9 @@ func (v *estimateView) exportJSON(in *estimateInput, r *mechanism.Result) {
 	if in.target != nil {
 		payload["targetRange"] = [2]float64{in.target.Lo, in.target.Hi}
 	}
+	if in.targetCol != "" {
+		payload["target"] = in.targetCol // the predicted column (its meaning: "positive" for a classifier, targetRange's units for a regression)
+	}
 	if in.positive != "" {
 		payload["positive"] = in.positive
 	}

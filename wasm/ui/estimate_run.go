@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"honnef.co/go/js/dom/v2"
+
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/loss"
@@ -210,6 +212,28 @@ func (v *estimateView) runEstimate() {
 	v.formErr.SetTextContent("")
 	v.rangesErr.SetTextContent("")
 	v.csvErr.SetTextContent(v.loadErr) // a former run's message about the data is replaced by this run's
+	// The task of a CSV suggested from its contents (a column's labels and
+	// kinds) is the page's guess, not a public input: the owner confirms it
+	// before anything is released (issue 30: one row's label must not
+	// choose the loss that the release states). A second Run confirms.
+	if txt, b := v.text(); b == nil && strings.TrimSpace(txt) != "" && v.lossAuto {
+		l, tgt := v.lossKind(), v.targetSel.sel.Value()
+		if cur := l.String() + "|" + tgt; cur != v.taskOK {
+			if !v.taskAsked {
+				v.taskAsked = true
+				what := l.String()
+				if l.Supervised() && tgt != "" {
+					what += " of " + tgt
+				}
+				v.formErr.SetTextContent(fmt.Sprintf("Check the task first: “%s” was suggested from your file's contents (shown only to you), and "+
+					"the task is part of what a run releases. Press Run again to use it, or choose the task yourself above. Nothing was spent.", what))
+				v.failedStart()
+				return
+			}
+			v.taskOK = cur // confirmed by this second press; remembered for files with this header
+			v.remember()
+		}
+	}
 	if b := v.builtin(); b != nil {
 		b.load(v.root) // a built-in chosen while its fetch was under way, or whose fetch failed
 	} else if txt, _ := v.text(); strings.TrimSpace(txt) != "" && len(txt) <= maxPasteBytes && len(v.blankColumns()) > 0 {
@@ -223,13 +247,13 @@ func (v *estimateView) runEstimate() {
 				if _, shown := err.(shownError); !shown {
 					v.formErr.SetTextContent(err.Error())
 				}
-				markStale(v.out, v.id, "the last run could not start (the problem is marked above)")
+				v.failedStart()
 				return
 			}
 		}
 		if missing, err := v.findRanges(); len(missing) > 0 || err != nil {
 			v.showFindResult(missing, err)
-			markStale(v.out, v.id, "the last run could not start (the problem is marked above)")
+			v.failedStart()
 			return
 		}
 	}
@@ -266,14 +290,18 @@ func (v *estimateView) runEstimate() {
 		check, err = v.ledger.check(in.req)
 	}
 	if err == nil && !check.Fits {
-		err = errors.New(refusal(check))
+		err = refusal{check}
 	}
 	if err != nil {
 		var shown shownError
-		if !errors.As(err, &shown) {
+		var ref refusal
+		switch {
+		case errors.As(err, &ref):
+			ref.show(v.formErr)
+		case !errors.As(err, &shown):
 			v.formErr.SetTextContent(err.Error())
 		}
-		markStale(v.out, v.id, "the last run could not start (the problem is marked above)")
+		v.failedStart()
 		return
 	}
 	eta := ""
@@ -293,7 +321,8 @@ func (v *estimateView) runEstimate() {
 	if err != nil {
 		v.ledger.afterRun(key) // a cancelled or failed run stays charged
 		if jsio.IsAbort(err) {
-			markStale(v.out, v.id, "the last run was cancelled")
+			v.run.status.SetTextContent("Cancelled — and charged to this table's budget all the same (a cancelled run may already have revealed something).")
+			markStale(v.out, v.id, "the last run was cancelled (it was charged to the table's budget)")
 		} else {
 			v.formErr.SetTextContent(err.Error())
 			markStale(v.out, v.id, "the last run failed")
@@ -319,4 +348,43 @@ func (in *estimateInput) toUnits(theta []float64) []float64 {
 		return theta
 	}
 	return out
+}
+
+// failedStart ends a Run that could not start: the result area is marked
+// stale, and next to Run a line says where the problem is shown, with the
+// focus moved to the first field in error (errors where the eye is).
+func (v *estimateView) failedStart() {
+	markStale(v.out, v.id, "the last run could not start (the problem is marked above)")
+	var focus dom.Element
+	where := "see the message above"
+	for _, e := range v.root.QuerySelectorAll(".error") {
+		if strings.TrimSpace(e.TextContent()) == "" {
+			continue
+		}
+		is := func(x dom.Element) bool { return x != nil && e.Underlying().Equal(x.Underlying()) }
+		switch {
+		case is(v.csvErr):
+			focus, where = v.csvText, "the CSV box has a problem (the message is under it; the box has the focus)"
+		case is(v.rangesErr):
+			where = "a declared range or label (the message is under the ranges; the field has the focus)"
+			for _, in := range v.rangesBox.QuerySelectorAll("input:not([readonly])") {
+				if focus == nil {
+					focus = in
+				}
+				if strings.TrimSpace(in.(*dom.HTMLInputElement).Value()) == "" {
+					focus = in
+					break
+				}
+			}
+		case is(v.formErr):
+			focus, where = v.run.run, "the message just above Run"
+		default:
+			if p := e.ParentElement(); p != nil {
+				focus = p.QuerySelector("input, select, textarea")
+			}
+			where = "a field is marked (it has the focus)"
+		}
+		break
+	}
+	v.run.failedStart(where, focus)
 }

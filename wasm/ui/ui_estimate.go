@@ -124,8 +124,10 @@ type estimateView struct {
 	positiveNote        dom.Element // how the positive label codes the target, for the owner only
 	lineIn              *dom.HTMLInputElement
 	lineMsg             dom.Element
-	recalled            bool // declarations were filled in from this browser's memory
-	lossAuto            bool // the task follows the CSV's target column (until the user chooses one)
+	recalled            bool   // declarations were filled in from this browser's memory
+	lossAuto            bool   // the task follows the CSV's target column (until the user chooses one)
+	taskAsked           bool   // the owner was asked to confirm a task suggested from the file's contents (a second Run confirms)
+	taskOK              string // "loss|target" the owner confirmed for files with this header (remembered with the declarations)
 	eps, delta, c, k, m numberField
 	workers             selectField           // the cores offered to the sampler's passes (Request.Workers)
 	fixedWork           *dom.HTMLInputElement // Request.FixedWork: hide the run time (on by default)

@@ -56,8 +56,20 @@ func TestLedgerWording(t *testing.T) {
 		}
 	}
 	st := privacy.StateOf("k", l)
-	if got := ledgerSummary(&st); got != "This table: 3 releases, spent ε = 2.77 of 3 (δ = 1e-05). Room left: one more run at ε ≤ 0.661 (δ = 1e-05), or several smaller ones." {
+	if got := ledgerSummary(&st); got != "This table: 3 releases, spent ε = 2.77 of 3 (δ = 1e-05). Room left: one more run at ε ≤ 0.661 (δ = 1e-05), or several smaller ones."+
+		" (Spent is less than the ε the runs asked for, 4.5: releases compose exactly — Gaussian DP, not by adding ε's — and a sampler keeps part of δ for its sampling error, so its guarantee at this table's δ is a little stronger than asked.)" {
 		t.Errorf("summary %q", got)
+	}
+	// The refusal: plain words first (spent, asked, the largest ε that fits), the GDP detail after.
+	big, _ := privacy.Calibrate(2, 1e-5)
+	c, err := l.Check(privacy.Release{GDP: big, Epsilon: 2, Delta: 1e-5})
+	if err != nil || c.Fits {
+		t.Fatalf("check %+v, %v", c, err)
+	}
+	if got := (refusal{&c}).plain(); got != "Not run: this table's privacy budget cannot pay for it. So far 3 releases spent ε = 2.77 of this table's ε = 3 (δ = 1e-05). "+
+		"This run asks for ε = 2. The largest ε that still fits is about 0.66: lower ε to that or less (the cost does not depend on the number of samples), "+
+		"or reset the table's budget (see below)." {
+		t.Errorf("refusal %q", got)
 	}
 	stmt := ledgerStatement(&st)
 	for _, want := range []string{"All releases on this table so far (3 releases, this one included) together spent ε = 2.77 of the table's total ε = 3 at δ = 1e-05",

@@ -329,3 +329,19 @@ func onResize(f func()) {
 		})
 	})
 }
+
+// failedStart says, next to Run, that the run did not start and where the
+// problem is shown, resets the progress line (no "Done." and full bar left
+// from an earlier run), and moves the focus to the field in error.
+func (r *runner) failedStart(where string, focus dom.Element) {
+	r.bar.SetValue(0)
+	r.status.SetTextContent("Could not start: " + where + ".")
+	if f, ok := focus.(dom.HTMLElement); ok && focus != nil {
+		f.Focus()
+		if s := f.Underlying().Get("scrollIntoView"); s.Type() == js.TypeFunction {
+			o := js.Global().Get("Object").New()
+			o.Set("block", "center")
+			f.Underlying().Call("scrollIntoView", o)
+		}
+	}
+}

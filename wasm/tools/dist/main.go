@@ -45,18 +45,18 @@ func main() {
 	out := flag.String("out", "dist", "folder the release folder dpsample-<version>/ is written in (relative to -root)")
 	wasm := flag.String("wasm", "", "the built module (required; built without the test hooks)")
 	wasmExec := flag.String("wasm-exec", "", "wasm_exec.js of the Go toolchain that built the module (required)")
-	docs := flag.String("docs", "write", "docs/ELEMENTS.md's generated hosting table: write it, or check it against the release")
+	docs := flag.String("docs", "warn", "docs/ELEMENTS.md's generated hosting table: warn when it no longer matches the release (the default: no tracked file changes), write it, or check it (fail when stale)")
 	printVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()
 	if *printVersion {
 		fmt.Println(version.Version)
 		return
 	}
-	if *wasm == "" || *wasmExec == "" || (*docs != "write" && *docs != "check") {
-		fmt.Fprintln(os.Stderr, "usage: dist -root . -wasm module.wasm -wasm-exec wasm_exec.js [-out dist] [-docs write|check]")
+	if *wasm == "" || *wasmExec == "" || (*docs != "write" && *docs != "check" && *docs != "warn") {
+		fmt.Fprintln(os.Stderr, "usage: dist -root . -wasm module.wasm -wasm-exec wasm_exec.js [-out dist] [-docs warn|write|check]")
 		os.Exit(2)
 	}
-	dir, err := build(*root, filepath.Join(*root, *out), *wasm, *wasmExec, *docs == "check")
+	dir, err := build(*root, filepath.Join(*root, *out), *wasm, *wasmExec, *docs)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dist:", err)
 		os.Exit(1)
@@ -80,7 +80,7 @@ type manifest struct {
 }
 
 // build writes the release and returns its folder.
-func build(root, out, wasm, wasmExec string, checkDocs bool) (string, error) {
+func build(root, out, wasm, wasmExec string, docsMode string) (string, error) {
 	v := version.Version
 	if err := checkChangelog(filepath.Join(root, "CHANGELOG.md"), v); err != nil {
 		return "", err
@@ -135,11 +135,16 @@ func build(root, out, wasm, wasmExec string, checkDocs bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if checkDocs {
+	switch docsMode {
+	case "check":
 		if err := checkBlock(string(doc), block); err != nil {
-			return "", fmt.Errorf("docs/ELEMENTS.md is stale: %w; run ./build.sh dist and commit docs/ELEMENTS.md", err)
+			return "", fmt.Errorf("docs/ELEMENTS.md is stale: %w; run DIST_DOCS=write ./build.sh dist and commit docs/ELEMENTS.md", err)
 		}
-	} else {
+	case "warn":
+		if err := checkBlock(string(doc), block); err != nil {
+			fmt.Fprintf(os.Stderr, "dist: warning: docs/ELEMENTS.md's hosting table no longer matches this release (%v); DIST_DOCS=write ./build.sh dist rewrites it\n", err)
+		}
+	default:
 		updated, err := replaceBlock(string(doc), block)
 		if err != nil {
 			return "", err

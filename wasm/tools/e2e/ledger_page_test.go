@@ -114,12 +114,19 @@ func TestEstimateLedger(t *testing.T) {
 	p.waitJS(`document.getElementById("est-err").textContent !== ""`, 20*time.Second)
 	msg := p.text("#est-err")
 	t.Logf("refusal: %s", msg)
-	if !strings.HasPrefix(msg, "Not run: this table's privacy budget cannot pay for it. ledger must be large enough for this release: it costs gdp ") ||
-		!strings.Contains(msg, "is left") || !strings.Contains(msg, "3 release(s) so far spent ε = ") {
+	// Plain words first (spent, asked, the largest ε that fits), the exact accounting under a disclosure.
+	if !strings.HasPrefix(msg, "Not run: this table's privacy budget cannot pay for it. So far 3 releases spent ε = ") ||
+		!strings.Contains(msg, "This run asks for ε = 1.5.") || !strings.Contains(msg, "The largest ε that still fits is about ") ||
+		!strings.Contains(msg, "The exact accounting (Gaussian DP)ledger must be large enough for this release: it costs gdp ") ||
+		!strings.Contains(msg, "3 release(s) so far spent ε = ") {
 		t.Errorf("refusal message %q", msg)
 	}
-	if s := p.text("#est-status"); s != "" {
-		t.Errorf("a refused run started: status %q", s)
+	if open := eval[bool](p, `document.querySelector("#est-err details").open`); open {
+		t.Error("the GDP detail is open by default")
+	}
+	// Next to Run: where the problem is, the progress line reset, the focus on Run's message.
+	if s := p.text("#est-status"); s != "Could not start: the message just above Run." || eval[float64](p, `document.getElementById("est-progress").value`) != 0 {
+		t.Errorf("a refused run: status %q", s)
 	}
 	p.ledgerReleases(3)
 	p.shot("#estimate", "ledger-refused")

@@ -80,9 +80,16 @@ func TestEstimateFirstRun(t *testing.T) {
 	if s := p.text("#est-ranges-line-msg"); !strings.Contains(s, "Applied 3 ranges") {
 		t.Errorf("line message %q", s)
 	}
+	// The task was suggested from the file's contents: the first Run asks the owner to confirm it, spending nothing.
+	p.clickRun()
+	if s := p.text("#est-err"); !strings.HasPrefix(s, "Check the task first: “smooth-quantile of yield_t” was suggested from your file's contents") ||
+		!strings.Contains(s, "Nothing was spent") {
+		t.Fatalf("first click: %q", s)
+	}
+	p.ledgerReleases(0)
 	p.clickRun()
 	if s := p.errorsShown(); s != "" || p.text("#est-status") != "Done." {
-		t.Fatalf("the first click with the defaults did not run: status %q, messages %s", p.text("#est-status"), s)
+		t.Fatalf("the second click with the defaults did not run: status %q, messages %s", p.text("#est-status"), s)
 	}
 	names := eval[[]string](p, `[...document.querySelectorAll("#est-plot svg text.category")].map(t => t.textContent)`)
 	if strings.Join(names, ",") != "rain_mm,temp_c" {
