@@ -223,6 +223,9 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 						}
 					}
 					p("**%s, n = %d, rank %d, ε = %s**\n\n%s\n", g.Loss, g.N, k, sig(e), table(head, rows))
+					if ln := scheduleLine(u, g, k, e); ln != "" {
+						p("%s\n\n", ln)
+					}
 				}
 			}
 		}
@@ -260,6 +263,47 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 		}
 		p("\n")
 	}
+}
+
+// scheduleLine states the public DP-GD schedules (core/dpgd) of one
+// synthetic table, one per method where it is the same at every d, else per
+// d; "" when the cells carry none (a report measured before issue 33).
+func scheduleLine(u *UtilityReport, g SyntheticGrid, k int, e float64) string {
+	var parts []string
+	for _, m := range []string{MethodDPGD, MethodDPGDProjected} {
+		var ds []string
+		var scheds []string
+		for _, d := range g.Dims {
+			c := findCell(u, WorkloadSynthetic, g.Loss, g.N, k, d, e, m)
+			if c == nil || c.Schedule == nil {
+				continue
+			}
+			sc := c.Schedule
+			ds = append(ds, strconv.Itoa(d))
+			scheds = append(scheds, fmt.Sprintf("T = %d, h = %s, σ = %s", sc.Steps, sig(sc.Step), sig(sc.Sigma)))
+		}
+		if len(scheds) == 0 {
+			continue
+		}
+		if slices.Equal(scheds, slices.Repeat(scheds[:1], len(scheds))) {
+			parts = append(parts, fmt.Sprintf("%s %s", m, scheds[0]))
+			continue
+		}
+		var each []string
+		for i := range scheds {
+			each = append(each, fmt.Sprintf("d = %s: %s", ds[i], scheds[i]))
+		}
+		parts = append(parts, fmt.Sprintf("%s %s", m, strings.Join(each, "; ")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	c := findCell(u, WorkloadSynthetic, g.Loss, g.N, k, 0, e, MethodDPGD)
+	rule := ""
+	if c != nil && c.Schedule != nil {
+		rule, _, _ = strings.Cut(c.Schedule.Rule, ":")
+	}
+	return fmt.Sprintf("DP-GD's public schedule (core/dpgd, %s rule, σ per step): %s.", rule, strings.Join(parts, "; "))
 }
 
 // tableKey is one synthetic table: loss, n, rank, ε.
