@@ -227,10 +227,10 @@ func gdExcesses(t *testing.T, set *loss.Set, sch dpgd.Schedule, ref float64, see
 }
 
 // TestDimensionFreeTrend is the demonstration as a test: between d = 1 and
-// d = 512 (rank 1), Algorithm 1's mean excess and unprojected NoisyGD's
+// d = 512 (rank 1), Algorithm 1's mean excess and unprojected DP-GD's
 // change by less than 3 standard errors (each z-test falsely fails with
 // probability ≈ 0.27% under normality), while the same test applied to
-// projected NoisyGD — which pays for d — fails: its excess grows by more than
+// projected DP-GD — which pays for d — fails: its excess grows by more than
 // 3 standard errors.
 func TestDimensionFreeTrend(t *testing.T) {
 	seed := uint64(5)
@@ -256,10 +256,10 @@ func TestDimensionFreeTrend(t *testing.T) {
 		t.Errorf("Algorithm 1: excess %.4g at d=1 vs %.4g at d=512 (z = %.2f): not dimension-free", lo.ExpMean, hi.ExpMean, zz)
 	}
 	if zz := z(lo.BaseMean, hi.BaseMean, lo.BaseSE, hi.BaseSE); zz < 3 {
-		t.Errorf("NoisyGD: excess %.4g at d=1 vs %.4g at d=512 (z = %.2f): expected growth with d", lo.BaseMean, hi.BaseMean, zz)
+		t.Errorf("projected DP-GD: excess %.4g at d=1 vs %.4g at d=512 (z = %.2f): expected growth with d", lo.BaseMean, hi.BaseMean, zz)
 	}
 	if zz := z(lo.UnprojMean, hi.UnprojMean, lo.UnprojSE, hi.UnprojSE); math.Abs(zz) > 3 {
-		t.Errorf("unprojected NoisyGD: excess %.4g at d=1 vs %.4g at d=512 (z = %.2f): not dimension-free", lo.UnprojMean, hi.UnprojMean, zz)
+		t.Errorf("unprojected DP-GD: excess %.4g at d=1 vs %.4g at d=512 (z = %.2f): not dimension-free", lo.UnprojMean, hi.UnprojMean, zz)
 	}
 	if len(hi.Unprojected) != trials || math.IsNaN(hi.UnprojSE) {
 		t.Errorf("unprojected runs %v", hi.Unprojected)
