@@ -123,8 +123,13 @@ export interface Plan {
   /** which estimator ran: "exponential" (Algorithm 1), "dp-gd" or "dp-gd-projected". For DP-GD: gdp is each
    *  release's s/√m, gdpTotal = s, tv = 0, eta = mu = 0, steps = T, and schedule holds the public schedule. */
   estimator: "exponential" | "dp-gd" | "dp-gd-projected";
-  schedule?: { rule: string; steps: number; step: number; sigma: number; gdp: number; average: "suffix-half" | "all";
-               projected: boolean; radius: number };
+  schedule?: DPGDSchedule;
+}
+
+/** A DP-GD run's public schedule (core/dpgd): rule in words, T, step h, per-step noise σ, the run's GDP s. */
+export interface DPGDSchedule {
+  rule: string; steps: number; step: number; sigma: number; gdp: number; average: "suffix-half" | "all";
+  projected: boolean; radius: number;
 }
 
 export interface Result {
@@ -257,13 +262,15 @@ export interface DPSample {
   data: { parseCSV(text: string, opts?: { target?: string; drop?: "missing"; features?: string[]; positive?: string; targetType?: "numeric" | "label";
                                           header?: boolean | "auto" }): Promise<Table> };
   /** The site's dimension-free demonstration: synthetic rank-k data embedded in each d of dims; excess risk of
-   *  Algorithm 1 and of projected noisy gradient descent calibrated with the same accountant. */
+   *  Algorithm 1 and of projected (baseline) and unprojected DP-GD, both on core/dpgd's public schedule (recorded per
+   *  point), calibrated with the same accountant. */
   demo: {
     dimensionFree(opts?: { n?: number; rank?: number; dims?: number[]; epsilon?: number; delta?: number; radius?: number;
-                           trials?: number; steps?: number; dataSeed?: number; seed?: number }, run?: RunOptions): Promise<{
+                           trials?: number; dataSeed?: number; seed?: number }, run?: RunOptions): Promise<{
       points: { d: number; exponential: number[]; baseline: number[]; expMean: number; expSE: number; baseMean: number; baseSE: number;
-                unprojected: number[]; unprojMean: number; unprojSE: number }[];
-      bound: number; nonPrivateLoss: number; eta: number; mu: number; sigma: number; private: boolean;
+                unprojected: number[]; unprojMean: number; unprojSE: number;
+                projectedSchedule: DPGDSchedule; unprojectedSchedule: DPGDSchedule }[];
+      bound: number; nonPrivateLoss: number; eta: number; mu: number; private: boolean;
     }>;
   };
 }

@@ -23,7 +23,7 @@ func release(label string, s, eps float64) (privacy.Release, error) {
 	return privacy.Release{Label: label, GDP: s, Epsilon: eps, Delta: d}, nil
 }
 
-// Charge is what one NoisyGD run on n records costs a ledger: T steps of the
+// Charge is what one T-step DP-GD run on n records costs a ledger: T steps of the
 // Gaussian mechanism with sensitivity 2G/n and noise σ compose to
 // s = √T·2G/(nσ) (= s*(ε, δ) by Sigma), TV = 0. The value does not depend on
 // projected or not (the projection is post-processing of each step).

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/rng"
@@ -19,12 +20,14 @@ const (
 	MaxD      = 100_000
 	MaxDims   = 32
 	MaxTrials = 200
-	MaxSteps  = 100_000
+	MaxSteps  = 100_000   // of GD (a T-step Gaussian mechanism's accounting)
 	MaxCells  = 4_000_000 // n·d of one embedded dataset
 )
 
 // DimFreeOptions configure DimensionFree (JS: dpsample.demo.dimensionFree).
-// Everything here is public: the data are synthetic.
+// Everything here is public: the data are synthetic. Both DP-GD variants
+// run on core/dpgd's public schedule (dpgd.NewSchedule: the smooth rule, the
+// logistic loss being (1/4)-smooth), which nothing here overrides.
 type DimFreeOptions struct {
 	N        int     `json:"n"`                  // records (default 100)
 	Rank     int     `json:"rank"`               // k (default 2)
@@ -33,7 +36,6 @@ type DimFreeOptions struct {
 	Delta    float64 `json:"delta"`              // default 1e-5
 	Radius   float64 `json:"radius"`             // C (default 3)
 	Trials   int     `json:"trials"`             // runs per d and method (default 3)
-	Steps    int     `json:"steps,omitempty"`    // T of NoisyGD (default 100)
 	DataSeed uint64  `json:"dataSeed,omitempty"` // the synthetic data (default 1; the same for every d)
 	Seed     *uint64 `json:"seed,omitempty"`
 }
@@ -42,16 +44,19 @@ type DimFreeOptions struct {
 type DimFreePoint struct {
 	D           int       `json:"d"`
 	Exponential []float64 `json:"exponential"` // excess empirical risk of each Algorithm 1 run
-	Baseline    []float64 `json:"baseline"`    // … of each projected NoisyGD run
-	// Unprojected is the excess of each unprojected NoisyGD run (the GLM
-	// setting of Song et al. 2021: step set by the rank k, no projection).
+	Baseline    []float64 `json:"baseline"`    // … of each projected DP-GD run
+	// Unprojected is the excess of each unprojected DP-GD run (the GLM
+	// setting of Song et al. 2021: no projection).
 	Unprojected []float64 `json:"unprojected"`
-	ExpMean     float64   `json:"expMean"`
-	ExpSE       float64   `json:"expSE"` // standard error of the mean
-	BaseMean    float64   `json:"baseMean"`
-	BaseSE      float64   `json:"baseSE"`
-	UnprojMean  float64   `json:"unprojMean"`
-	UnprojSE    float64   `json:"unprojSE"`
+	// The public schedules (core/dpgd) of the two DP-GD variants at this d.
+	ProjSchedule   dpgd.Schedule `json:"projectedSchedule"`
+	UnprojSchedule dpgd.Schedule `json:"unprojectedSchedule"`
+	ExpMean        float64       `json:"expMean"`
+	ExpSE          float64       `json:"expSE"` // standard error of the mean
+	BaseMean       float64       `json:"baseMean"`
+	BaseSE         float64       `json:"baseSE"`
+	UnprojMean     float64       `json:"unprojMean"`
+	UnprojSE       float64       `json:"unprojSE"`
 }
 
 // DimFreeResult is DimensionFree's report.
@@ -62,7 +67,6 @@ type DimFreeResult struct {
 	NonPrivateLoss float64        `json:"nonPrivateLoss"` // ≈ min_{‖θ‖≤C} L, the reference of every excess
 	Eta            float64        `json:"eta"`            // Algorithm 1's η and μ (independent of d)
 	Mu             float64        `json:"mu"`
-	Sigma          float64        `json:"sigma"` // NoisyGD's per-step noise
 	Private        bool           `json:"private"`
 }
 
@@ -87,9 +91,6 @@ func (o *DimFreeOptions) defaults() {
 	}
 	if o.Trials == 0 {
 		o.Trials = 3
-	}
-	if o.Steps == 0 {
-		o.Steps = 100
 	}
 	if o.DataSeed == 0 {
 		o.DataSeed = 1
@@ -117,21 +118,24 @@ func (o DimFreeOptions) validate() error {
 	if err := checks.IntRange("trials", o.Trials, 1, MaxTrials); err != nil {
 		return err
 	}
-	return GD{Epsilon: o.Epsilon, Delta: o.Delta, Radius: o.Radius, G: 1, Steps: o.Steps}.validate(o.N)
+	return checks.First(budget(o.N, o.Epsilon, o.Delta), checks.Positive("radius", o.Radius))
 }
 
 // DimensionFree measures the excess empirical logistic risk L(θ) − min_{‖θ‖≤C} L
-// of Algorithm 1 and of NoisyGD, projected and unprojected, on the same RankK
+// of Algorithm 1 and of DP-GD, projected and unprojected, on the same RankK
 // data embedded in each d of o.Dims, o.Trials runs each, with (ε, δ) from the
-// same accountant (GD.Sigma for both NoisyGD variants).
+// same accountant. Both DP-GD variants run dpgd.Run on dpgd.NewSchedule's
+// public schedule for this loss (the smooth rule: h = 1/(β·clip²) = 4,
+// T = ⌈0.5·n·s·β·clip²·C/G⌉ in [dpgd.MinSteps, dpgd.MaxSteps], the suffix
+// average; σ = 2G√T/(n·s), s = s*(ε, δ)), the schedule whose noise-free run
+// converges (TestDimFreeNoiseFreeConverges); each point records both.
 //
-// Projected NoisyGD (BST14) pays for d: its step is set by √(G² + dσ²) and
-// the projection onto the ball mixes the d − k noise directions back into the
-// loss. Unprojected NoisyGD (Song et al. 2021, the GLM setting) is dimension-
-// free like Algorithm 1: its step uses the rank k, and the noise orthogonal
-// to the data's span never reaches the loss, so the law of its loss does not
-// depend on d at all; its θ can leave the ball ‖θ‖ ≤ C, so its excess over
-// the constrained optimum can be negative.
+// Projected DP-GD (BST14) pays for d: the projection onto the ball mixes the
+// d − k noise directions back into the loss. Unprojected DP-GD (Song et al.
+// 2021, the GLM setting) is dimension-free like Algorithm 1: the noise
+// orthogonal to the data's span never reaches the loss, so the law of its
+// loss does not depend on d at all; its θ can leave the ball ‖θ‖ ≤ C, so its
+// excess over the constrained optimum can be negative.
 //
 // Algorithm 1 at dimension d is sampled through the rank-k structure: with
 // θ = Uα + β, β ⊥ range(U), the loss depends on α only and
@@ -157,9 +161,7 @@ func DimensionFree(ctx context.Context, o DimFreeOptions, progress func(done, to
 	if err != nil {
 		return DimFreeResult{}, err
 	}
-	gd := GD{Epsilon: o.Epsilon, Delta: o.Delta, Radius: o.Radius, G: 1, Steps: o.Steps}
-	sigma, _ := gd.Sigma(o.N)
-	res := DimFreeResult{Options: o, Private: private, Sigma: sigma,
+	res := DimFreeResult{Options: o, Private: private,
 		Bound: o.Radius * math.Sqrt(float64(o.Rank)*math.Log(1/o.Delta)) / (float64(o.N) * o.Epsilon)}
 	total := 3 * len(o.Dims) * o.Trials * 1000
 	unit := 0
@@ -179,6 +181,16 @@ func DimensionFree(ctx context.Context, o DimFreeOptions, progress func(done, to
 			return res, err
 		}
 		pt := DimFreePoint{D: d}
+		for _, v := range []struct {
+			projected bool
+			dst       *dpgd.Schedule
+		}{{true, &pt.ProjSchedule}, {false, &pt.UnprojSchedule}} {
+			if *v.dst, err = dpgd.NewSchedule(dpgd.Params{N: o.N, D: d, Rank: o.Rank, G: set.G(), Curvature: set.Curvature(),
+				Radius: o.Radius, Epsilon: o.Epsilon, Delta: o.Delta, Projected: v.projected}); err != nil {
+				return res, err
+			}
+		}
+		gdProgress := func(done, tot int) { report(float64(done) / float64(max(tot, 1))) }
 		for t := 0; t < o.Trials; t++ {
 			seed := r.Uint64()
 			var seedp *uint64
@@ -201,14 +213,14 @@ func DimensionFree(ctx context.Context, o DimFreeOptions, progress func(done, to
 			pt.Exponential = append(pt.Exponential, set.Mean(theta)-res.NonPrivateLoss)
 			unit++
 			report(0)
-			b, err := NoisyGD(ctx, set, gd, true, d, r)
+			b, err := dpgd.Run(ctx, set, pt.ProjSchedule, r, gdProgress)
 			if err != nil {
 				return res, err
 			}
 			pt.Baseline = append(pt.Baseline, set.Mean(b)-res.NonPrivateLoss)
 			unit++
 			report(0)
-			ub, err := NoisyGD(ctx, set, gd, false, o.Rank, r)
+			ub, err := dpgd.Run(ctx, set, pt.UnprojSchedule, r, gdProgress)
 			if err != nil {
 				return res, err
 			}

@@ -4,21 +4,21 @@
 //
 //   - RankK: synthetic logistic-regression data whose feature rows span a
 //     k-dimensional subspace of ℝ^d (the setting of LLL Theorem 2.2);
-//   - NoisyGD: projected full-batch noisy gradient descent (DP-GD, the
-//     "DP-SGD" of Bassily–Smith–Thakurta 2014 with full batches), calibrated to
-//     the same (ε, δ) with the same exact Gaussian-DP accountant (package
-//     privacy) as Algorithm 1. Its excess risk grows like √d: the noise lives
-//     in all d directions and the projection onto ‖θ‖ ≤ C lets it crowd out
-//     the signal;
-//   - DimensionFree: excess empirical risk against d for both, with Theorem
-//     2.2's bound GC·√(k·ln(1/δ))/(nε).
+//   - DP-GD, projected (the "DP-SGD" of Bassily–Smith–Thakurta 2014 with
+//     full batches) and unprojected (Song–Steinke–Thakkar–Thakurta 2021), on
+//     core/dpgd's public schedule and its exact Gaussian-DP accounting (the
+//     same as Algorithm 1's). Projected DP-GD's excess risk grows with d: the
+//     noise lives in all d directions and the projection onto ‖θ‖ ≤ C lets
+//     it crowd out the signal;
+//   - DimensionFree: excess empirical risk against d for Algorithm 1 and
+//     both DP-GD variants, with Theorem 2.2's bound GC·√(k·ln(1/δ))/(nε).
 //
 // The utility benchmark (issue 9; UtilityBench in wasm/tools/bench/study.go,
 // which holds its options, worker pool, disk I/O and report) compares
 // Algorithm 1 at equal (ε, δ) and equal accounting with:
 //
-//   - NoisyGD, unprojected: full-batch DP-GD for any GLM loss (Song–
-//     Steinke–Thakkar–Thakurta 2021) or projected onto ‖θ‖ ≤ C (BST14);
+//   - DP-GD (core/dpgd), unprojected for any GLM loss (Song–Steinke–
+//     Thakkar–Thakurta 2021) or projected onto ‖θ‖ ≤ C (BST14);
 //   - OutputPert (with Regularized): the certified L2-regularised minimiser plus Gaussian
 //     noise (Chaudhuri–Monteleoni–Sarwate 2011, Gaussian version);
 //   - ObjPert (with PerturbedLogistic): Kifer–Smith–Thakurta 2012 for the logistic loss,

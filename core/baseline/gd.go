@@ -7,7 +7,8 @@ import (
 	"github.com/dpsample/dpsample/core/privacy"
 )
 
-// GD are the public parameters of NoisyGD.
+// GD are the public parameters of a T-step DP-GD run (accounting and
+// ledger charge only; the runs themselves are core/dpgd's).
 type GD struct {
 	Epsilon, Delta float64
 	Radius         float64 // C: the iterates are projected onto ‖θ‖₂ ≤ C
@@ -15,7 +16,7 @@ type GD struct {
 	Steps          int     // T
 }
 
-// Sigma returns the per-step noise scale of NoisyGD for n records: replacing
+// Sigma returns the per-step noise scale of T-step DP-GD for n records: replacing
 // one record moves the mean gradient by at most 2G/n, so one step with noise
 // N(0, σ²I) is (2G/(nσ))-GDP, T steps compose to √T·2G/(nσ) (Dong–Roth–Su,
 // Corollary 3.3), and σ = 2G√T/(n·s*) with s* = privacy.Calibrate(ε, δ)

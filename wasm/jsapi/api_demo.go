@@ -19,7 +19,8 @@ var dimFreeFields = jsio.Fields(baseline.DimFreeOptions{})
 func demoAPI() map[string]any {
 	return map[string]any{
 		// dimensionFree(opts, {onProgress, signal}) → excess risk vs d for
-		// Algorithm 1 and projected noisy gradient descent (same accountant).
+		// Algorithm 1 and projected and unprojected DP-GD on core/dpgd's
+		// public schedule (same accountant).
 		"dimensionFree": jsio.Export(func(a []js.Value) (any, error) {
 			o, err := jsio.ReadObject(jsio.Arg(a, 0), "opts", true, dimFreeFields...)
 			if err != nil {
@@ -55,9 +56,6 @@ func demoAPI() map[string]any {
 				return nil, err
 			}
 			if opt.Trials, err = o.Int("trials", 1, 1000, true, 0); err != nil {
-				return nil, err
-			}
-			if opt.Steps, err = o.Int("steps", 1, 1000000, true, 0); err != nil {
 				return nil, err
 			}
 			ds, err := o.Int("dataSeed", 0, 1<<53, true, 0)

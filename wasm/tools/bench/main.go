@@ -72,7 +72,7 @@ func main() {
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
-	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
+	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", "utility" (§3b, the dimension-free experiment) or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
 	study := flag.String("study", "", "run (or resume) the real-data study of issue 20, appending its runs to this JSON-lines file, and exit")
 	studyDatasets := flag.String("study-datasets", "", "with -study: a comma-separated subset of the study's datasets")
 	studyAlso := flag.String("study-also", "", "with -study: comma-separated further runs files to read (runs another process did)")
@@ -206,7 +206,12 @@ func remeasure(root, section, rowsBase string) error {
 	if err := json.Unmarshal(js, &r); err != nil {
 		return err
 	}
+	commit := gitCommit(root) // the code measured: HEAD when the run starts
 	switch section {
+	case "utility":
+		if r.Utility, err = utility(root); err != nil {
+			return err
+		}
 	case "lower":
 		if r.Lower, err = lower(); err != nil {
 			return err
@@ -234,12 +239,12 @@ func remeasure(root, section, rowsBase string) error {
 			return err
 		}
 	default:
-		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit", "rows" or "study")`, section)
+		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit", "rows", "utility" or "study")`, section)
 	}
 	if r.Remeasured == nil {
 		r.Remeasured = map[string]string{}
 	}
-	r.Remeasured[section] = gitCommit(root) + " at " + time.Now().UTC().Format(time.RFC3339)
+	r.Remeasured[section] = commit + " at " + time.Now().UTC().Format(time.RFC3339)
 	out, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err

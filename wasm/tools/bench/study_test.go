@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/dpsample/dpsample/core/baseline"
@@ -177,6 +178,18 @@ func TestUtilityQuick(t *testing.T) {
 		if c.Method == MethodExponential && c.Loss == "logistic" && c.Params["firstOrder"] != 1 {
 			t.Errorf("%s d=%d: Algorithm 1 on logistic data did not use the first-order sampler (%v)", c.Workload, c.D, c.Params)
 		}
+		// Both DP-GD variants record core/dpgd's schedule (issue 33): the
+		// smooth rule for logistic, the non-smooth one for hinge and lad,
+		// and the steps they ran.
+		if gd := c.Method == MethodDPGD || c.Method == MethodDPGDProjected; gd != (c.Schedule != nil) {
+			t.Errorf("%s %s d=%d: schedule %+v", c.Loss, c.Method, c.D, c.Schedule)
+		} else if gd {
+			smooth := strings.HasPrefix(c.Schedule.Rule, "smooth:")
+			if smooth != (c.Loss == "logistic") || c.Schedule.Projected != (c.Method == MethodDPGDProjected) ||
+				float64(c.Schedule.Steps) != c.Params["steps"] || c.Schedule.Step != c.Params["step"] {
+				t.Errorf("%s %s d=%d: schedule %+v, params %v", c.Loss, c.Method, c.D, c.Schedule, c.Params)
+			}
+		}
 		if c.Method != MethodNonPrivate && c.Workload == WorkloadSynthetic && c.ExcessMean > 5 {
 			t.Errorf("%s %s k=%d d=%d: excess %g implausibly large", c.Loss, c.Method, c.Rank, c.D, c.ExcessMean)
 		}
@@ -196,5 +209,9 @@ func TestUtilityQuick(t *testing.T) {
 	md := markdown(&Report{Utility: Utility{Status: "measured", Preset: "QuickUtilityOptions", Report: &rep}})
 	if err := targetOnInvariant(md); err != nil {
 		t.Error(err)
+	}
+	if !strings.Contains(md, "DP-GD's public schedule (core/dpgd, smooth rule, σ per step): dp-gd T = 50, h = 4") ||
+		!strings.Contains(md, "DP-GD's public schedule (core/dpgd, non-smooth rule") {
+		t.Error("§3b does not state the DP-GD schedules")
 	}
 }
