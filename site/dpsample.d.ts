@@ -192,6 +192,10 @@ export interface Experiment {
 export interface BoundsRow {
   source: string; constrained: string; geometry: string; loss: string; kind: "lower" | "upper";
   privacy: "pure" | "approximate"; formula: string; normalized: number; value: number; note?: string;
+  /** The bound's rank condition: stated at rank k, about full rank (k = d) only, or any rank (constrained GLM bounds). */
+  rank: "k" | "full" | "any";
+  /** Whether the bound speaks about these inputs (rank condition, stated ranges of ε, δ, d); why: to which problems, or why not. */
+  applies: boolean; why: string;
 }
 
 export interface Table {

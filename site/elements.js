@@ -6,6 +6,7 @@
 //   <dp-bounds n="1000" d="100" rank="5"></dp-bounds>
 //   <dp-trace-attack n="4" mechanism="box-exponential" s="10"></dp-trace-attack>
 //   <dp-privacy-curve epsilon="1" delta="1e-5"></dp-privacy-curve>
+//   <dp-median numbers="1, 2, 3, 3.5, 5, 7, 8" epsilon="1"></dp-median>
 //
 // Every attribute is documented in docs/ELEMENTS.md and checked here, before
 // anything is mounted: an element with a bad attribute shows a message naming
@@ -59,6 +60,13 @@ const rule = {
   oneOf: (...vals) => ({
     type: "one of", range: vals.join(" | "),
     check: (s) => (vals.includes(s) ? "" : "one of " + vals.map((v) => `"${v}"`).join(", ")),
+  }),
+  numbers: (lo, hi) => ({
+    type: "numbers", range: `${lo} to ${hi} numbers separated by commas`,
+    check: (s) => {
+      const f = s.split(/[\s,;]+/).filter((t) => t !== "");
+      return f.length >= lo && f.length <= hi && f.every((t) => NUM.test(t)) ? "" : `${lo} to ${hi} numbers separated by commas`;
+    },
   }),
   ident: () => ({
     type: "identifier", range: "letters, digits, - and _; starts with a letter",
@@ -136,6 +144,15 @@ export const SCHEMA = {
   "dp-privacy-curve": {
     view: "privacy",
     attrs: { epsilon: rule.positive(), delta: rule.open01(), ...PREFIX },
+  },
+  "dp-median": {
+    view: "median",
+    attrs: {
+      numbers: rule.numbers(2, 12), epsilon: rule.between(0.1, 5), n: rule.int(2, 500), range: rule.positive(),
+      delta: rule.open01(), ...PREFIX,
+    },
+    // δ must be below 1/n for every n the slider reaches (up to 500).
+    cross: [(a) => (a.delta && +a.delta >= 1 / 500 ? `delta="${a.delta}" must be below 1/500 = 0.002 (n goes up to 500 and δ must be below 1/n)` : "")],
   },
 };
 

@@ -1,6 +1,7 @@
 package lowerbound
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/dpsample/dpsample/core/checks"
@@ -32,6 +33,16 @@ type Row struct {
 	Normalized  float64 `json:"normalized"`
 	Value       float64 `json:"value"`
 	Note        string  `json:"note,omitempty"`
+	// Rank is the rank condition of the bound: "k" (stated at rank k, Assumption
+	// 2.1 with G_k small), "full" (its hard instance uses all d directions, so
+	// it speaks about k = d only) or "any" (constrained GLM bounds: the paper's
+	// §1, footnote 3, reads them as holding under low-rank gradients too).
+	Rank string `json:"rank"`
+	// Applies reports whether the bound speaks about the given inputs (its
+	// rank condition and its stated ranges of ε, δ, d); Why says, in words,
+	// to which problems it applies, or why not here.
+	Applies bool   `json:"applies"`
+	Why     string `json:"why"`
 }
 
 // Table evaluates Table 1's rows (lower bounds for private convex ERM) and
@@ -75,7 +86,7 @@ func Table(in BoundsInput) ([]Row, error) {
 			"undefined at d = 1 (ln d = 0); reported as 0"),
 		row("Bassily et al. (2021b)", "constrained", "1<p≤2", "GLM", "lower", "approximate", "(p−1)·√(d·ln(1/δ))/(nε)", math.Sqrt(d*l)/ne,
 			"evaluated at p = 2"),
-		row("Lee–Liu–Lu (Table 1, ours)", "both", "1≤p≤∞", "general", "lower", "pure", "d/(nε)", d/ne, ""),
+		row("Lee–Liu–Lu (Table 1)", "both", "1≤p≤∞", "general", "lower", "pure", "d/(nε)", d/ne, ""),
 		row("Lee–Liu–Lu (Theorem 3.7)", "both", "1≤p≤∞", "general", "lower", "approximate", "min(1, √(d·ln(1/δ))/(nε))",
 			math.Min(1, math.Sqrt(d*l)/ne), "requires ε ≤ 1 and 2^−O(n) < δ < o(1/n)"),
 		row("Lee–Liu–Lu (Theorem 2.2)", "unconstrained", "p=2", "general (Assumption 2.1)", "upper", "approximate",
@@ -84,5 +95,38 @@ func Table(in BoundsInput) ([]Row, error) {
 	if in.D == 1 {
 		rows[4].Normalized, rows[4].Value = 0, 0
 	}
+	ranks := []string{"any", "any", "any", "k", "full", "any", "full", "full", "k"}
+	for i := range rows {
+		rows[i].Rank = ranks[i]
+		rows[i].Applies, rows[i].Why = applies(rows[i], in)
+	}
+	// Stated parameter ranges.
+	if in.D == 1 {
+		rows[4].Applies, rows[4].Why = false, "no: undefined at d = 1 (ln d = 0)"
+	}
+	if rows[7].Applies && in.Epsilon > 1 {
+		rows[7].Applies, rows[7].Why = false, "no: stated for ε ≤ 1"
+	}
+	if in.Epsilon >= 0.5 || in.Delta >= 0.5 {
+		rows[8].Applies, rows[8].Why = false, "no: stated for ε, δ < 1/2 (the rate is shown for comparison)"
+	}
 	return rows, nil
+}
+
+// applies reports whether r's rank condition holds at in, and to which
+// problems r speaks (its domain and privacy), in words.
+func applies(r Row, in BoundsInput) (bool, string) {
+	dom := map[string]string{"constrained": "constrained problems (‖θ‖ ≤ C)", "unconstrained": "unconstrained problems",
+		"both": "constrained and unconstrained problems"}[r.Constrained]
+	priv := map[string]string{"pure": "pure DP (δ = 0)", "approximate": "(ε, δ)-DP"}[r.Privacy]
+	switch r.Rank {
+	case "k":
+		return true, fmt.Sprintf("yes: %s of rank k = %d, %s", dom, in.Rank, priv)
+	case "full":
+		if in.Rank < in.D {
+			return false, fmt.Sprintf("no: its hard instance has full rank (k = d); here k = %d < d = %d", in.Rank, in.D)
+		}
+		return true, fmt.Sprintf("yes: %s of full rank k = d, %s", dom, priv)
+	}
+	return true, fmt.Sprintf("yes: %s of any rank, %s", dom, priv)
 }

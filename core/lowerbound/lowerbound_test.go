@@ -554,3 +554,78 @@ func TestAlgorithm1ReachesAccuracy(t *testing.T) {
 		t.Errorf("at ε = 1e8 the excess per coordinate is %g, not in the accurate regime (< 1/150)", prev)
 	}
 }
+
+// TestTableNoContradiction: no lower bound that applies at the inputs and
+// speaks about Theorem 2.2's setting (unconstrained, ℓ2 geometry, (ε, δ)-DP)
+// exceeds Theorem 2.2's upper bound at the same inputs (constants 1), at the
+// given rank and at full rank k = d. Without the rank conditions, Theorem
+// 3.7 (full rank) at k = 3 < d = 500 sits an order of magnitude above it — the
+// contradiction a student read at <dp-bounds>'s defaults.
+func TestTableNoContradiction(t *testing.T) {
+	def, err := Table(BoundsInput{N: 2000, D: 500, Rank: 3, Epsilon: 1, Delta: 1e-5, G: 1, C: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := def[7]; r.Source != "Lee–Liu–Lu (Theorem 3.7)" || r.Applies || r.Rank != "full" || !strings.Contains(r.Why, "full rank") {
+		t.Errorf("Theorem 3.7 at the defaults: %+v; want rank full, not applying at k = 3 < d", r)
+	}
+	if r := def[3]; r.Source != "Song et al. (2021)" || !r.Applies || r.Rank != "k" {
+		t.Errorf("Song et al. at the defaults: %+v; want rank k, applying", r)
+	}
+	checked := 0
+	for _, n := range []int{100, 2000, 100000} {
+		for _, d := range []int{1, 5, 500, 100000} {
+			for _, k := range []int{1, 3, d} {
+				for _, eps := range []float64{0.3, 1, 4} {
+					for _, delta := range []float64{1e-3 / float64(n), 1e-9} {
+						in := BoundsInput{N: n, D: d, Rank: min(k, d), Epsilon: eps, Delta: delta, G: 1, C: 1}
+						rows, err := Table(in)
+						if err != nil {
+							t.Fatal(err)
+						}
+						upper := rows[8]
+						for _, r := range rows[:8] {
+							if !r.Applies || r.Constrained == "constrained" || r.Privacy != "approximate" || r.Geometry == "p=1" {
+								continue
+							}
+							checked++
+							if r.Value > upper.Value*(1+1e-12) {
+								t.Errorf("%+v: %s (%s) = %g above Theorem 2.2's %g", in, r.Source, r.Why, r.Value, upper.Value)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d comparisons made", checked)
+	}
+}
+
+// TestTableWhy: every row says in words whether it applies ("yes: …" or
+// "no: …"), in step with Applies, for inputs that exercise each condition.
+func TestTableWhy(t *testing.T) {
+	for _, in := range []BoundsInput{
+		{N: 2000, D: 500, Rank: 3, Epsilon: 1, Delta: 1e-5, G: 1, C: 1},
+		{N: 2000, D: 500, Rank: 500, Epsilon: 0.3, Delta: 1e-5, G: 1, C: 1},
+		{N: 2000, D: 1, Rank: 1, Epsilon: 2, Delta: 1e-5, G: 1, C: 1},
+	} {
+		rows, err := Table(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if want := map[bool]string{true: "yes: ", false: "no: "}[r.Applies]; !strings.HasPrefix(r.Why, want) {
+				t.Errorf("%+v %s: applies %v, why %q", in, r.Source, r.Applies, r.Why)
+			}
+		}
+		full := in.Rank == in.D
+		if got := rows[7].Applies; got != (full && in.Epsilon <= 1) {
+			t.Errorf("%+v: Theorem 3.7 applies = %v", in, got)
+		}
+		if got := rows[8].Applies; got != (in.Epsilon < 0.5) {
+			t.Errorf("%+v: Theorem 2.2 applies = %v", in, got)
+		}
+	}
+}

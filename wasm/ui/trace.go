@@ -296,13 +296,12 @@ func buildTraceView(root dom.Element) {
 	v := &traceView{root: root, pre: pre, su: traceSetup{n: 4, xi: 1.0 / 16, mode: fingerprint.Tardos, copies: 1, seed: rand.Uint64() >> 11}}
 	appendAll(root,
 		text("h2", "Trace vs rounding: the lower-bound attack", "id", v.pre+"-h"),
-		text("p", "Why can no private algorithm be accurate on some problems? Theorem 3.7 of the paper answers with "+
-			"an attack. The data set is a fingerprinting code: each person's row is a long random bit string. "+
-			"If an algorithm solves the ℓ1 problem over these rows accurately, rounding its answer at ½ gives a word "+
-			"that the code's Trace traces back to someone in the data, except with small probability "+
-			"(Lemma G.2: accurate and untraceable together has probability ≤ ξ). "+
-			"A private algorithm cannot let that happen, so it must be inaccurate. Below, every step runs for real, "+
-			"in a background worker on this device.", "class", "lede"),
+		text("p", "Why must a private method be inaccurate on some problems? The paper proves it with an attack, and this figure "+
+			"runs the attack. The data are a special code: each person's row is a long random string of bits. If a method answers "+
+			"accurately, rounding its answer at ½ gives a string that points back to someone in the data (it traces them), except "+
+			"with a small probability ξ. A private method must not give anyone away, so on these data it cannot be accurate. "+
+			"Every step below runs for real, in a background worker on this device; where each step is in the paper, and where "+
+			"the page departs from the paper's text, is in the notes at the end.", "class", "lede"),
 	)
 	if root.GetAttribute("aria-labelledby") == "" {
 		root.SetAttribute("aria-labelledby", v.pre+"-h")
@@ -419,6 +418,18 @@ var paperNotes = []string{
 		"stage 6 computes it for the code drawn above). The paper does not check Algorithm 2's constants against the definition.",
 }
 
+// paperSources say where each stage's argument is in the paper, so that the
+// stages can say it in plain words.
+var paperSources = []string{
+	"The lower bound the attack proves: Theorem 3.7 (and Theorem 3.1 for unconstrained problems), proof in Appendix G.5.",
+	"The code: Algorithm 2 (Tardos' code with the Bun–Ullman–Vadhan padding), a robust fingerprinting code in the sense of " +
+		"Definition G.1 — soundness: an innocent is accused with probability ≤ ξ whatever the output; completeness: an output " +
+		"with excess ≤ D/150 (α = 1/150) that traces nobody has probability ≤ ξ.",
+	"Accurate answers round to few violations: Lemma G.2 (excess ≤ D/150 leaves at most D/75 violated columns, β = 1/75; see note 1).",
+	"k copies of each row: the group construction of Lemma 3.6; group privacy in (ε, δ) form: Proposition C.2.",
+	"The privacy contradiction that closes the proof needs ξ < exp(−ε′)·((1 − ξ)/n − δ′) (Appendix G.5).",
+}
+
 // noteRef links to note n (from 1) on the paper, opening the notes' box.
 func (v *traceView) noteRef(n int) dom.Element {
 	a := text("a", fmt.Sprintf("note %d on the paper", n), "href", fmt.Sprintf("#%s-note-%d", v.pre, n), "class", "noteref")
@@ -447,7 +458,14 @@ func (v *traceView) buildSlips() {
 		ol.AppendChild(text("li", item, "id", fmt.Sprintf("%s-note-%d", v.pre, i+1)))
 	}
 	appendAll(det, ol)
+	src := el("details", "id", v.pre+"-paper-sources", "class", "paper-sources")
+	src.AppendChild(text("summary", "Where each step is in the paper"))
+	srcList := el("ul", "class", "detail")
+	for _, item := range paperSources {
+		srcList.AppendChild(text("li", item))
+	}
+	appendAll(src, srcList)
 	appendAll(s, narration("The paper is followed step by step above; where its text has a slip or leaves a choice open, the page says "+
-		"what it does here, in one place:"), det)
+		"what it does here, in one place:"), det, src)
 	v.root.AppendChild(s)
 }

@@ -62,7 +62,7 @@ func (v *traceView) buildMechanism() {
 	appendAll(s, form, v.narrationWithNote("The ℓ1 loss L(θ) = (1/N)Σᵢ‖θ − zᵢ‖₁ splits into columns; its minimiser is the column "+
 		"majority, and the excess of θ is Σ_k |1 − 2m_k|·|θ_k − θ*_k| (m_k = share of 1s). The adversary rounds each θ_k at ½. "+
 		"On a unanimous column a wrong rounding costs at least ½, so violations ≤ 2·excess: excess ≤ D/150 leaves at most D/75 "+
-		"violations (Lemma G.2 with β = 1/75, D the published length; see ", 1, ")."),
+		"violations (D is the published length; see ", 1, ")."),
 		res, v.walk.output, v.walk.outputNote, v.walk.hint, v.walk.walkStatus)
 	v.root.AppendChild(s)
 	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault() })

@@ -33,7 +33,7 @@ func (v *traceView) buildSetup() {
 	form := el("form", "class", "controls", "novalidate", "")
 	v.setup.nF = newNumberField(v.pre+"-n", "n (people)", "4", "1", "distinct users, 2–16")
 	v.setup.xiF = newNumberField(v.pre+"-xi", "ξ (code security)", "0.0625", "any", "default 1/(4n)")
-	v.setup.kF = newNumberField(v.pre+"-k", "k (copies of each row)", "1", "1", "group privacy, Lemma 3.6")
+	v.setup.kF = newNumberField(v.pre+"-k", "k (copies of each row)", "1", "1", "a person with k rows (group privacy)")
 	modeWrap := el("div", "class", "field")
 	v.setup.mode = el("select", "id", v.pre+"-mode").(*dom.HTMLSelectElement)
 	appendAll(v.setup.mode,
@@ -148,8 +148,8 @@ func (v *traceView) setupChanged() {
 	// The DP contradiction needs ξ < exp(−ε′)((1 − ξ)/n_k − δ′); at ε′ = 1, δ′ = 0: ξ < 1/(1 + e·n).
 	lim := 1 / (1 + math.E*float64(su.n))
 	show(v.setup.xiWarn, su.xi >= lim)
-	v.setup.xiWarn.SetTextContent(fmt.Sprintf("ξ = %s is too large for the privacy contradiction of Theorem 3.7: it needs "+
-		"ξ < exp(−ε′)·((1 − ξ)/n − δ′), i.e. ξ < %.3g at ε′ = 1 (the contradiction closing Theorem 3.7's proof, Appendix G.5). Tracing still works, but a "+
+	v.setup.xiWarn.SetTextContent(fmt.Sprintf("ξ = %s is too large for the attack's privacy argument: it needs "+
+		"ξ < exp(−ε′)·((1 − ξ)/n − δ′), i.e. ξ < %.3g at ε′ = 1. Tracing still works, but a "+
 		"soundness rate of ξ would not contradict (1, 0)-DP. Use ξ ≤ 1/(4n) = %.3g.", fmtNum(su.xi), lim, 1/(4*float64(su.n))))
 	rep, err := newTraceReplica(su)
 	if err != nil {
@@ -171,9 +171,8 @@ func (v *traceView) setupChanged() {
 		c.D0, rep.realUnan, 4*c.D0, 2*c.D0, 2*c.D0, rep.realUnan+4*c.D0, c.Length, su.n*su.copies, su.n, su.copies,
 		map[bool]string{true: "y", false: "ies"}[su.copies == 1], c.K, c.T))
 	if su.copies > 1 {
-		v.setup.counts.AppendChild(doc().CreateTextNode(fmt.Sprintf(" Group privacy (Lemma 3.6, Theorem 3.7): the code is built for the n_k = %d distinct people "+
-			"and each row appears k = %d times, so a mechanism's per-row promise covers a person — all k of their rows — only through group privacy "+
-			"(Proposition C.2); stage 6 prints the per-person (ε, δ) the core computes for the chosen mechanism. Trace still names one of the %d people.",
+		v.setup.counts.AppendChild(doc().CreateTextNode(fmt.Sprintf(" Group privacy: the code is built for the n_k = %d distinct people "+
+			"and each row appears k = %d times, so a mechanism's per-row promise covers a person — all k of their rows — only through group privacy; stage 6 prints the per-person (ε, δ) the core computes for the chosen mechanism. Trace still names one of the %d people.",
 			su.n, su.copies, su.n)))
 	}
 	v.drawCodebook()

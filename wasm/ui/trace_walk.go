@@ -153,12 +153,12 @@ func (v *traceView) drawOutput(r *traceReplica, ex *lowerbound.Experiment, m tra
 	var note string
 	switch {
 	case exD <= accurateCut:
-		note = fmt.Sprintf("Accurate: excess/D = %s ≤ 1/150, so at most D/75 columns violate the marking condition — the regime Lemma G.2's completeness is about: the probability of landing here untraced is ≤ ξ.", fmtNum(exD))
+		note = fmt.Sprintf("Accurate: excess/D = %s ≤ 1/150, so at most D/75 columns violate the marking condition — the regime the attack's promise is about: the probability of landing here untraced is ≤ ξ.", fmtNum(exD))
 	case viD > 0.2:
 		note = fmt.Sprintf("Inaccurate: excess/D = %s, %s× the 1/150 line, and %s of all columns violate the marking condition. "+
 			"The rounded word carries almost nothing of anyone's row.", fmtNum(exD), fmtNum(exD*150), fmtNum(viD))
 	default:
-		note = fmt.Sprintf("Between the regimes: excess/D = %s is above 1/150, where Lemma G.2 says nothing; Trace may still succeed.", fmtNum(exD))
+		note = fmt.Sprintf("Between the regimes: excess/D = %s is above 1/150, where the promise says nothing; Trace may still succeed.", fmtNum(exD))
 	}
 	if m.mech == lowerbound.Exponential && ex.Mechanism.A > 0 {
 		note += fmt.Sprintf(" Per column Algorithm 1's target is exp(−a·Σᵢ|t − zᵢ| − b·t²) with "+

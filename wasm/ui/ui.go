@@ -49,6 +49,7 @@ var views = []view{
 	{"dimfree", buildDimFreeView, false},
 	{"trace", buildTraceView, false},
 	{"bounds", buildBoundsView, false},
+	{"median", buildMedianView, false},
 }
 
 // pendingLoads counts the views' initial fetches (the selected built-in datasets);
@@ -91,7 +92,7 @@ func lookupView(name string) (view, bool) {
 // a child of one of dpsample's custom elements (site/elements.js creates it;
 // index.html writes it inside the element). A host page's own elements are
 // never built into, whatever attributes they carry.
-const viewRoots = ":is(dp-estimate, dp-dimension-free, dp-trace-attack, dp-bounds, dp-privacy-curve) > section[data-view]"
+const viewRoots = ":is(dp-estimate, dp-dimension-free, dp-trace-attack, dp-bounds, dp-privacy-curve, dp-median) > section[data-view]"
 
 // buildViews builds, in document order, every view root not yet built that
 // is eager or in the viewport, and schedules the others.

@@ -18,10 +18,13 @@ import (
 func buildBoundsView(root dom.Element) {
 	id := idPrefix(root, "bounds")
 	appendAll(root,
-		text("h2", "Bounds: Table 1 and Theorem 2.2"),
-		text("p", "The excess-risk bounds of private convex ERM, evaluated at your sizes with every hidden constant set to 1. "+
-			"Lower bounds that grow with the dimension d hold for constrained problems or worst-case data; "+
-			"Theorem 2.2's upper bound depends on the rank k instead.", "class", "lede"))
+		text("h2", "Bounds: how accurate can a private method be?"),
+		text("p", "A lower bound says no private method can do better; an upper bound says one method does at least this well. "+
+			"Each holds in its own setting: whether θ is confined to a ball of radius C (constrained) or not, whether the data use "+
+			"only k of the d directions (rank k) or all of them (full rank, k = d), and whether δ may be above 0. "+
+			"Bounds that grow with d are about constrained problems or full-rank data; the sampling mechanism's upper bound "+
+			"(Theorem 2.2 of the paper) is about unconstrained problems of rank k and does not grow with d. "+
+			"Values are at your sizes with every hidden constant set to 1.", "class", "lede"))
 	fields := []numberField{
 		newNumberField(id+"-n", "n (rows)", attr(root, "n", "1000"), "1", "records"),
 		newNumberField(id+"-d", "d (dimension)", attr(root, "d", "100"), "1", "features"),
@@ -75,7 +78,7 @@ func buildBoundsView(root dom.Element) {
 			return
 		}
 		tbl := el("table", "class", "bounds")
-		cols := []string{"source", "kind", "privacy", "setting", "loss", "rate", "value"}
+		cols := []string{"source", "kind", "privacy", "setting", "rank", "loss", "rate", "value", "applies here?"}
 		head := el("tr")
 		for _, h := range cols {
 			head.AppendChild(text("th", h, "scope", "col"))
@@ -88,8 +91,15 @@ func buildBoundsView(root dom.Element) {
 		noteNum := map[string]int{}
 		for _, r := range rows {
 			tr := el("tr")
+			cls := ""
 			if r.Kind == "upper" {
-				tr.SetAttribute("class", "upper")
+				cls = "upper"
+			}
+			if !r.Applies {
+				cls += " na"
+			}
+			if cls != "" {
+				tr.SetAttribute("class", cls)
 			}
 			val := text("td", g3(r.Value))
 			if r.Note != "" {
@@ -104,7 +114,8 @@ func buildBoundsView(root dom.Element) {
 				appendAll(val, doc().CreateTextNode(" "), ref)
 			}
 			cells := []dom.Element{text("td", r.Source), text("td", r.Kind), text("td", r.Privacy),
-				text("td", r.Constrained+", "+r.Geometry), text("td", r.Loss), text("td", r.Formula), val}
+				text("td", r.Constrained+", "+r.Geometry), text("td", rankWords[r.Rank]), text("td", r.Loss), text("td", r.Formula), val,
+				text("td", r.Why)}
 			for i, c := range cells {
 				c.SetAttribute("data-label", cols[i]) // the column's name on phones, where rows become cards
 				tr.AppendChild(c)
@@ -112,7 +123,8 @@ func buildBoundsView(root dom.Element) {
 			tbl.AppendChild(tr)
 		}
 		tableWrap.SetInnerHTML("")
-		help := "Values are G·C × the rate with constants 1 and ln for log."
+		help := "Values are G·C × the rate with constants 1 and ln for log. A row that does not apply at your inputs is greyed; " +
+			"an upper bound is compared only with lower bounds of its own setting."
 		if len(noteNum) > 0 {
 			help += " A value marked [k] holds under condition k, listed below the table."
 		}
@@ -133,19 +145,25 @@ func buildBoundsView(root dom.Element) {
 // boundsPlot draws selected rows of the table against d (log–log), from k to
 // 100·max(d, k), with the user's d marked.
 func boundsPlot(in lowerbound.BoundsInput) *plot.Plot {
+	// Each line's name states its setting. The full-rank bounds are drawn at
+	// k = d (the x value), and so is Theorem 2.2 at full rank, the upper bound
+	// of their setting; Theorem 2.2 at the rank k is compared with Song et al.
 	pick := []struct {
 		source, formula, name string
-		dashed                bool
+		dashed, fullRank      bool
 	}{
-		{"Bassily et al. (2014)", "√d/(nε)", "lower √d/(nε), constrained", false},
-		{"Lee–Liu–Lu (Theorem 3.7)", "", "lower, Thm 3.7", false},
-		{"Song et al. (2021)", "", "lower √k/(nε), unconstrained", true},
-		{"Lee–Liu–Lu (Theorem 2.2)", "", "upper, Thm 2.2", true},
+		{"Bassily et al. (2014)", "√d/(nε)", "lower √d/(nε): constrained, any rank, (ε, δ)", false, false},
+		{"Lee–Liu–Lu (Theorem 3.7)", "", "lower, Thm 3.7: full rank (drawn at k = d), (ε, δ)", false, true},
+		{"Song et al. (2021)", "", fmt.Sprintf("lower √k/(nε): unconstrained, rank k = %d, (ε, δ)", in.Rank), true, false},
+		{"Lee–Liu–Lu (Theorem 2.2)", "", fmt.Sprintf("upper, Thm 2.2: unconstrained, rank k = %d, (ε, δ)", in.Rank), true, false},
+		{"Lee–Liu–Lu (Theorem 2.2)", "", "upper, Thm 2.2 at full rank (k = d): unconstrained, (ε, δ)", true, true},
 	}
 	series := make([]plot.Series, len(pick))
 	for i, p := range pick {
 		series[i] = plot.Series{Name: p.name, Dashed: p.dashed, Color: plot.Palette[i]}
 	}
+	// Black dashes: visible over Theorem 3.7's line, which it meets with constants 1.
+	series[4].Color = "#000000"
 	hi := 100 * float64(max(in.D, in.Rank))
 	for e := math.Log10(float64(in.Rank)); e <= math.Log10(hi)+1e-9; e += 0.05 {
 		d := int(math.Round(math.Pow(10, e)))
@@ -155,7 +173,17 @@ func boundsPlot(in lowerbound.BoundsInput) *plot.Plot {
 		if err != nil {
 			continue
 		}
+		full := q
+		full.Rank = q.D
+		fullRows, err := lowerbound.Table(full)
+		if err != nil {
+			continue
+		}
 		for i, p := range pick {
+			rows := rows
+			if p.fullRank {
+				rows = fullRows
+			}
 			for _, r := range rows {
 				if r.Source == p.source && (p.formula == "" || r.Formula == p.formula) {
 					series[i].X = append(series[i].X, float64(q.D))
@@ -176,5 +204,8 @@ func boundsPlot(in lowerbound.BoundsInput) *plot.Plot {
 	return &plot.Plot{Title: "Excess-risk bounds vs dimension", YMin: ylo / 2, YMax: yhi * 1.5,
 		XLabel: "dimension d (log scale)", YLabel: "excess risk bound, G·C units (log)", XLog: true, YLog: true,
 		Series: series, Rules: []plot.Rule{{Label: fmt.Sprintf("d = %d", in.D), At: float64(in.D), Color: "#555"}},
-		Desc: fmt.Sprintf("At n = %d, k = %d, ε = %g, δ = %g: lower bounds that grow with d against Theorem 2.2's upper bound, flat in d.", in.N, in.Rank, in.Epsilon, in.Delta)}
+		Desc: fmt.Sprintf("At n = %d, k = %d, ε = %g, δ = %g: lower bounds that grow with d (constrained, or full rank k = d) against Theorem 2.2's upper bound at rank k, flat in d, and at full rank.", in.N, in.Rank, in.Epsilon, in.Delta)}
 }
+
+// rankWords spells a row's rank condition for the table.
+var rankWords = map[string]string{"k": "rank k", "full": "full rank (k = d)", "any": "any rank"}

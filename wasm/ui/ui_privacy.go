@@ -21,9 +21,11 @@ func buildPrivacyView(root dom.Element) {
 	id := idPrefix(root, "privacy")
 	appendAll(root,
 		text("h2", "Privacy curve", "id", id+"-h"),
-		text("p", "dpsample's guarantees are Gaussian differential privacy (Lemma E.1 of the paper, with its typo "+
-			"corrected): an s-GDP mechanism is (ε, δ)-DP for every ε with δ = Φ(−ε/s + s/2) − e^ε·Φ(−ε/s − s/2). "+
-			"Choose the (ε, δ) you want; dpsample finds the largest s that delivers it.", "class", "lede"),
+		text("p", "A private method keeps not one promise but a whole curve of them: (ε, δ) means that changing one person's "+
+			"record changes the chance of any outcome by at most a factor e^ε, except with probability δ — and the same method "+
+			"also keeps a smaller ε with a larger δ, and the other way round. dpsample's methods are described by one number s "+
+			"(Gaussian differential privacy: the smaller s, the more private). Choose the (ε, δ) you want: dpsample finds the "+
+			"largest s that keeps it, and the curve shows every other promise that s keeps.", "class", "lede"),
 	)
 	form := el("form", "class", "controls", "novalidate", "")
 	epsF := newNumberField(id+"-epsilon", "ε (epsilon)", attr(root, "epsilon", "1"), "any", "privacy loss; smaller is more private")
@@ -34,7 +36,15 @@ func buildPrivacyView(root dom.Element) {
 	appendAll(out, text("span", "s* = "), sOut)
 	detail := text("p", "", "id", id+"-detail", "class", "detail")
 	fig := el("figure", "id", id+"-plot", "class", "plot")
-	appendAll(root, form, out, detail, fig)
+	// The formula, its source and the correction to the paper, in a disclosure.
+	paperLine := text("li", "", "id", id+"-paper")
+	notes := appendAll(el("details", "id", id+"-notes", "class", "paper-notes"),
+		text("summary", "Notes: the formula and the paper's constants"),
+		appendAll(el("ul", "class", "detail"),
+			text("li", "An s-GDP mechanism is (ε, δ)-DP for every ε with δ = Φ(−ε/s + s/2) − e^ε·Φ(−ε/s − s/2): the paper's "+
+				"Lemma E.1, which prints this curve with a typo, corrected here."),
+			paperLine))
+	appendAll(root, form, out, detail, fig, notes)
 
 	update := func() {
 		eps, err := epsF.value("epsilon")
@@ -52,6 +62,7 @@ func buildPrivacyView(root dom.Element) {
 		blank := func() {
 			sOut.SetTextContent("—")
 			detail.SetTextContent("σ and the curve appear when ε and δ are valid.")
+			paperLine.SetTextContent("")
 			fig.SetInnerHTML("")
 		}
 		if err != nil || err2 != nil {
@@ -67,9 +78,10 @@ func buildPrivacyView(root dom.Element) {
 		sOut.SetTextContent(fmt.Sprintf("%.6g", s))
 		paper := privacy.PaperGDP(eps)
 		paperDelta, _ := privacy.Delta(paper, eps)
-		detail.SetTextContent(fmt.Sprintf("A Gaussian mechanism with sensitivity 1 needs noise σ = 1/s* = %.4g. "+
-			"The paper's printed constants (μ = 8ηG²/(n²ε²)) would give s = ε/√2 = %.4g, which is only (ε, %.3g)-DP.",
-			1/s, paper, paperDelta))
+		detail.SetTextContent(fmt.Sprintf("For example, adding Gaussian noise to a count (which one person changes by at most 1) "+
+			"keeps this promise when the noise has standard deviation σ = 1/s* = %.4g.", 1/s))
+		paperLine.SetTextContent(fmt.Sprintf("The paper's printed constants (μ = 8ηG²/(n²ε²)) would give s = ε/√2 = %.4g, which is only "+
+			"(ε, %.3g)-DP; dpsample calibrates s exactly instead (the dashed curve).", paper, paperDelta))
 		// Drawn at the figure's width (and again on resize), so its tick
 		// labels stay ≥ 10 px on a 375 px phone.
 		fig.SetInnerHTML(fitWidth(fig, privacyPlot(s, eps, delta, paper)).SVG())

@@ -175,3 +175,34 @@ func L1CDF(sorted []float64, a, b, t float64) float64 {
 	}
 	return below / all
 }
+
+// L1LogNorm returns log Z, Z = ∫ exp(−a·Σ_i|t − z_i| − b·t²) dt, for the points
+// z = sorted (ascending), a ≥ 0, b > 0, in closed form from the mixture:
+// Z = s√(2π)·Σ_k exp(c_k)·[Φ(β_k) − Φ(α_k)], with c_k as in L1Coord's pieces,
+// summed in log space. exp(L1LogDensity(z, a, b, t) − L1LogNorm(z, a, b)) is
+// the normalised density of L1Coord's law.
+func L1LogNorm(sorted []float64, a, b float64) float64 {
+	if !(a >= 0) || !(b > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return math.NaN()
+	}
+	s := 1 / math.Sqrt(2*b)
+	n := len(sorted)
+	off := make([]float64, n+1)
+	l1Offsets(sorted, off)
+	mx, sum := math.Inf(-1), 0.0
+	for k := 0; k <= n; k++ {
+		_, _, _, lw := l1Piece(sorted, k, off[k], a, b, s)
+		if !(lw > math.Inf(-1)) {
+			continue
+		}
+		if lw > mx {
+			sum = sum*math.Exp(mx-lw) + 1
+			mx = lw
+		} else {
+			sum += math.Exp(lw - mx)
+		}
+	}
+	// l1Piece's log weights omit the constant −a(S_n − 2S_{k0}) common to all
+	// pieces; S_n − 2S_{k0} = off[n] + off[0].
+	return mx + math.Log(sum) + math.Log(s*math.Sqrt(2*math.Pi)) - a*(off[n]+off[0])
+}

@@ -148,7 +148,8 @@ func hostReadme(v, elementsSRI string, sizes map[string]size) string {
 	return `# dpsample ` + v + ` — the release for web pages
 
 dpsample draws differentially private models *by sampling* (Lee, Liu & Lu, *The Power of Sampling*), entirely in
-the reader's browser: five custom elements for course pages, and a JS API. Nothing a reader loads or types leaves
+the reader's browser: six custom elements for course pages, a lesson page that strings five of them together
+(` + "`lesson.html`" + `), and a JS API. Nothing a reader loads or types leaves
 their browser.
 
 ## Two lines
@@ -161,7 +162,7 @@ Copy this folder next to your page, e.g. as ` + "`dpsample/`" + ` (any name work
 <dp-privacy-curve epsilon="1" delta="1e-5"></dp-privacy-curve>
 ` + "```" + `
 
-The elements: ` + "`<dp-estimate>`, `<dp-dimension-free>`, `<dp-trace-attack>`, `<dp-bounds>`, `<dp-privacy-curve>`" + `;
+The elements: ` + "`<dp-estimate>`, `<dp-dimension-free>`, `<dp-trace-attack>`, `<dp-bounds>`, `<dp-privacy-curve>`, `<dp-median>`" + `;
 every attribute, the styles and the hosting rules: [docs/ELEMENTS.md](docs/ELEMENTS.md). The widgets style only
 themselves: your page keeps its own look. The JS API (` + "`import { load } from \"./dpsample/dpsample.js\"`" + `):
 [docs/API.md](docs/API.md), types in ` + "`dpsample.d.ts`" + `.

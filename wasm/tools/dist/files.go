@@ -18,7 +18,10 @@ type entry struct {
 	// servers that serve precompressed files.
 	Compress bool
 	Type     string // the Content-Type a server must send ("" for files no page fetches)
-	Note     string // what it is, for docs/ELEMENTS.md's table
+	// Relink: a page of the repository's top level, whose site/… paths
+	// point, in the release, to the files beside it.
+	Relink bool
+	Note   string // what it is, for docs/ELEMENTS.md's table
 }
 
 // Generated files: written by this command after the others.
@@ -34,7 +37,7 @@ const (
 // styles, the built-in data with their sources, the documentation the
 // widgets link to, the types of the JS API, and the release's own files.
 // index.html, page.css and favicon.svg are dpsample's own page, not the
-// release. dataCSVs are the built-in datasets' files (site/data/*.csv).
+// release; lesson.html is (a page a course can link). dataCSVs are the built-in datasets' files (site/data/*.csv).
 func releaseFiles(dataCSVs []string) []entry {
 	js := "text/javascript"
 	files := []entry{
@@ -46,6 +49,8 @@ func releaseFiles(dataCSVs []string) []entry {
 		{Path: "wasm_exec.js", Compress: true, Type: js, Note: "Go's WebAssembly support, from the toolchain that built the module"},
 		{Path: "dpsample.wasm", Compress: true, Type: "application/wasm", Note: "the module; **required** type: `WebAssembly.compileStreaming` rejects any other"},
 		{Path: "style.css", Src: "site/style.css", Compress: true, Type: "text/css", Note: "the widgets' styles, scoped to the elements; `elements.js` adds it to the page's `<head>`"},
+		{Path: "lesson.css", Src: "site/lesson.css", Compress: true, Type: "text/css", Note: "`lesson.html`'s own layout"},
+		{Path: "lesson.html", Src: "lesson.html", Compress: true, Type: "text/html", Relink: true, Note: "a lesson page: the private median, the privacy curve, dimension-free, the trace attack and the bounds in one narrative (open it, link it or copy it)"},
 	}
 	sort.Strings(dataCSVs)
 	for _, csv := range dataCSVs {

@@ -108,7 +108,11 @@ func build(root, out, wasm, wasmExec string, docsMode string) (string, error) {
 		if e.Src != "" {
 			src = filepath.Join(root, filepath.FromSlash(e.Src))
 		}
-		return copyTo(src, filepath.Join(dir, filepath.FromSlash(e.Path)))
+		dst := filepath.Join(dir, filepath.FromSlash(e.Path))
+		if e.Relink {
+			return relinkTo(src, dst)
+		}
+		return copyTo(src, dst)
 	}
 	// 1. What a page fetches, and its compressed copies.
 	var fetched []string
@@ -260,6 +264,20 @@ func copyTo(src, dst string) error {
 		return err
 	}
 	return os.WriteFile(dst, b, 0o644)
+}
+
+// relinkTo copies a top-level page of the repository into the release's
+// root, where elements.js sits beside it instead of in site/.
+func relinkTo(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	out := strings.NewReplacer(`src="site/`, `src="`, `href="site/`, `href="`).Replace(string(b))
+	if strings.Contains(out, `"site/`) {
+		return fmt.Errorf("%s: a path into site/ is left after relinking", src)
+	}
+	return os.WriteFile(dst, []byte(out), 0o644)
 }
 
 // compress writes name.gz and name.br beside every file: the module's gzip

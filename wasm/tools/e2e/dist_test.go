@@ -192,6 +192,19 @@ func TestDistNpmInstall(t *testing.T) {
 	p.screenshot("dist-course")
 	p.noConsoleErrors()
 
+	// The release's lesson page (issue 32) opens from the installed package:
+	// its links point beside it, and its five elements start.
+	t.Run("lesson", func(t *testing.T) {
+		p := openURL(t, srv.URL+"/node_modules/dpsample/lesson.html")
+		p.waitJS(`window.dpsampleUIReady === true && document.querySelector("dp-median section[data-built] svg") !== null`, 90*time.Second)
+		p.buildAll(60 * time.Second)
+		if n := eval[int](p, `document.querySelectorAll("main > :is(dp-median, dp-privacy-curve, dp-dimension-free, dp-trace-attack, dp-bounds) > section[data-built]").length`); n != 5 {
+			t.Errorf("%d of the lesson's 5 elements built", n)
+		}
+		checkReaderText(t, p, "the release's lesson page")
+		p.noConsoleErrors()
+	})
+
 	t.Run("no-gz", func(t *testing.T) {
 		srv := plainServer(t, site, []string{".wasm.gz"}, nil)
 		p := openURL(t, srv.URL+"/course.html")

@@ -52,9 +52,11 @@ pre { white-space: pre; }
   <div class="statement">statement</div><div class="excess">excess</div><div class="runbar">runbar</div><div class="csvbox">csv</div>
   <p class="stuck">stuck</p><p class="noscript">noscript</p>
   <div data-view="privacy" id="host-dataview"></div>
+  <div class="field slider drag paper-notes"><input type="range" aria-label="host slider"></div>
 </section>
 <dp-bounds n="2000" d="500" rank="3"></dp-bounds>
 <dp-privacy-curve></dp-privacy-curve>
+<dp-median></dp-median>
 </main>
 <footer><p>host footer</p></footer>
 </body></html>`
@@ -86,7 +88,7 @@ var hostStyleProps = []string{
 // measured again while focused from the keyboard (:focus-visible).
 const hostStylesJS = `(() => {
   const props = %s;
-  const ours = "dp-estimate, dp-dimension-free, dp-trace-attack, dp-bounds, dp-privacy-curve";
+  const ours = "dp-estimate, dp-dimension-free, dp-trace-attack, dp-bounds, dp-privacy-curve, dp-median";
   const out = {};
   const read = (key, el) => {
     const cs = getComputedStyle(el);

@@ -208,6 +208,10 @@ func TestElementAttributeErrors(t *testing.T) {
 		{"dp-trace-attack", `n="40"`, []string{`n="40"`, "an integer from 2 to 16"}},
 		{"dp-privacy-curve", `epsilon="-2"`, []string{`epsilon="-2"`, "a finite number > 0"}},
 		{"dp-privacy-curve", `sigma="2"`, []string{`unknown attribute sigma="2"`, "epsilon, delta, prefix"}},
+		{"dp-median", `numbers="1, two, 3"`, []string{`numbers="1, two, 3"`, "2 to 12 numbers separated by commas"}},
+		{"dp-median", `numbers="5"`, []string{`numbers="5"`, "2 to 12 numbers"}},
+		{"dp-median", `epsilon="9"`, []string{`epsilon="9"`, "a number from 0.1 to 5"}},
+		{"dp-median", `delta="0.01"`, []string{`delta="0.01" must be below 1/500`}},
 		{"dp-bounds", `epsilonn="2"`, []string{`unknown attribute epsilonn="2"`, "n, d, rank, epsilon, delta, g, radius, prefix"}},
 	}
 	for i, c := range cases {
@@ -241,8 +245,8 @@ func TestElementAttributeErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	schema := eval[map[string][]string](p, `import(new URL("site/elements.js", document.baseURI).href).then(m => Object.fromEntries(Object.entries(m.SCHEMA).map(([k, v]) => [k, Object.keys(v.attrs)])))`)
-	if len(schema) != 5 {
-		t.Errorf("SCHEMA has %d elements, want 5: %v", len(schema), schema)
+	if len(schema) != 6 {
+		t.Errorf("SCHEMA has %d elements, want 6: %v", len(schema), schema)
 	}
 	for tag, attrs := range schema {
 		i := strings.Index(string(doc), "### `<"+tag+">`")

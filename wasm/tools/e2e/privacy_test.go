@@ -35,6 +35,14 @@ func TestPrivacySection(t *testing.T) {
 	if s := readS(); math.Abs(s-0.501552) > 1e-6 {
 		t.Fatalf("s* at ε = 2 = %g, want 0.501552", s)
 	}
+	// Plain words in the main text; the formula's source and the paper's
+	// constants in the notes (issue 32).
+	if lede := p.text("#privacy .lede"); strings.Contains(lede, "Lemma") || strings.Contains(lede, "typo") {
+		t.Errorf("the main text cites the paper's lemmas: %q", lede)
+	}
+	if s := eval[string](p, `document.querySelector("#privacy-notes").textContent`); !strings.Contains(s, "Lemma E.1") || !strings.Contains(s, "s = ε/√2 = 1.414, which is only (ε, ") {
+		t.Errorf("the notes lack the formula's source or the paper's constants at ε = 2: %q", s)
+	}
 	if n := eval[int](p, `document.querySelectorAll("#privacy-plot svg polyline").length`); n < 2 {
 		t.Errorf("privacy plot has %d curves, want ≥ 2", n)
 	}
@@ -50,7 +58,7 @@ func TestPrivacySection(t *testing.T) {
 	// ε = 0: the former σ and curve go with it (issue 23), and come back with a valid ε.
 	p.typeInto("privacy-epsilon", "0")
 	p.waitJS(`document.getElementById("privacy-epsilon-err").textContent.startsWith("epsilon must be")`, 5*time.Second)
-	if s := p.text("#privacy-s") + " | " + p.text("#privacy-detail"); strings.Contains(s, "σ = 1/s*") || eval[bool](p, `document.querySelector("#privacy-plot svg") !== null`) {
+	if s := p.text("#privacy-s") + " | " + p.text("#privacy-detail") + " | " + p.text("#privacy-paper"); strings.Contains(s, "σ = 1/s*") || strings.Contains(s, "ε/√2") || eval[bool](p, `document.querySelector("#privacy-plot svg") !== null`) {
 		t.Errorf("at ε = 0 the section still shows a former result: %q, plot drawn %v", s, eval[bool](p, `document.querySelector("#privacy-plot svg") !== null`))
 	}
 	p.typeInto("privacy-epsilon", "2")

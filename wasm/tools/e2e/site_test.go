@@ -225,8 +225,9 @@ func TestBoundsSection(t *testing.T) {
 	if n := eval[int](p, `document.querySelectorAll("#bounds-table tr").length`); n != 10 {
 		t.Errorf("bounds table has %d rows, want header + 9", n)
 	}
-	if n := eval[int](p, `document.querySelectorAll("#bounds-plot svg polyline").length`); n != 4 {
-		t.Errorf("bounds plot has %d curves, want 4", n)
+	// Four bounds and Theorem 2.2 again at full rank, beside the full-rank lower bound (issue 32).
+	if n := eval[int](p, `document.querySelectorAll("#bounds-plot svg polyline").length`); n != 5 {
+		t.Errorf("bounds plot has %d curves, want 5", n)
 	}
 	p.typeInto("bounds-rank", "500")
 	p.waitJS(`document.getElementById("bounds-err").textContent.startsWith("rank")`, 5*time.Second)
