@@ -93,9 +93,9 @@ func (v *estimateView) findRanges() (missing []string, err error) {
 		return nil, err
 	}
 	if float64(len(t.X)) < pl.Threshold1 {
-		return nil, fmt.Errorf("Too few rows to find ranges privately: n = %d, but at ε = %g a column needs about %g of its values "+
+		return nil, sentence(fmt.Sprintf("Too few rows to find ranges privately: n = %d, but at ε = %g a column needs about %g of its values "+
 			"within one power of two to clear the noise. Type the ranges of %s — bounds known without looking at the data. "+
-			"Nothing was spent.", len(t.X), float64(privateEpsilon), pl.Threshold1, strings.Join(cols, ", "))
+			"Nothing was spent.", len(t.X), float64(privateEpsilon), pl.Threshold1, strings.Join(cols, ", ")))
 	}
 	key, err := v.ledger.prepare(txt)
 	if err != nil {
@@ -258,3 +258,9 @@ func (v *estimateView) privateExport(in *estimateInput) map[string]any {
 	}
 	return out
 }
+
+// sentence is a message for the page written as a sentence (capitalised, with
+// its full stop), unlike a Go error string.
+type sentence string
+
+func (s sentence) Error() string { return string(s) }
