@@ -42,6 +42,14 @@ func (p *page) errorsShown() string {
 		.filter(e => e && e.classList.contains("error") && e.textContent.trim() !== "").map(e => e.id + ": " + e.textContent).join(" | ")`)
 }
 
+// confirmTask makes the task the form suggested from the file the owner's
+// choice (as choosing it in the Task select does), so that Run does not
+// first ask to confirm it.
+func (p *page) confirmTask() {
+	p.t.Helper()
+	p.setValue("est-loss", p.value("est-loss"))
+}
+
 // clickRun clicks Run once and waits for it to end, with or without error.
 func (p *page) clickRun() {
 	p.t.Helper()
@@ -154,6 +162,7 @@ func TestEstimateMessages(t *testing.T) {
 	if got := p.value("est-loss") + " " + p.value("est-target"); got != "logistic species" {
 		t.Errorf("task and target %q, want logistic on the text column species", got)
 	}
+	p.confirmTask()
 	if s := p.text("#est-csv-check"); !strings.Contains(s, `row 5 has "n/k"`) || !strings.Contains(s, "shown only to you") {
 		t.Errorf("load-time check %q", s)
 	}
@@ -256,6 +265,7 @@ func TestEstimateFileChecks(t *testing.T) {
 	if n := eval[int](p, `document.querySelectorAll("#est-csv-check li.blocking").length`); n != 1 {
 		t.Errorf("%d blocking items for the wine header, want 1", n)
 	}
+	p.confirmTask()
 	p.clickRun()
 	if s := p.text("#est-csv-err"); !strings.Contains(s, "row 1") {
 		t.Errorf("run on the wine file: %q", s)

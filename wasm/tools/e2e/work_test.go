@@ -32,6 +32,7 @@ func TestEstimateWork(t *testing.T) {
 	if got := p.value("est-loss"); got != "logistic" {
 		t.Fatalf("task %q, want logistic for a yes/no target", got)
 	}
+	p.confirmTask()
 	p.setValue("est-ranges-line", "a: -1..1, b: -1..1, c: -1..1")
 	p.click("est-ranges-apply")
 	p.waitJS(`document.getElementById("est-positive") !== null`, 5*time.Second)
