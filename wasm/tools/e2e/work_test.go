@@ -32,7 +32,6 @@ func TestEstimateWork(t *testing.T) {
 	if got := p.value("est-loss"); got != "logistic" {
 		t.Fatalf("task %q, want logistic for a yes/no target", got)
 	}
-	p.confirmTask()
 	p.setValue("est-ranges-line", "a: -1..1, b: -1..1, c: -1..1")
 	p.click("est-ranges-apply")
 	p.waitJS(`document.getElementById("est-positive") !== null`, 5*time.Second)
@@ -42,6 +41,9 @@ func TestEstimateWork(t *testing.T) {
 		t.Errorf("workers %q: a cross-origin isolated page offers every core by default", w)
 	}
 
+	// The suggested task is confirmed first (a Run that spends nothing).
+	p.click("est-run")
+	p.waitJS(`document.getElementById("est-err").textContent.startsWith("Check the task first")`, 20*time.Second)
 	// Refused: over the page's hour.
 	p.setValue("est-epsilon", "2.5")
 	p.click("est-run")
