@@ -98,6 +98,21 @@ func openURL(t *testing.T, url string) *page {
 	// with other tests; a reload keeps it.
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
+	return openTab(t, ctx, url)
+}
+
+// sibling opens another tab in p's browser context (the same origin's
+// storage and Web Locks: a second tab of the same person) at path.
+func (p *page) sibling(path string) *page {
+	p.t.Helper()
+	ctx, cancel := chromedp.NewContext(p.ctx)
+	p.t.Cleanup(cancel)
+	return openTab(p.t, ctx, baseURL+path)
+}
+
+// openTab starts recording on the new tab ctx and navigates it to url.
+func openTab(t *testing.T, ctx context.Context, url string) *page {
+	t.Helper()
 	// A page's whole test: 6 min, for the slowest (a zeroth-order LAD run under the
 	// table's ledger, then a 3 MB paste and its screenshot) on a loaded 2-core machine.
 	ctx, cancelT := context.WithTimeout(ctx, 6*time.Minute)
