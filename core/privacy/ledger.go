@@ -538,7 +538,8 @@ func ComposedEpsilon(g, tv, delta float64) (eps, atDelta float64, ok bool) {
 }
 
 // Registry holds the ledgers of one module instance by key (the JS API's
-// dpsample.ledger; the page keys them by the SHA-256 of a table's bytes).
+// dpsample.ledger; the page keys them by dataset.TableKey, the SHA-256 of a
+// table's canonical form).
 type Registry struct {
 	mu sync.Mutex
 	m  map[string]*Ledger

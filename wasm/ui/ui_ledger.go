@@ -652,8 +652,8 @@ func trimFloat(x float64) string {
 }
 
 // exportLedger is the table's ledger as the JSON export carries it: without
-// its key (the SHA-256 of the table's bytes is a function of all the data and
-// would let anyone holding a candidate table check it).
+// its key (the SHA-256 of the table's canonical form is a function of all the
+// data and would let anyone holding a candidate table check it).
 func exportLedger(st *privacy.LedgerState) *privacy.LedgerState {
 	if st == nil {
 		return nil
