@@ -419,8 +419,10 @@ func (lv *ledgerView) runOptions(opts js.Value, key string) (release func(), err
 		lv.show(*st)
 	}
 	on := js.FuncOf(func(_ js.Value, a []js.Value) any {
-		if st, err := decodeState(jsio.Arg(a, 0)); err == nil {
+		if st, err := decodeState(jsio.Arg(a, 0)); err == nil && st.Key == lv.key {
 			lv.setState(st)
+		} else if err == nil {
+			write(st, false) // the page shows another table now; the charge is stored all the same
 		}
 		unlock()
 		return nil

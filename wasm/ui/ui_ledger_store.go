@@ -70,7 +70,16 @@ func lockTable(key string) (unlock func(), err error) {
 	timer := time.AfterFunc(lockWait, func() { ctl.Call("abort") })
 	opts := js.Global().Get("Object").New()
 	opts.Set("signal", ctl.Get("signal"))
-	nav.Get("locks").Call("request", ledgerStorePrefix+key, opts, cb).Call("catch", fail)
+	if func() (thrown bool) {
+		defer func() { thrown = recover() != nil }()
+		nav.Get("locks").Call("request", ledgerStorePrefix+key, opts, cb).Call("catch", fail)
+		return false
+	}() {
+		timer.Stop()
+		cb.Release()
+		fail.Release()
+		return func() {}, nil // a browser that refuses locks here: the merges remain
+	}
 	err = <-granted
 	timer.Stop()
 	if err != nil {
@@ -154,12 +163,14 @@ func write(st privacy.LedgerState, replace bool) (ok bool) {
 		return false
 	}
 	if cur := stored(st.Key); cur != "" && !replace {
-		if _, old, err := parseStored(st.Key, cur); err == nil {
-			if m, ok := merged(st, old); ok {
-				st = m
-			} else if len(old.History) > 0 && len(st.History) == 0 {
-				return true
-			}
+		_, old, err := parseStored(st.Key, cur)
+		if err != nil {
+			return true // unreadable: kept for the page to refuse runs on it until a reset (sync)
+		}
+		if m, ok := merged(st, old); ok {
+			st = m
+		} else if len(old.History) > 0 && len(st.History) == 0 {
+			return true
 		}
 	}
 	ls.Call("setItem", ledgerStorePrefix+st.Key, jsio.JSON(st, ""))
