@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"slices"
 	"strconv"
@@ -35,8 +34,8 @@ import (
 // never sent or exported (the page keeps it in this browser's storage only).
 
 // CanonicalForm is the canonical text of a table (see above): its records,
-// each cell canonical, one CSV line each (encoding/csv, comma-separated),
-// sorted bytewise and joined by "\n". Errors are Parse's for text that is not
+// each cell canonical and Go-quoted (strconv.Quote), comma-separated, one
+// line each, sorted bytewise and joined by "\n". Errors are Parse's for text that is not
 // CSV (field "text").
 func CanonicalForm(text string) (string, error) {
 	text = strings.TrimPrefix(text, "\ufeff")
@@ -47,17 +46,15 @@ func CanonicalForm(text string) (string, error) {
 	}
 	lines := make([]string, len(recs))
 	var b strings.Builder
-	w := csv.NewWriter(&b)
 	for i, rec := range recs {
-		for j, c := range rec {
-			rec[j] = canonicalCell(dl, c)
-		}
 		b.Reset()
-		if err := w.Write(rec); err != nil {
-			return "", err
+		for j, c := range rec {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Quote(canonicalCell(dl, c)))
 		}
-		w.Flush()
-		lines[i] = strings.TrimSuffix(b.String(), "\n")
+		lines[i] = b.String()
 	}
 	slices.Sort(lines)
 	return strings.Join(lines, "\n"), nil
