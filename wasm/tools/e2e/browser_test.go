@@ -9,6 +9,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -54,7 +55,22 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "e2e: build failed:", err)
 		os.Exit(1)
 	}
-	srv := httptest.NewServer(devserver.Handler(root))
+	// The site as the dev server serves it, and the tests' own scripts
+	// (testdata/, e.g. a worker that refuses a restore) under /e2e-testdata/
+	// with the same headers.
+	mux := http.NewServeMux()
+	site := devserver.Handler(root)
+	mux.Handle("/", site)
+	testdata := http.StripPrefix("/e2e-testdata/", http.FileServer(http.Dir(filepath.Join(root, "wasm", "tools", "e2e", "testdata"))))
+	mux.Handle("/e2e-testdata/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", devserver.CSP)
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Embedder-Policy", "require-corp")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
+		testdata.ServeHTTP(w, r)
+	}))
+	srv := httptest.NewServer(mux)
 	baseURL = srv.URL
 	bctx, closeBrowser, err := headless.Start()
 	if err != nil {

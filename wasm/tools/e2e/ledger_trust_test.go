@@ -184,3 +184,45 @@ func TestLedgerTwoTabs(t *testing.T) {
 	a.noConsoleErrors()
 	b.noConsoleErrors()
 }
+
+// TestLoaderLostLedger (issue 30 item 3, the loader): a ledger the loader
+// cannot restore into a replaced worker (here a worker that refuses the
+// restore, as another version would refuse a state it cannot read) is not
+// replaced by a fresh budget: after the worker is replaced, open, get and a
+// charged sample with that key reject, saying so and naming the way out;
+// ledger.reset(key, budget) starts it afresh, and runs go on (main: open
+// silently gave a fresh budget).
+func TestLoaderLostLedger(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
+	r := eval[map[string]any](p, `(async () => {
+	  const { load } = await import("/site/dpsample.js");
+	  const d = await load({ workerURL: "/e2e-testdata/lostworker.js", hardCancelMs: 300 });
+	  const key = "lost-" + Math.random();
+	  const req = { loss: "l1", x: Array.from({ length: 30 }, (_, i) => [Math.sin(i) / 2]), epsilon: 1, delta: 1e-5, radius: 1 };
+	  await d.ledger.open({ key, epsilon: 3, delta: 1e-5 });
+	  await d.mechanism.sample(req, { ledger: key });
+	  const before = d.restarts;
+	  const ac = new AbortController(); setTimeout(() => ac.abort(), 100);
+	  const spin = await d._test.spin(20000, { signal: ac.signal }).then(() => "finished", (e) => e.name);
+	  const run = await d.mechanism.sample(req, { ledger: key }).then(() => "ran", (e) => e.message);
+	  const get = await d.ledger.get(key).then((s) => "got " + s.spent.releases, (e) => e.message);
+	  const open = await d.ledger.open({ key, epsilon: 3, delta: 1e-5 }).then((s) => "opened with " + s.spent.releases, (e) => e.message);
+	  const reset = await d.ledger.reset(key, { epsilon: 3, delta: 1e-5 }).then((s) => s.spent.releases, (e) => e.message);
+	  const after = await d.mechanism.sample(req, { ledger: key }).then((r) => r.privacy.ledger.spent.releases, (e) => e.message);
+	  d.terminate();
+	  return { restarted: d.restarts - before, spin, run, get, open, reset, after };
+	})()`)
+	t.Logf("%v", r)
+	if r["restarted"].(float64) < 1 || r["spin"] != "AbortError" {
+		t.Fatalf("the worker was not replaced: %v", r)
+	}
+	for _, k := range []string{"run", "get", "open"} {
+		if s, _ := r[k].(string); !strings.Contains(s, "could not be (state.extra must be a known field") || !strings.Contains(s, "ledger.reset(key, {epsilon, delta})") {
+			t.Errorf("%s on a ledger lost in the restart: %q", k, r[k])
+		}
+	}
+	if r["reset"] != 0.0 || r["after"] != 1.0 {
+		t.Errorf("the way out: reset → %v releases, then a run → %v", r["reset"], r["after"])
+	}
+}
