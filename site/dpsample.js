@@ -21,7 +21,10 @@
 // ledger calls, from each sample's result, and from the worker's "charged"
 // message, which comes before sampling starts — and restores them into a
 // replaced worker before any other call reaches it, so a hard cancel or a
-// runtime crash never resets a budget.
+// runtime crash never resets a budget. A ledger that cannot be restored there
+// is never replaced by a fresh one: calls that would open, read, restore or
+// charge it reject, naming the way out — ledger.reset(key, {epsilon, delta}),
+// which starts it afresh, forgetting its releases.
 
 const here = new URL(".", import.meta.url);
 let compiled = null;
@@ -119,6 +122,7 @@ class Runtime {
     this.workerURL = opts.workerURL;
     this.pending = new Map();
     this.ledgers = new Map(); // key → the latest ledger state seen
+    this.lost = new Map(); // key → why its state could not be restored into a replaced worker
     this.nextId = 1;
     this.restarts = 0;
     this.spawn();
@@ -160,7 +164,10 @@ class Runtime {
         // any queued call can charge one.
         const states = [...this.ledgers.values()];
         const done = this._ready; // this worker's; a crash meanwhile spawns another with its own
-        Promise.all(states.map((st) => this.send("ledger.restore", [st]).catch((e) => console.error("dpsample: could not restore ledger", st.key, e))))
+        Promise.all(states.map((st) => this.send("ledger.restore", [st]).catch((e) => {
+          this.lost.set(st.key, { message: e.message, releases: st.history.length, budget: st.budget });
+          console.error("dpsample: could not restore ledger", st.key, e);
+        })))
           .then(() => { if (w === this.worker) done(); });
         return;
       }
@@ -237,6 +244,22 @@ class Runtime {
     if (signal !== undefined && !(signal instanceof AbortSignal)) throw new Error("opts.signal must be an AbortSignal");
     if (signal?.aborted) throw abortError();
     await this.ready;
+    const key = path.startsWith("ledger.") ? (path === "ledger.open" || path === "ledger.restore" ? args[0]?.key : args[0])
+      : path.startsWith("mechanism.") ? (path === "mechanism.sample" ? ledger : args[1]?.ledger) : undefined;
+    const lost = typeof key === "string" ? this.lost.get(key) : undefined;
+    if (lost && path === "ledger.reset") {
+      // The way out: a fresh ledger with the given (or the lost one's) budget.
+      const b = args[1] ?? lost.budget;
+      const st = await this.send("ledger.open", [{ key, epsilon: b.epsilon, delta: b.delta }]);
+      this.lost.delete(key);
+      this.remember(st);
+      return st;
+    }
+    if (lost) {
+      throw new Error(`ledger ${JSON.stringify(key)} must be restored into the restarted worker before it is used, but could not be ` +
+        `(${lost.message}): it held ${lost.releases} release(s), so it is not replaced by a fresh budget. ` +
+        `ledger.reset(key, {epsilon, delta}) starts it afresh, forgetting those releases.`);
+    }
     return this.send(path, args, { onProgress, signal, ledger, onLedger });
   }
 

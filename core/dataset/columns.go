@@ -15,8 +15,14 @@ import (
 //
 //   - HeaderPresent, HeaderAbsent: the caller says; nothing is guessed.
 //   - HeaderAuto (or ""): the first record is a header when none of its cells
-//     is a number (names, or missing markers: at least one name), and data
-//     when none is text (numbers and missing markers only). A first record
+//     is a number or a missing marker (names only), and data when none is
+//     text (numbers and missing markers only). A first record of names and
+//     missing markers ("NA,,yes": a data row whose numbers are missing, or a
+//     header with an empty name) is a header only when one of its names sits
+//     over a number of the second record (R's `"",x,label` over `1,2,yes`);
+//     when its names sit where the second record has text too, the two
+//     readings cannot be told apart and Parse refuses, naming header (on
+//     main "NA,,yes" was taken for a header: issue 30). A first record
 //     that mixes numbers and text ("id,1,2", or a data row with one
 //     non-numeric cell) is compared with the second: when its text cells sit
 //     in the same columns as the second record's (a headerless file with a
@@ -89,10 +95,13 @@ func (d dialect) columnNames(recs [][]string, mode string) (names []string, head
 		header = true
 	case HeaderAbsent:
 	default:
-		text, nums := d.kinds(first)
+		text, nums, missing := d.kinds(first)
 		switch {
-		case nums == 0 && text > 0:
+		case nums == 0 && text > 0 && (missing == 0 || len(recs) == 2 && !d.sameTextColumns(first, recs[1])):
 			header = true
+		case nums == 0 && text > 0:
+			return nil, false, &checks.Error{Field: "header",
+				Rule: fmt.Sprintf("declared for this file (a header row, or none): its first row %s has missing cells and text in the columns where the row after it has text, so it may be a header or a data row", quoteRow(first))}
 		case text == 0:
 		case len(recs) < 2 || !d.sameTextColumns(first, recs[1]):
 			return nil, false, &checks.Error{Field: "header",
@@ -109,18 +118,20 @@ func (d dialect) columnNames(recs [][]string, mode string) (names []string, head
 	return names, header, nil
 }
 
-// kinds counts the text cells (neither a number nor a missing marker) and
-// the number cells of a record.
-func (d dialect) kinds(rec []string) (text, nums int) {
+// kinds counts the text cells (neither a number nor a missing marker), the
+// number cells and the missing markers of a record.
+func (d dialect) kinds(rec []string) (text, nums, missing int) {
 	for _, c := range rec {
 		switch _, ok := d.num(c); {
 		case ok:
 			nums++
-		case !isMissing(c):
+		case isMissing(c):
+			missing++
+		default:
 			text++
 		}
 	}
-	return text, nums
+	return text, nums, missing
 }
 
 // sameTextColumns reports whether a and b have their text cells in the same

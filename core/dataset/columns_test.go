@@ -79,6 +79,52 @@ func TestHeaderDeclaredOrAsked(t *testing.T) {
 	}
 }
 
+// TestHeaderNotFooledByMissing (issue 30 item 6): a data row with no number
+// whose other cells are missing markers — "NA,,yes" above rows with a label
+// in the same column — was taken for a header in auto mode, losing the row
+// and exporting its cells as column names; now auto refuses it with an
+// error naming header (Parse, Columns and ProfileText alike), a declared
+// mode reads it, and headers with an empty name over a number column (R's
+// row names) or a missing marker in the second row are still read.
+func TestHeaderNotFooledByMissing(t *testing.T) {
+	for _, text := range []string{"NA,,yes\n1.2,3,no\n4,5,yes\n", "?;yes\n1,5;no\n", ",,yes\n1,2,no\n", "NA,yes,\n1,no,2\n", "NA,,yes\n"} {
+		if tab, err := Parse(text, Options{Drop: "missing"}); err == nil || !strings.HasPrefix(err.Error(), "header must be declared for this file") {
+			t.Errorf("Parse(%q) auto: %v, columns %q", text, err, tabNames(tab))
+		}
+		if cols, err := Columns(text); err == nil || !strings.HasPrefix(err.Error(), "header must be") {
+			t.Errorf("Columns(%q) auto: %q, %v", text, cols, err)
+		}
+		if _, err := ProfileText(text, HeaderAuto); err == nil || !strings.HasPrefix(err.Error(), "header must be") {
+			t.Errorf("ProfileText(%q) auto: %v", text, err)
+		}
+	}
+	tab, err := Parse("NA,,yes\n1.2,3,no\n4,5,yes\n", Options{Header: HeaderAbsent, Drop: "missing", Target: "c3", Positive: "yes"})
+	if err != nil || tab.Header || tab.Dropped != 1 || len(tab.X) != 2 || !slices.Equal(tab.AllNames, []string{"c1", "c2", "c3"}) {
+		t.Errorf("absent: %+v, %v", tab, err)
+	}
+	for text, names := range map[string][]string{
+		"\"\",x,label\n1,2,yes\n":      {"", "x", "label"}, // R's write.csv with row names
+		"x,y,label\nNA,,yes\n1,2,no\n": {"x", "y", "label"},
+		"NA,x\n1,2\n":                  {"NA", "x"}, // a name over a number column: not a data row of this file
+	} {
+		opt := Options{Drop: "missing"}
+		if names[len(names)-1] == "label" {
+			opt.Target, opt.Positive = "label", "yes"
+		}
+		tab, err := Parse(text, opt)
+		if err != nil || !tab.Header || !slices.Equal(tab.AllNames, names) {
+			t.Errorf("Parse(%q): names %q, %v; want the header %q", text, tabNames(tab), err, names)
+		}
+	}
+}
+
+func tabNames(t *Table) []string {
+	if t == nil {
+		return nil
+	}
+	return t.AllNames
+}
+
 func TestColumnsErrors(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"", "text must be CSV with at least one data row (it is empty)"},

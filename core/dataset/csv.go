@@ -6,9 +6,9 @@
 //     line; semicolon files may write numbers with a decimal comma (1,5);
 //     elsewhere "1,5" is not a number (dialect.go).
 //   - Options.Header says whether the first record is a header; in auto mode
-//     (the default) it is when none of its cells is a number, it is data when
-//     none is text, and a first record mixing both is refused unless its text
-//     cells sit in the same columns as the second record's (columns.go:
+//     (the default) it is when its cells are all names, it is data when none
+//     is text, and a first record mixing names with numbers or missing
+//     markers is decided by the second record or refused (columns.go:
 //     whether a row is dropped must not be guessed from that row alone).
 //     Without a header the columns are named c1, c2, ….
 //   - Missing cells are empty, "NA", "N/A", "NaN", "null", "none", "?" or "."

@@ -80,7 +80,10 @@ func (d dialect) reader(text string) *csv.Reader {
 	r := csv.NewReader(strings.NewReader(text))
 	r.Comma = d.comma
 	r.FieldsPerRecord = -1 // ragged rows are reported by Parse, with their line
-	r.TrimLeadingSpace = true
+	// Leading spaces are trimmed, but not in a tab-separated file: there
+	// encoding/csv would trim the delimiter too, and a row whose first cell
+	// is empty ("\t4\tno") would lose it and read as ragged.
+	r.TrimLeadingSpace = d.comma != '\t'
 	return r
 }
 

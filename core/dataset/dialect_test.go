@@ -112,3 +112,13 @@ func TestMissingCellsError(t *testing.T) {
 		t.Errorf("one incomplete row: %v", err)
 	}
 }
+
+// TestTabEmptyFirstCell: in a tab-separated file a row whose first cell is
+// empty keeps it (encoding/csv's TrimLeadingSpace would trim the tab too and
+// report the row as ragged).
+func TestTabEmptyFirstCell(t *testing.T) {
+	tab, err := Parse("a\tb\n\t2\n1\t3\n", Options{Drop: "missing"})
+	if err != nil || tab.Dropped != 1 || len(tab.X) != 1 || tab.X[0][1] != 3 {
+		t.Fatalf("%+v, %v", tab, err)
+	}
+}

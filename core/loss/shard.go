@@ -73,9 +73,10 @@ func (s *Set) Slice(lo, hi int) *Set {
 // NewShard builds the set of one shard from rows that already passed New
 // (x: n×d row-major, clipped; y: ±1 labels or clamped targets), for a worker
 // that holds only its shard. It validates instead of clipping: every value
-// finite, every row's norm ≤ clip (up to 4 ulp), the labels ±1 for
-// classification; so a shard computes with exactly the values of the set it
-// came from. Errors name the field.
+// finite, every row's Norm ≤ clip exactly (New stores rows so: clipRow), the
+// labels ±1 for classification; so a shard computes with exactly the values
+// of the set it came from and accepts every set New built. Errors name the
+// field.
 func NewShard(k Kind, p Params, x, y []float64, d int) (*Set, error) {
 	if k >= numKinds {
 		return nil, checks.Errorf("loss", "a known loss")
@@ -111,7 +112,7 @@ func NewShard(k Kind, p Params, x, y []float64, d int) (*Set, error) {
 	}
 	if !k.Location() {
 		for i := 0; i < n; i++ {
-			if nrm := Norm(x[i*d : (i+1)*d]); nrm > p.Clip*(1+4*0x1p-52) {
+			if nrm := Norm(x[i*d : (i+1)*d]); nrm > p.Clip {
 				return nil, &checks.Error{Field: fmt.Sprintf("x[%d]", i), Rule: fmt.Sprintf("a row of norm ≤ clip = %s (a shard holds clipped rows)", checks.Fmt(p.Clip)), Got: checks.Fmt(nrm)}
 			}
 		}

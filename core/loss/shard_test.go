@@ -248,3 +248,56 @@ func TestShardedNoAllocs(t *testing.T) {
 		t.Errorf("a pass pair allocates %v times", a)
 	}
 }
+
+// TestNewShardAcceptsNewClip: every row New clips is accepted by NewShard
+// unchanged, at d up to 10⁴ (issue 30: the clipped norm recomputed exceeded
+// clip by 13 / 40 / 102 ulp at d = 100 / 1,000 / 10,000, and 10 of 2,000 rows
+// of the shape [a, 3, 3, …] at d = 100 were refused, so a multi-worker run
+// fell back depending on one record). Rows of random directions and lengths
+// and of the shape [a, 3, 3, …] with a spread over a range; after New, every
+// stored row has Norm ≤ clip exactly (the invariant NewShard checks).
+func TestNewShardAcceptsNewClip(t *testing.T) {
+	r := rng.Seeded(30)
+	for _, d := range []int{1, 2, 3, 10, 100, 1000, 10_000} {
+		n := max(2000, 20_000/d) // rows: ≥ 2,000 of each shape
+		if d >= 1000 {
+			n = 200_000 / d
+		}
+		for _, clip := range []float64{1, 0.3, 7} {
+			x := make([][]float64, 2*n)
+			for i := range n {
+				row := make([]float64, d)
+				for j := range row {
+					row[j] = r.NormFloat64() * math.Exp(3*r.NormFloat64())
+				}
+				x[i] = row
+				sh := make([]float64, d) // [a, 3, 3, …]
+				sh[0] = 0.37 + 0.61*float64(i)
+				for j := 1; j < d; j++ {
+					sh[j] = 3
+				}
+				x[n+i] = sh
+			}
+			y := make([]float64, 2*n)
+			for i := range y {
+				y[i] = float64(i%2*2 - 1)
+			}
+			s, err := New(Logistic, x, y, Params{Clip: clip})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad := 0
+			for i := range 2 * n {
+				if Norm(s.Row(i)) > clip {
+					bad++
+				}
+			}
+			if bad > 0 {
+				t.Errorf("d=%d clip=%v: %d of %d stored rows have Norm > clip", d, clip, bad, 2*n)
+			}
+			if _, err := NewShard(Logistic, s.p, s.x, s.y, d); err != nil {
+				t.Errorf("d=%d clip=%v: NewShard refuses New's rows: %v", d, clip, err)
+			}
+		}
+	}
+}

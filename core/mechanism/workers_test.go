@@ -62,3 +62,83 @@ func TestSampleWorkers(t *testing.T) {
 		}
 	}
 }
+
+// shardCopies is an Executor whose shards 1..W−1 are Sets built by
+// loss.NewShard from copies of their rows — what each Web Worker of the
+// browser's pool does (wasm/internal/pool) — run in turn on the caller. A
+// shard NewShard refuses fails the factory, as the pool's load does.
+type shardCopies struct {
+	sets []*loss.Set
+	lins [][]float64
+	b0   []int
+	d    int
+}
+
+func newShardCopies(set *loss.Set, bounds []int) (loss.Executor, error) {
+	d, w := set.Dim(), len(bounds)-1
+	e := &shardCopies{sets: make([]*loss.Set, w), lins: make([][]float64, w), b0: make([]int, w), d: d}
+	for i := 1; i < w; i++ {
+		lo, hi := bounds[i], bounds[i+1]
+		x := append([]float64(nil), set.Data()[lo*d:hi*d]...)
+		y := make([]float64, hi-lo)
+		for r := range y {
+			y[r] = set.Target(lo + r)
+		}
+		s, err := loss.NewShard(set.Kind(), set.Params(), x, y, d)
+		if err != nil {
+			return nil, err
+		}
+		e.sets[i], e.lins[i], e.b0[i] = s, make([]float64, 3*(hi-lo)), lo/loss.PassBlock
+	}
+	return e, nil
+}
+
+func (e *shardCopies) Begin(op loss.Op, v, _, part []float64) {
+	for i := 1; i < len(e.sets); i++ {
+		if op == loss.OpLinearize {
+			e.sets[i].LinearizeBlocks(v, e.lins[i], part[e.b0[i]*(e.d+1):])
+		} else {
+			e.sets[i].BregmanBlocks(v, e.lins[i], part[e.b0[i]:])
+		}
+	}
+}
+
+func (e *shardCopies) Wait() ([]int, error) { return nil, nil }
+func (e *shardCopies) Close()               {}
+
+// TestSampleWorkersClippedRows: rows of the shape [a, 3, 3, …] at d = 100,
+// which loss.New clips, run on 2 workers whose shards hold their own copies
+// (loss.NewShard, as in the browser's pool): the run keeps its 2 workers
+// with no note and the one-worker θ bit for bit (issue 30: NewShard refused
+// some clipped rows, so the pool fell back to one worker and wrote the row
+// into diagnostics.note — the run time depended on one record).
+func TestSampleWorkersClippedRows(t *testing.T) {
+	const n, d = 2 * loss.MinShardRows, 100
+	x, y := make([][]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = make([]float64, d)
+		x[i][0] = 0.37 + 0.61*float64(i%(n/2)) // the same rows in both shards
+		for j := 1; j < d; j++ {
+			x[i][j] = 3
+		}
+		y[i] = float64(i%2*2 - 1)
+	}
+	req := Request{Loss: "logistic", X: x, Y: y, Epsilon: 1, Delta: 1e-5, Radius: 1, Clip: 0.3, Seed: seed(30), Workers: 2}
+	res, err := SampleWith(context.Background(), req, nil, Options{Shards: newShardCopies})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Diagnostics.Workers != 2 || res.Diagnostics.Note != "" {
+		t.Fatalf("clipped rows on 2 workers: ran %d, note %q", res.Diagnostics.Workers, res.Diagnostics.Note)
+	}
+	req.Workers = 1
+	one, err := Sample(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range one.Theta {
+		if math.Float64bits(one.Theta[j]) != math.Float64bits(res.Theta[j]) {
+			t.Fatalf("2 workers: θ %v, one worker %v", res.Theta[:3], one.Theta[:3])
+		}
+	}
+}

@@ -237,8 +237,20 @@ func gdps(h []Release, extra ...float64) []float64 {
 	return append(out, extra...)
 }
 
+// MaxHistory bounds a ledger's releases: a state that holds more cannot be
+// restored (Registry.Restore, the JS API's ledger.restore), so a charge
+// that would go past it is refused like one over budget — otherwise the
+// page's stored budget could no longer be read back (issue 30). A person
+// clicking Run every second for a day makes 86,400.
+const MaxHistory = 100_000
+
 // fits reports whether r can be charged after h; the caller holds l.mu.
 func (l *Ledger) fits(r Release) error {
+	if len(l.history) >= MaxHistory {
+		return &checks.Error{Field: "ledger", Rule: fmt.Sprintf(
+			"below %d releases for one more (a stored budget holds at most that many): reset the table's budget to go on", MaxHistory),
+			Got: fmt.Sprintf("%d releases", len(l.history))}
+	}
 	b := l.budget
 	g := composeGDP(gdps(l.history, r.GDP))
 	tv := sumTV(l.history) + r.TV
@@ -526,7 +538,8 @@ func ComposedEpsilon(g, tv, delta float64) (eps, atDelta float64, ok bool) {
 }
 
 // Registry holds the ledgers of one module instance by key (the JS API's
-// dpsample.ledger; the page keys them by the SHA-256 of a table's bytes).
+// dpsample.ledger; the page keys them by dataset.TableKey, the SHA-256 of a
+// table's canonical form).
 type Registry struct {
 	mu sync.Mutex
 	m  map[string]*Ledger
@@ -616,6 +629,9 @@ func (g *Registry) Restore(st LedgerState) (*Ledger, error) {
 		checks.Delta("state.budget.delta", st.Budget.Delta)); err != nil {
 		return nil, err
 	}
+	if len(st.History) > MaxHistory {
+		return nil, checks.Errorf("state.history", "at most %d releases (got %d)", MaxHistory, len(st.History))
+	}
 	seen := map[string]bool{}
 	for i, r := range st.History {
 		name := fmt.Sprintf("state.history[%d].", i)
@@ -653,10 +669,15 @@ func (g *Registry) Restore(st LedgerState) (*Ledger, error) {
 	for _, r := range l.history {
 		have[r.ID] = true
 	}
+	var add []Release
 	for _, r := range st.History {
 		if !have[r.ID] {
-			l.history = append(l.history, r)
+			add = append(add, r)
 		}
 	}
+	if len(l.history)+len(add) > MaxHistory {
+		return nil, checks.Errorf("state.history", "at most %d releases together with the %d the ledger %q holds (got %d more)", MaxHistory, len(l.history), st.Key, len(add))
+	}
+	l.history = append(l.history, add...)
 	return l, nil
 }

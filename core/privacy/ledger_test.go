@@ -1,11 +1,14 @@
 package privacy
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/dpsample/dpsample/core/checks"
 )
 
 func mustLedger(t testing.TB, eps, delta float64) *Ledger {
@@ -449,5 +452,45 @@ func TestReleaseValidation(t *testing.T) {
 	}
 	if st := l.State(); st.Spent.Releases != 0 {
 		t.Fatal("a bad charge was recorded")
+	}
+}
+
+// TestHistoryStaysRestorable (issue 30 item 3): a ledger holding MaxHistory
+// releases refuses one more (Charge and Check, naming ledger) instead of
+// growing into a state that can no longer be restored; a state over
+// MaxHistory, or one whose merge would pass it, is refused by Restore
+// naming state.history and changes nothing. On main the 100,001st charge
+// was accepted and the page's stored budget could not be read back.
+func TestHistoryStaysRestorable(t *testing.T) {
+	h := make([]Release, MaxHistory)
+	for i := range h {
+		h[i] = Release{ID: fmt.Sprintf("r%d", i), GDP: 1e-3}
+	}
+	var g Registry
+	l, err := g.Restore(LedgerState{Key: "k", Budget: LedgerBudget{Epsilon: 3, Delta: 1e-5}, History: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ce *checks.Error
+	if _, err := l.Charge(Release{GDP: 1e-3}); !errors.As(err, &ce) || ce.Field != "ledger" || !strings.Contains(err.Error(), "reset") {
+		t.Fatalf("charge %d: %v", MaxHistory+1, err)
+	}
+	if c, err := l.Check(Release{GDP: 1e-3}); err != nil || c.Fits {
+		t.Fatalf("check %d: %+v, %v", MaxHistory+1, c.Fits, err)
+	}
+	var fresh Registry
+	if _, err := fresh.Restore(StateOf("k", l)); err != nil {
+		t.Fatalf("the full ledger's state does not restore: %v", err)
+	}
+	over := LedgerState{Key: "k2", Budget: LedgerBudget{Epsilon: 3, Delta: 1e-5}, History: append(h[:MaxHistory:MaxHistory], Release{ID: "x", GDP: 1e-3})}
+	if _, err := fresh.Restore(over); !errors.As(err, &ce) || ce.Field != "state.history" {
+		t.Errorf("restore of %d releases: %v", MaxHistory+1, err)
+	}
+	more := LedgerState{Key: "k", Budget: LedgerBudget{Epsilon: 3, Delta: 1e-5}, History: []Release{{ID: "x", GDP: 1e-3}}}
+	if _, err := fresh.Restore(more); !errors.As(err, &ce) || ce.Field != "state.history" {
+		t.Errorf("a merge past %d releases: %v", MaxHistory, err)
+	}
+	if l, _ := fresh.Get("key", "k"); l.State().Spent.Releases != MaxHistory {
+		t.Errorf("a refused merge changed the ledger: %d releases", l.State().Spent.Releases)
 	}
 }

@@ -62,8 +62,8 @@ func readState(v js.Value) (privacy.LedgerState, error) {
 	if !jsio.IsArray(h) {
 		return st, &checks.Error{Field: "state.history", Rule: "an array of releases", Got: jsio.Describe(h)}
 	}
-	if h.Length() > maxHistory {
-		return st, checks.Errorf("state.history", "at most %d releases (got %d)", maxHistory, h.Length())
+	if h.Length() > privacy.MaxHistory {
+		return st, checks.Errorf("state.history", "at most %d releases (got %d)", privacy.MaxHistory, h.Length())
 	}
 	for i := 0; i < h.Length(); i++ {
 		name := fmt.Sprintf("state.history[%d]", i)
@@ -98,10 +98,6 @@ func readState(v js.Value) (privacy.LedgerState, error) {
 	}
 	return st, nil
 }
-
-// maxHistory bounds a restored history (a person clicking Run every second
-// for a day makes 86 400).
-const maxHistory = 100_000
 
 // readLedgerOpt reads opts.ledger of mechanism.plan / sample: the ledger
 // to check or charge, or nil when absent.

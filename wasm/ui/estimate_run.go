@@ -309,10 +309,8 @@ func (v *estimateView) runEstimate() {
 		eta = " (" + about(est.seconds) + ")"
 	}
 	opts, release := v.run.start(fmt.Sprintf("Sampling from %s × %s in the worker%s…", count(len(in.req.X), "row"), count(len(in.req.X[0]), "column"), eta))
-	releaseLedger := v.ledger.runOptions(opts, key)
-	res, err := callRemote("mechanism.sample", jsio.EncodeTyped(in.req), opts)
+	res, err := v.ledger.sample(opts, key, jsio.EncodeTyped(in.req))
 	release()
-	releaseLedger()
 	var out mechanism.Result
 	if err == nil {
 		err = jsio.Decode(res, &out)

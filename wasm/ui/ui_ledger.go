@@ -14,6 +14,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/plot"
 	"github.com/dpsample/dpsample/core/privacy"
@@ -22,12 +23,16 @@ import (
 
 // The estimate view's per-table privacy budget (docs/PRIVACY.md §8): every
 // table — a built-in or a person's CSV — has a ledger in the worker
-// (dpsample.ledger), keyed by the SHA-256 of the table's bytes, computed here
-// and never sent or exported. The ledger is kept in this browser's
-// localStorage and restored into the worker when the table is shown again
-// (after a reload too). Every run is checked against it before it starts and
-// charged by the worker before the sampler runs; the meter next to Run shows
-// what all releases on the table have spent.
+// (dpsample.ledger), keyed by dataset.TableKey (the SHA-256 of the parsed
+// table in a canonical form: row order, line ends, blank lines and number
+// spelling do not change it), computed here and never sent or exported. The
+// ledger is kept in this browser's localStorage and restored into the worker
+// when the table is shown again (after a reload too), shared with the other
+// tabs of the page (ui_ledger_store.go). Every run is checked against it
+// before it starts and charged by the worker before the sampler runs; the
+// meter next to Run shows what all releases on the table have spent. A
+// stored budget that cannot be read back is never replaced silently: runs on
+// the table are refused until its budget is reset.
 
 // ledgerStorePrefix prefixes the localStorage key of a table's ledger.
 const ledgerStorePrefix = "dpsample.ledger."
@@ -44,8 +49,9 @@ type ledgerView struct {
 	confirm    dom.Element
 	confirmMsg dom.Element
 	msg        dom.Element // refusals and storage problems
-	key        string      // SHA-256 (hex) of the current table's bytes; "" while unknown
+	key        string      // dataset.TableKey of the current table; "" while unknown
 	state      *privacy.LedgerState
+	blocked    string // why the table's stored budget cannot be read back ("" when it can): runs are refused
 	gen        int    // generation of tableChanged, so a late hash never overwrites a newer table's
 	text       string // the table tableChanged last saw
 }
@@ -80,8 +86,10 @@ func newLedgerView(root dom.Element, id string) *ledgerView {
 			"keeping the run you like best would make it false. So each table gets one total budget, and every run is charged "+
 			"to it before it starts; a run that would go past the total is refused. Runs compose exactly (Gaussian "+
 			"differential privacy), so six runs at ε = 1 fit in ε = 3, not three. The table is recognised by a fingerprint "+
-			"(SHA-256) of its bytes, computed on this device; the budget is kept in this browser only. It is a safety rail for "+
-			"you, not a lock: clearing the browser's storage, another browser, or a changed file starts a fresh budget.", "class", "detail"))
+			"(SHA-256) of its rows, computed on this device: the same rows in another order, with other line ends or numbers "+
+			"written otherwise (1.0 or 1) are the same table. The budget is kept in this browser only, shared by its tabs. It is "+
+			"a safety rail for you, not a lock: clearing the browser's storage, another browser, or a changed cell, row or "+
+			"column name starts a fresh budget.", "class", "detail"))
 	appendAll(lv.wrap, budget, bar, lv.fig, lv.resetBtn, lv.confirm, lv.msg, details)
 
 	for _, f := range []numberField{lv.eps, lv.delta} {
@@ -93,6 +101,7 @@ func newLedgerView(root dom.Element, id string) *ledgerView {
 		lv.confirm.SetAttribute("hidden", "")
 		go lv.reset()
 	})
+	lv.watchStorage()
 	lv.render()
 	return lv
 }
@@ -116,27 +125,15 @@ func (lv *ledgerView) budget() (eps, delta float64, err error) {
 	return eps, delta, err
 }
 
-// tableKey is the hex SHA-256 of the table's UTF-8 bytes, computed with the
-// browser's crypto.subtle (Go's crypto/sha256, the same function, where
-// crypto.subtle is missing: a page not served over https or from localhost).
-// Call it from a goroutine.
-func tableKey(txt string) (string, error) {
-	subtle := js.Global().Get("crypto")
-	if subtle.Truthy() {
-		subtle = subtle.Get("subtle")
-	}
-	if !subtle.Truthy() {
-		sum := sha256.Sum256([]byte(txt))
-		return hex.EncodeToString(sum[:]), nil
-	}
-	bytes := js.Global().Get("TextEncoder").New().Call("encode", txt)
-	buf, err := jsio.Await(subtle.Call("digest", "SHA-256", bytes))
-	if err != nil {
-		return "", err
-	}
-	b := make([]byte, 32)
-	js.CopyBytesToGo(b, js.Global().Get("Uint8Array").New(buf))
-	return hex.EncodeToString(b), nil
+// tableKey is the key of the table's budget: dataset.TableKey, the SHA-256
+// of its canonical form (docs/PRIVACY.md §8).
+func tableKey(txt string) (string, error) { return dataset.TableKey(txt) }
+
+// legacyKey is the key before issue 30, the SHA-256 of the text's bytes: a
+// budget stored under it is carried over to tableKey (sync).
+func legacyKey(txt string) string {
+	sum := sha256.Sum256([]byte(txt))
+	return hex.EncodeToString(sum[:])
 }
 
 // storage returns localStorage, or undefined where the browser refuses it
@@ -167,23 +164,14 @@ func stored(key string) (s string) {
 	return ""
 }
 
-// persist writes the state of lv's table to localStorage; it reports a
-// failure (storage disabled or full) on the meter.
+// persist stores st (merged with what the other tabs stored: write); it
+// reports a failure (storage disabled or full) on the meter. Nothing is
+// written while the table's stored budget cannot be read back.
 func (lv *ledgerView) persist(st privacy.LedgerState) {
-	ok := func() (ok bool) {
-		defer func() {
-			if recover() != nil {
-				ok = false
-			}
-		}()
-		ls := storage()
-		if !ls.Truthy() {
-			return false
-		}
-		ls.Call("setItem", ledgerStorePrefix+st.Key, jsio.JSON(st, ""))
-		return true
-	}()
-	if !ok {
+	if lv.blocked != "" {
+		return
+	}
+	if !write(st, false) {
 		lv.msg.SetTextContent("This browser does not let the page keep the table's budget (storage is disabled or full): it is kept only until the page is closed or reloaded.")
 	}
 }
@@ -205,18 +193,57 @@ func (lv *ledgerView) setState(st privacy.LedgerState) {
 	lv.render()
 }
 
+// show makes st the current table's ledger and redraws, without storing it.
+func (lv *ledgerView) show(st privacy.LedgerState) {
+	if st.Key != lv.key {
+		return
+	}
+	lv.state = &st
+	lv.render()
+}
+
+// errBlocked is the refusal of a run while the table's stored budget
+// cannot be read back.
+func (lv *ledgerView) errBlocked() error {
+	msg := "Not run: this table's stored privacy budget could not be read back (" + lv.blocked + "). Starting a fresh budget " +
+		"would forget the releases it records, so runs on this table are refused until you reset its budget (the button " +
+		"below says what that forgets)."
+	return errors.New(msg)
+}
+
 // sync brings the table's stored ledger into the worker (merging with what
-// the worker holds) and returns the result; nil when neither has one.
-func (lv *ledgerView) sync(key string) (*privacy.LedgerState, error) {
-	if s := stored(key); s != "" {
-		v, err := callRemote("ledger.restore", js.Global().Get("JSON").Call("parse", s))
-		if err == nil {
-			st, err := decodeState(v)
-			return &st, err
+// the worker holds) and returns the result; nil when neither has one. A
+// budget stored under the table's legacy key (the bytes' SHA-256) is carried
+// over. A stored state that cannot be read back (edited by hand, written by
+// another version, a history the worker refuses) blocks the table
+// (lv.blocked; the error is errBlocked): it is never replaced by a fresh
+// budget, only by a confirmed reset.
+func (lv *ledgerView) sync(key, legacy string) (*privacy.LedgerState, error) {
+	lv.blocked = ""
+	s, from := stored(key), ""
+	if s == "" && legacy != "" && legacy != key {
+		if s = stored(legacy); s != "" {
+			from = legacy
+			if v, _, err := parseStored(legacy, s); err == nil {
+				v.Set("key", key)
+				s = js.Global().Get("JSON").Call("stringify", v).String()
+			}
 		}
-		// A stored state the worker rejects (edited by hand, another
-		// version): say so, and fall back to what the worker holds.
-		lv.msg.SetTextContent("The stored budget of this table could not be read back (" + err.Error() + ").")
+	}
+	if s != "" {
+		st, err := lv.restoreStored(key, s)
+		if err != nil {
+			lv.blocked = err.Error()
+			lv.render()
+			return nil, lv.errBlocked()
+		}
+		if from != "" && write(*st, false) {
+			func() {
+				defer func() { recover() }()
+				storage().Call("removeItem", ledgerStorePrefix+from)
+			}()
+		}
+		return st, nil
 	}
 	v, err := callRemote("ledger.get", key)
 	if err != nil {
@@ -224,6 +251,39 @@ func (lv *ledgerView) sync(key string) (*privacy.LedgerState, error) {
 	}
 	st, err := decodeState(v)
 	return &st, err
+}
+
+// restoreStored restores the stored text s of key's budget into the worker.
+// A readable state with another budget than the worker's ledger replaces the
+// worker's when that one has no release (another tab declared it), and is
+// kept out when it has none itself (this tab's releases stand).
+func (lv *ledgerView) restoreStored(key, s string) (*privacy.LedgerState, error) {
+	v, st, err := parseStored(key, s)
+	if err != nil {
+		return nil, err
+	}
+	r, err := callRemote("ledger.restore", v)
+	if err != nil {
+		g, gerr := callRemote("ledger.get", key)
+		have, derr := decodeState(g)
+		if gerr != nil || derr != nil || sameBudget(have.Budget, st.Budget) {
+			return nil, err
+		}
+		switch {
+		case len(st.History) == 0:
+			return &have, nil
+		case have.Spent.Releases > 0:
+			return nil, fmt.Errorf("it was declared with ε = %s, δ = %s, and this page holds releases under ε = %s, δ = %s", g3(st.Budget.Epsilon), g3(st.Budget.Delta), g3(have.Budget.Epsilon), g3(have.Budget.Delta))
+		}
+		if _, err := callRemote("ledger.reset", key, jsio.Encode(map[string]float64{"epsilon": st.Budget.Epsilon, "delta": st.Budget.Delta})); err != nil {
+			return nil, err
+		}
+		if r, err = callRemote("ledger.restore", v); err != nil {
+			return nil, err
+		}
+	}
+	out, err := decodeState(r)
+	return &out, err
 }
 
 // tableChanged shows the ledger of the table whose text is txt (after a
@@ -237,8 +297,8 @@ func (lv *ledgerView) tableChanged(txt string) {
 	lv.gen++
 	gen := lv.gen
 	lv.msg.SetTextContent("")
+	lv.key, lv.state, lv.blocked = "", nil, ""
 	if strings.TrimSpace(txt) == "" {
-		lv.key, lv.state = "", nil
 		lv.render()
 		return
 	}
@@ -248,19 +308,19 @@ func (lv *ledgerView) tableChanged(txt string) {
 			return
 		}
 		if err != nil {
-			lv.msg.SetTextContent("Could not fingerprint the table: " + err.Error())
+			lv.render() // not CSV: no table, no budget (the form says why)
 			return
 		}
-		lv.key, lv.state = key, nil
-		st, err := lv.sync(key)
+		lv.key = key
+		st, err := lv.sync(key, legacyKey(txt))
 		if gen != lv.gen {
 			return
 		}
-		if err != nil {
+		if err != nil && lv.blocked == "" {
 			lv.msg.SetTextContent(err.Error())
 		}
 		if st != nil {
-			lv.setState(*st)
+			lv.show(*st)
 			return
 		}
 		lv.render()
@@ -282,7 +342,12 @@ func (lv *ledgerView) prepare(txt string) (string, error) {
 		return "", fmt.Errorf("could not fingerprint the table for its privacy budget: %w", err)
 	}
 	lv.key = key
-	st, err := lv.sync(key)
+	unlock, err := lockTable(key)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	st, err := lv.sync(key, legacyKey(txt))
 	if err != nil {
 		return "", err
 	}
@@ -334,17 +399,48 @@ func (lv *ledgerView) check(req mechanism.Request) (*privacy.Check, error) {
 
 // runOptions adds {ledger, onLedger} to a run's options: the worker charges
 // the table's ledger before sampling and reports it (stored at once, so that
-// a reload during the run keeps the charge). release frees the callback.
-func (lv *ledgerView) runOptions(opts js.Value, key string) (release func()) {
+// a reload during the run keeps the charge). It takes the table's lock and
+// brings the stored budget — other tabs' releases included — into the worker
+// first, and holds the lock until the charge is stored (or the run ends
+// without one): two tabs never charge against the same stale budget
+// (ui_ledger_store.go). release frees the callback and the lock. Call it
+// from a goroutine.
+func (lv *ledgerView) runOptions(opts js.Value, key string) (release func(), err error) {
+	unlock, err := lockTable(key)
+	if err != nil {
+		return nil, err
+	}
+	st, err := lv.sync(key, "")
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	if st != nil {
+		lv.show(*st)
+	}
 	on := js.FuncOf(func(_ js.Value, a []js.Value) any {
-		if st, err := decodeState(jsio.Arg(a, 0)); err == nil {
+		if st, err := decodeState(jsio.Arg(a, 0)); err == nil && st.Key == lv.key {
 			lv.setState(st)
+		} else if err == nil {
+			write(st, false) // the page shows another table now; the charge is stored all the same
 		}
+		unlock()
 		return nil
 	})
 	opts.Set("ledger", key)
 	opts.Set("onLedger", on)
-	return on.Release
+	return func() { on.Release(); unlock() }, nil
+}
+
+// sample runs mechanism.sample(req, opts) in the worker charged to the
+// table key (runOptions: under the table's lock until the charge is stored).
+func (lv *ledgerView) sample(opts js.Value, key string, req js.Value) (js.Value, error) {
+	release, err := lv.runOptions(opts, key)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	defer release()
+	return callRemote("mechanism.sample", req, opts)
 }
 
 // afterRun refreshes the meter from the worker after a run that did not
@@ -359,6 +455,19 @@ func (lv *ledgerView) afterRun(key string) {
 
 // askReset shows the confirmation, saying plainly what resetting means.
 func (lv *ledgerView) askReset() {
+	if lv.blocked != "" {
+		eps, delta, err := lv.budget()
+		if err != nil {
+			return
+		}
+		lv.confirmMsg.SetTextContent(fmt.Sprintf("The stored budget of this table could not be read back (%s). Resetting "+
+			"replaces it with a fresh budget ε = %s, δ = %s: it forgets every release recorded there — how many, and what they "+
+			"spent, cannot be told, since the record cannot be read — and the next runs are counted from zero. It does not take "+
+			"those releases back: anything you then publish together with earlier results on this table is no longer covered "+
+			"by the table's guarantee. Reset only if none of the earlier results will be used or shared.", lv.blocked, g3(eps), g3(delta)))
+		lv.confirm.RemoveAttribute("hidden")
+		return
+	}
 	n := 0
 	if lv.state != nil {
 		n = lv.state.Spent.Releases
@@ -377,25 +486,47 @@ func (lv *ledgerView) askReset() {
 	lv.confirm.RemoveAttribute("hidden")
 }
 
-// reset forgets the table's releases (confirmed) and takes the budget from
-// the inputs.
+// reset forgets the table's releases (confirmed) — or its stored budget
+// that could not be read back — and takes the budget from the inputs. The
+// stored copy is replaced, not merged: the other tabs follow (otherTab).
 func (lv *ledgerView) reset() {
-	if lv.key == "" || lv.state == nil {
+	key := lv.key
+	if key == "" || (lv.state == nil && lv.blocked == "") {
 		return
 	}
 	eps, delta, err := lv.budget()
 	if err != nil {
 		return
 	}
-	v, err := callRemote("ledger.reset", lv.key, jsio.Encode(map[string]float64{"epsilon": eps, "delta": delta}))
+	unlock, err := lockTable(key)
 	if err != nil {
 		lv.msg.SetTextContent(err.Error())
 		return
 	}
-	if st, err := decodeState(v); err == nil {
-		lv.setState(st)
+	defer unlock()
+	v, err := callRemote("ledger.reset", key, jsio.Encode(map[string]float64{"epsilon": eps, "delta": delta}))
+	if err != nil && lv.blocked != "" { // the worker holds no ledger of the table yet
+		o := js.Global().Get("Object").New()
+		o.Set("key", key)
+		o.Set("epsilon", eps)
+		o.Set("delta", delta)
+		v, err = callRemote("ledger.open", o)
+	}
+	if err != nil {
+		lv.msg.SetTextContent(err.Error())
+		return
+	}
+	st, err := decodeState(v)
+	if err != nil || st.Key != lv.key {
+		return
+	}
+	lv.blocked = ""
+	if !write(st, true) {
+		lv.msg.SetTextContent("This browser does not let the page keep the table's budget (storage is disabled or full): it is kept only until the page is closed or reloaded.")
+	} else {
 		lv.msg.SetTextContent("The table's releases were forgotten; its budget starts again from zero.")
 	}
+	lv.show(st)
 }
 
 // render draws the meter from the current state (or the inputs' budget
@@ -403,6 +534,9 @@ func (lv *ledgerView) reset() {
 func (lv *ledgerView) render() {
 	st := lv.state
 	locked := st != nil && st.Spent.Releases > 0
+	if lv.blocked != "" {
+		st, locked = nil, false
+	}
 	for _, f := range []numberField{lv.eps, lv.delta} {
 		f.input.SetDisabled(locked)
 		if locked {
@@ -411,7 +545,13 @@ func (lv *ledgerView) render() {
 			f.input.RemoveAttribute("title")
 		}
 	}
-	lv.resetBtn.SetDisabled(!locked)
+	lv.resetBtn.SetDisabled(!locked && lv.blocked == "")
+	if lv.blocked != "" {
+		lv.meter.SetAttribute("value", "0")
+		lv.summary.SetTextContent("This table's stored budget could not be read back: runs on it are refused until you reset its budget (below).")
+		lv.fig.SetInnerHTML("")
+		return
+	}
 	if locked {
 		lv.eps.input.SetValue(trimFloat(st.Budget.Epsilon))
 		lv.delta.input.SetValue(trimFloat(st.Budget.Delta))
@@ -549,8 +689,8 @@ func trimFloat(x float64) string {
 }
 
 // exportLedger is the table's ledger as the JSON export carries it: without
-// its key (the SHA-256 of the table's bytes is a function of all the data and
-// would let anyone holding a candidate table check it).
+// its key (the SHA-256 of the table's canonical form is a function of all the
+// data and would let anyone holding a candidate table check it).
 func exportLedger(st *privacy.LedgerState) *privacy.LedgerState {
 	if st == nil {
 		return nil

@@ -6,42 +6,56 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
-	"syscall/js"
 	"testing"
 
 	"github.com/dpsample/dpsample/core/privacy"
 )
 
-// TestTableKey: the table's fingerprint is the SHA-256 of its UTF-8 bytes,
-// the same with crypto.subtle (node has it) and with the Go fallback; one
-// changed byte changes it.
+// TestTableKey (issue 30 item 5): the page's key of a table's budget is
+// dataset.TableKey: the same rows in another order, with CRLF line ends and a
+// trailing blank line, or 1.0 written 1, keep it (keyed by the bytes, each
+// started a fresh budget); one changed cell changes it. legacyKey is the
+// former key, the SHA-256 of the bytes, from which a stored budget is
+// carried over.
 func TestTableKey(t *testing.T) {
-	txt := "sepal_length,species\n5.1,setosa\n6.2,versicolor ü\n"
-	want := sha256.Sum256([]byte(txt))
-	if !js.Global().Get("crypto").Get("subtle").Truthy() {
-		t.Fatal("this node has no crypto.subtle: the test would not exercise the page's path")
-	}
+	txt := "sepal_length,species\n5.1,setosa\n6.0,versicolor ü\n"
 	got, err := tableKey(txt)
-	if err != nil || got != hex.EncodeToString(want[:]) {
-		t.Fatalf("crypto.subtle key %q (%v), want %x", got, err, want)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Hide crypto as a page outside a secure context sees it (node's is a
-	// configurable getter), then put the descriptor back.
-	obj := js.Global().Get("Object")
-	saved := obj.Call("getOwnPropertyDescriptor", js.Global(), "crypto")
-	obj.Call("defineProperty", js.Global(), "crypto", map[string]any{"value": js.Undefined(), "configurable": true, "writable": true})
-	hidden := !js.Global().Get("crypto").Truthy()
-	fallback, err := tableKey(txt)
-	obj.Call("defineProperty", js.Global(), "crypto", saved)
-	if !hidden || !js.Global().Get("crypto").Get("subtle").Truthy() {
-		t.Fatal("could not hide and restore crypto: the fallback was not exercised")
+	for _, same := range []string{"sepal_length,species\r\n6,versicolor ü\r\n5.1,setosa\r\n\r\n", "5.1,setosa\nsepal_length,species\n6.0,versicolor ü\n"} {
+		if k, err := tableKey(same); err != nil || k != got {
+			t.Errorf("the same table %q: key %q (%v), want %q", same, k, err, got)
+		}
 	}
-	if err != nil || fallback != got {
-		t.Fatalf("Go fallback %q, crypto.subtle %q", fallback, got)
+	if other, _ := tableKey(strings.Replace(txt, "5.1", "5.2", 1)); other == got {
+		t.Error("a changed cell kept the key")
 	}
-	other, _ := tableKey(strings.Replace(txt, "5.1", "5.2", 1))
-	if other == got {
-		t.Fatal("a changed byte kept the key")
+	want := sha256.Sum256([]byte(txt))
+	if legacyKey(txt) != hex.EncodeToString(want[:]) {
+		t.Errorf("legacyKey %q, want the bytes' SHA-256 %x", legacyKey(txt), want)
+	}
+}
+
+// TestStoredMerge: two tabs' stored states merge as the union of their
+// releases (recomputed spent), never across budgets; covers tells a reset
+// (a state lacking a release of the one it replaced) from a merge.
+func TestStoredMerge(t *testing.T) {
+	s, _ := privacy.Calibrate(1, 1e-5)
+	var ga, gb privacy.Registry
+	a, _ := ga.Open("k", 3, 1e-5)
+	b, _ := gb.Open("k", 3, 1e-5)
+	a.Charge(privacy.Release{GDP: s})
+	b.Charge(privacy.Release{GDP: s})
+	sa, sb := privacy.StateOf("k", a), privacy.StateOf("k", b)
+	m, ok := merged(sa, sb)
+	if !ok || m.Spent.Releases != 2 || !covers(m, sa) || !covers(m, sb) || covers(sa, sb) {
+		t.Fatalf("merge of two tabs' releases: %+v, %v", m.Spent, ok)
+	}
+	var gc privacy.Registry
+	c, _ := gc.Open("k", 2, 1e-5)
+	if _, ok := merged(sa, privacy.StateOf("k", c)); ok {
+		t.Error("states of two budgets merged")
 	}
 }
 

@@ -9,6 +9,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -54,7 +55,22 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "e2e: build failed:", err)
 		os.Exit(1)
 	}
-	srv := httptest.NewServer(devserver.Handler(root))
+	// The site as the dev server serves it, and the tests' own scripts
+	// (testdata/, e.g. a worker that refuses a restore) under /e2e-testdata/
+	// with the same headers.
+	mux := http.NewServeMux()
+	site := devserver.Handler(root)
+	mux.Handle("/", site)
+	testdata := http.StripPrefix("/e2e-testdata/", http.FileServer(http.Dir(filepath.Join(root, "wasm", "tools", "e2e", "testdata"))))
+	mux.Handle("/e2e-testdata/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", devserver.CSP)
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Embedder-Policy", "require-corp")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
+		testdata.ServeHTTP(w, r)
+	}))
+	srv := httptest.NewServer(mux)
 	baseURL = srv.URL
 	bctx, closeBrowser, err := headless.Start()
 	if err != nil {
@@ -98,6 +114,21 @@ func openURL(t *testing.T, url string) *page {
 	// with other tests; a reload keeps it.
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
+	return openTab(t, ctx, url)
+}
+
+// sibling opens another tab in p's browser context (the same origin's
+// storage and Web Locks: a second tab of the same person) at path.
+func (p *page) sibling(path string) *page {
+	p.t.Helper()
+	ctx, cancel := chromedp.NewContext(p.ctx)
+	p.t.Cleanup(cancel)
+	return openTab(p.t, ctx, baseURL+path)
+}
+
+// openTab starts recording on the new tab ctx and navigates it to url.
+func openTab(t *testing.T, ctx context.Context, url string) *page {
+	t.Helper()
 	// A page's whole test: 6 min, for the slowest (a zeroth-order LAD run under the
 	// table's ledger, then a 3 MB paste and its screenshot) on a loaded 2-core machine.
 	ctx, cancelT := context.WithTimeout(ctx, 6*time.Minute)
