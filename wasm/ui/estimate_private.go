@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"syscall/js"
 
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/domain"
@@ -103,12 +104,18 @@ func (v *estimateView) findRanges() (missing []string, err error) {
 	}
 	req := map[string]any{"x": t.X, "epsilon": float64(privateEpsilon), "delta": delta}
 	opts, release := v.run.start(fmt.Sprintf("Finding the ranges of %s privately (ε = %g of this table's budget)…", count(len(cols), "column"), float64(privateEpsilon)))
-	releaseLedger := v.ledger.runOptions(opts, key)
 	opts.Delete("onProgress") // describe is one short call: no progress, no cancel
 	opts.Delete("signal")
-	res, err := callRemote("describe", jsio.Encode(req), opts)
+	// Under the table's lock, like a model run: the stored budget (other
+	// tabs' releases included) is in the worker before the charge, and the
+	// charge is stored before the lock is released (ui_ledger_store.go).
+	releaseLedger, err := v.ledger.runOptions(opts, key)
+	var res js.Value
+	if err == nil {
+		res, err = callRemote("describe", jsio.Encode(req), opts)
+		releaseLedger()
+	}
 	release()
-	releaseLedger()
 	var out struct {
 		Columns []domain.Column `json:"columns"`
 	}

@@ -234,6 +234,27 @@ func (v *estimateView) runEstimate() {
 			v.remember()
 		}
 	}
+	// A run the page knows is pointless — a classifier whose positive label
+	// codes every row the same — asks before it charges (issue 30): the
+	// owner sees why, and a second Run runs it anyway.
+	if txt, b := v.text(); b == nil && v.profile != nil && strings.TrimSpace(txt) != "" && v.lossKind().Classification() {
+		target := v.targetSel.sel.Value()
+		label := strings.TrimSpace(v.positive[target])
+		if pc := v.profile.Positive(target, label); label != "" && pc.Of > 0 && (pc.Rows == 0 || pc.Rows == pc.Of) {
+			if cur := target + "|" + label; v.pointlessOK != cur {
+				v.pointlessOK = cur
+				coded := "−1 (“" + label + "” matches no row)"
+				if pc.Rows == pc.Of {
+					coded = "+1 (every row has “" + label + "”)"
+				}
+				v.formErr.SetTextContent(fmt.Sprintf("This run cannot learn anything: every row of %s would be coded %s, so the model "+
+					"would only learn the intercept. Check the positive label above; press Run again to run it anyway (it would be "+
+					"charged to the table's budget). Nothing was spent.", target, coded))
+				v.failedStart()
+				return
+			}
+		}
+	}
 	if b := v.builtin(); b != nil {
 		b.load(v.root) // a built-in chosen while its fetch was under way, or whose fetch failed
 	} else if txt, _ := v.text(); strings.TrimSpace(txt) != "" && len(txt) <= maxPasteBytes && len(v.blankColumns()) > 0 {

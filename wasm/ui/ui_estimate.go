@@ -128,6 +128,7 @@ type estimateView struct {
 	lossAuto            bool   // the task follows the CSV's target column (until the user chooses one)
 	taskAsked           bool   // the owner was asked to confirm a task suggested from the file's contents (a second Run confirms)
 	taskOK              string // "loss|target" the owner confirmed for files with this header (remembered with the declarations)
+	pointlessOK         string // the run the page warned was pointless (one label for every row) and the owner chose to run anyway
 	eps, delta, c, k, m numberField
 	workers             selectField           // the cores offered to the sampler's passes (Request.Workers)
 	fixedWork           *dom.HTMLInputElement // Request.FixedWork: hide the run time (on by default)

@@ -38,9 +38,18 @@ func TestEstimateAnswer(t *testing.T) {
 	if n := eval[int](p, `document.querySelectorAll("#est-positive-labels option").length`); n != 2 {
 		t.Errorf("%d labels offered for the positive label, want 2", n)
 	}
-	p.setValue("est-positive", "1")
+	// A pointless run (the positive label matches no row) asks before it charges.
+	p.setValue("est-positive", "2")
 	p.setValue("est-ranges-line", "age: 15..50, lwt: 80..260, smoke: 0..1")
 	p.click("est-ranges-apply")
+	p.click("est-run")
+	p.waitJS(`document.getElementById("est-err").textContent !== ""`, 10*time.Second)
+	if s := p.text("#est-err"); !strings.HasPrefix(s, "This run cannot learn anything: every row of low would be coded −1 (“2” matches no row)") ||
+		!strings.Contains(s, "Nothing was spent") {
+		t.Errorf("pointless run: %q", s)
+	}
+	p.ledgerReleases(0)
+	p.setValue("est-positive", "1")
 	p.runEstimate()
 	if s := p.text("#est-statement"); !strings.Contains(s, "Estimator: drawn by DP-GD") {
 		t.Errorf("statement does not name DP-GD: %q", s)
