@@ -41,6 +41,9 @@ func TestEstimateWork(t *testing.T) {
 		t.Errorf("workers %q: a cross-origin isolated page offers every core by default", w)
 	}
 
+	// Algorithm 1's first-order sampler, whose work grows as n²·d (the page's default for logistic is now DP-GD,
+	// whose work is far smaller: DEFAULTS.md's rule).
+	p.setValue("est-estimator", "exponential")
 	// The suggested task is confirmed first (a Run that spends nothing).
 	p.click("est-run")
 	p.waitJS(`document.getElementById("est-err").textContent.startsWith("Check the task first")`, 20*time.Second)
