@@ -192,3 +192,30 @@ func TestLinearizeBregman(t *testing.T) {
 		}
 	}
 }
+
+// TestGradientMatchesLinearize: Gradient returns Linearize's gradient bit for
+// bit for every smooth loss, at n = 300 (three blocks, the last partial) and
+// at margins from 0 to ±10⁶ (|t| past expFastMax: the exp fallback).
+func TestGradientMatchesLinearize(t *testing.T) {
+	r := rng.Seeded(31)
+	for _, k := range smoothKinds {
+		d, n := 7, 300
+		x, y := data(r, k, n, d)
+		s, err := New(k, x, y, Params{Huber: 0.6, Tau: 0.3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, g2 := make([]float64, d), make([]float64, d)
+		lin := make([]float64, 3*n)
+		for trial := 0; trial < 60; trial++ {
+			z := randVec(r, d, math.Pow(10, float64(trial%7)))
+			s.Linearize(z, g, lin)
+			s.Gradient(z, g2)
+			for j := range g {
+				if math.Float64bits(g[j]) != math.Float64bits(g2[j]) {
+					t.Fatalf("%v trial %d: Gradient %v, Linearize %v", k, trial, g2, g)
+				}
+			}
+		}
+	}
+}
