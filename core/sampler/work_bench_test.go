@@ -61,6 +61,7 @@ func BenchmarkFixedWork(b *testing.B) {
 				return st
 			})
 			b.ReportMetric(float64(pls[0].AnchorMax), "K")
+			b.ReportMetric(float64(pls[2].AnchorMax), "K-total")
 			b.ReportMetric(float64(pls[0].TrialBudget), "M")
 			b.ReportMetric(float64(pls[2].TrialTotal)/float64(pls[2].Steps), "B/T")
 		})
