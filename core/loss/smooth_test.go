@@ -2,6 +2,7 @@ package loss
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/dpsample/dpsample/core/rng"
@@ -141,17 +142,24 @@ func TestSmoothKinds(t *testing.T) {
 	}
 }
 
+// smoothSet is n random records of kind k (data) with h = 0.6, τ = 0.3.
+func smoothSet(t *testing.T, r *rand.Rand, k Kind, n, d int) *Set {
+	t.Helper()
+	x, y := data(r, k, n, d)
+	s, err := New(k, x, y, Params{Huber: 0.6, Tau: 0.3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // Linearize: value and gradient equal Mean and Subgradient; Bregman is ≥ 0,
 // equals L(x) − L(z) − ⟨∇L(z), x − z⟩ and is ≤ (β/2n)Σ⟨aᵢ, x − z⟩².
 func TestLinearizeBregman(t *testing.T) {
 	r := rng.Seeded(9)
 	for _, k := range smoothKinds {
 		d, n := 6, 40
-		x, y := data(r, k, n, d)
-		s, err := New(k, x, y, Params{Huber: 0.6, Tau: 0.3})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := smoothSet(t, r, k, n, d)
 		beta, _ := s.Smooth()
 		g, sg := make([]float64, d), make([]float64, d)
 		lin := make([]float64, 3*n)
@@ -200,11 +208,7 @@ func TestGradientMatchesLinearize(t *testing.T) {
 	r := rng.Seeded(31)
 	for _, k := range smoothKinds {
 		d, n := 7, 300
-		x, y := data(r, k, n, d)
-		s, err := New(k, x, y, Params{Huber: 0.6, Tau: 0.3})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := smoothSet(t, r, k, n, d)
 		g, g2 := make([]float64, d), make([]float64, d)
 		lin := make([]float64, 3*n)
 		for trial := 0; trial < 60; trial++ {
