@@ -223,3 +223,44 @@ func TestGradientMatchesLinearize(t *testing.T) {
 		}
 	}
 }
+
+// TestGradSpread: for every smooth loss, target and clip, the derivative's
+// range over margins in [−60, 60] (·clip) is within GradSpread and reaches
+// 0.99 of it (the bound is tight, so a halved bound would fail here), and
+// GradSpread ≤ 2G; a loss that is not smooth gives 0.
+func TestGradSpread(t *testing.T) {
+	for _, k := range smoothKinds {
+		for _, clip := range []float64{1, 2.5} {
+			p := Params{Huber: 0.6, Tau: 0.3, Clip: clip}
+			targets := []float64{-1, 1}
+			if !k.Classification() {
+				targets = []float64{-3, 0, 0.4}
+			}
+			s, err := New(k, [][]float64{{1}}, []float64{targets[0]}, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := Lipschitz(k, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spread := s.GradSpread()
+			if spread > 2*g*(1+1e-12) {
+				t.Errorf("%v clip %g: spread %g > 2G = %g", k, clip, spread, 2*g)
+			}
+			for _, y := range targets {
+				lo, hi := math.Inf(1), math.Inf(-1)
+				for m := -60.0; m <= 60; m += 0.01 {
+					c := s.Deriv(m, y)
+					lo, hi = math.Min(lo, c), math.Max(hi, c)
+				}
+				if r := (hi - lo) * clip; r > spread*(1+1e-12) || r < 0.99*spread {
+					t.Errorf("%v clip %g y %g: range of φ'·clip %g, GradSpread %g", k, clip, y, r, spread)
+				}
+			}
+		}
+	}
+	if s, err := New(Hinge, [][]float64{{1}}, []float64{1}, Params{}); err != nil || s.GradSpread() != 0 {
+		t.Errorf("hinge: spread %v, %v", s.GradSpread(), err)
+	}
+}

@@ -44,9 +44,11 @@ type GradientPotential interface {
 //     ‖z_{k+1} − z*‖ ≤ ρ‖z_k − z*‖, ρ = (L_h − μ_h)/(L_h + μ_h) = κ/(2+κ) ≤ ⅓
 //     (Nesterov 2004, Thm 2.1.15; the step 1/L_h gives only κ/(1+κ) ≤ ½).
 //     The warm start's distance is data-independent:
-//     ‖z₀ − z*‖ = σ²‖∇f(z_prev) − ∇f(z*)‖ ≤ 2σ²ηG (z* = m − σ²∇f(z*)), and
-//     r = −(I + σ²H̄)(z − z*) with 0 ⪯ σ²H̄ ⪯ κI, so after k iterations
-//     ‖r_k‖ ≤ (1+κ)ρ^k·2σ²ηG = a_k·σ for every data set and every y.
+//     ‖z₀ − z*‖ = σ²‖∇f(z_prev) − ∇f(z*)‖ ≤ σ²ηD (z* = m − σ²∇f(z*)), D the
+//     plan's bound on ‖∇ℓᵢ(u) − ∇ℓᵢ(v)‖ (≤ 2G; G for logistic, whose φ'
+//     keeps one sign: loss.Set.GradSpread), and r = −(I + σ²H̄)(z − z*) with
+//     0 ⪯ σ²H̄ ⪯ κI, so after k iterations ‖r_k‖ ≤ (1+κ)ρ^k·σ²ηD = a_k·σ
+//     for every data set and every y.
 //     Adaptive work: the loop stops on the computed residual,
 //     ‖r‖ ≤ AnchorTol·σ, or after AnchorMax iterations (by then a_K ≤
 //     AnchorTol). Fixed work: exactly AnchorMax iterations, the plan's K

@@ -27,9 +27,13 @@ type FirstOrderParams struct {
 	N, D int
 	G    float64 // Lipschitz constant of each loss
 	Curv float64 // curvature bound β·clip² of each loss
-	Eta  float64
-	Mu   float64
-	TV   float64 // total-variation budget τ, in (0, 1)
+	// Spread bounds ‖∇ℓ(u) − ∇ℓ(v)‖ for every record and all u, v
+	// (loss.Set.GradSpread); 0 means 2G, and it is used as
+	// max(G, min(2G, Spread)).
+	Spread float64
+	Eta    float64
+	Mu     float64
+	TV     float64 // total-variation budget τ, in (0, 1)
 	// Work is the work mode (work.go): WorkAdaptive (""), WorkPerStep or
 	// WorkTotal.
 	Work string
@@ -56,13 +60,13 @@ type FirstOrderPlan struct {
 	// AnchorMax is K: the most gradient-descent iterations on the prox
 	// objective per step. Adaptive work: the data-independent worst case for
 	// ‖r‖ ≤ AnchorTol·σ from the warm start z₀ = m − σ²∇f(z_prev),
-	// ρ^K·2σ²ηG·(1+κ) ≤ AnchorTol·σ with ρ = κ/(2+κ); the loop stops earlier
+	// ρ^K·σ²ηD·(1+κ) ≤ AnchorTol·σ with ρ = κ/(2+κ), D the Spread; the loop stops earlier
 	// on the computed residual. Fixed work: every step runs exactly K
 	// iterations, K chosen from public quantities to minimise the run's passes
 	// (NewFirstOrderPlan), with the residual bound AnchorBound it guarantees.
 	AnchorMax int
 	// AnchorBound is the bound on ‖r‖/σ the anchor loop guarantees for every
-	// data set: AnchorTol (adaptive), ρ^K·2σηG·(1+κ) (fixed).
+	// data set: AnchorTol (adaptive), ρ^K·σηD·(1+κ) (fixed).
 	AnchorBound float64
 	// PMin = exp(−(κ/2)(1 + AnchorBound²)) lower-bounds the acceptance
 	// probability of every trial (Jensen on E e^{−B}), for every data set and
@@ -95,14 +99,14 @@ type FirstOrderPlan struct {
 // NewFirstOrderPlan validates p and computes λ, K, M and T (smooth-sampler.md
 // §3):
 //
-//	λ = c/(η·Curv), σ² = λ/(1+λα), κ = σ²η·Curv, ρ = κ/(2+κ), a_k = ρ^k·2σηG·(1+κ),
+//	λ = c/(η·Curv), σ² = λ/(1+λα), κ = σ²η·Curv, ρ = κ/(2+κ), a_k = ρ^k·σηD·(1+κ),
 //	p_min = e^{−(κ/2)(1+a²)},  a = AnchorBound: AnchorTol (adaptive) or a_K (fixed work),
 //	T = ⌈ln(1 + αW²/(2τ_c²)) / (2 ln(1 + αλ))⌉     (the same bound as NewPlan),
 //	M = the least M with T₀·(1 − p_min)^M ≤ FailShare·τ, T₀ = T at τ_c = τ/2,
 //	τ_c = τ − T₀·(1 − p_min)^M − τ_over  (≥ (1 − FailShare − OverShare)τ; T ≤ T₀ at this τ_c),
 //
-// τ_over = OverShare·τ with Work = WorkTotal (B from TotalBudget), else 0.
-// Adaptive work: K is the least k with a_k ≤ AnchorTol (the worst case of
+// τ_over = OverShare·τ with Work = WorkTotal (B from TotalBudget), else 0,
+// and D = max(G, min(2G, Spread)) (2G without Spread). Adaptive work: K is the least k with a_k ≤ AnchorTol (the worst case of
 // the residual stop). Fixed work: K is the k ∈ [0, K_adaptive]
 // that minimises the run's passes T·(k+1) + T·M (WorkPerStep) or T·(k+1) + B
 // (WorkTotal), each with the p_min its a_k guarantees (k with p_min <
@@ -145,9 +149,14 @@ func NewFirstOrderPlan(p FirstOrderParams) (FirstOrderPlan, error) {
 	pl.Kappa = pl.Sigma2 * p.Eta * p.Curv
 	sigma := math.Sqrt(pl.Sigma2)
 	rho := pl.Kappa / (2 + pl.Kappa)
-	// z* = m − σ²∇f(z*), so ‖z₀ − z*‖ = σ²‖∇f(z_prev) − ∇f(z*)‖ ≤ 2σ²ηG, and
-	// ‖r‖ ≤ (1+κ)‖z − z*‖; after k iterations ‖z − z*‖ ≤ ρ^k·2σ²ηG.
-	dist0 := 2 * pl.Sigma2 * p.Eta * p.G * (1 + pl.Kappa) / sigma // ‖r₀‖/σ bound
+	// z* = m − σ²∇f(z*), so ‖z₀ − z*‖ = σ²‖∇f(z_prev) − ∇f(z*)‖ ≤ σ²ηD
+	// (D = Spread ≤ 2G; ≤ σ²ηG on the first step, g = 0), and
+	// ‖r‖ ≤ (1+κ)‖z − z*‖; after k iterations ‖z − z*‖ ≤ ρ^k·σ²ηD.
+	spread := 2 * p.G
+	if p.Spread > 0 {
+		spread = max(p.G, min(2*p.G, p.Spread))
+	}
+	dist0 := pl.Sigma2 * p.Eta * spread * (1 + pl.Kappa) / sigma // ‖r₀‖/σ bound
 	if start := dist0 / AnchorTol; start > 1 {
 		pl.AnchorMax = int(math.Ceil(math.Log(start) / math.Log(1/rho)))
 	}

@@ -323,13 +323,16 @@ func TestFirstOrderRunContract(t *testing.T) {
 // p_min ≥ e^{−5/8} (adaptive), K is the worst case of the anchor contraction
 // ρ = κ/(2+κ) (adaptive), and with fixed work K minimises the run's passes
 // over every k ≤ K_adaptive, recomputed here from the formulas, with p_min
-// the one a_K = ρ^K·2σηG(1+κ) guarantees.
+// the one a_K = ρ^K·σηD(1+κ) guarantees (D = Spread clamped to [G, 2G],
+// 2G without it).
 func TestFirstOrderPlanBudget(t *testing.T) {
 	for _, p := range []FirstOrderParams{
 		{N: 455, D: 30, G: 1, Curv: 0.25, Eta: 30, Mu: 0.01, TV: 1e-6},
 		{N: 10, D: 1, G: 2, Curv: 4, Eta: 1e4, Mu: 1e-6, TV: 0.3},
 		{N: 1e6, D: 1000, G: 1, Curv: 1, Eta: 1e-2, Mu: 10, TV: 1e-12},
 		{N: 455, D: 30, G: 1, Curv: 0.25, Eta: 1370, Mu: 0.04, TV: 2.5e-6},
+		{N: 455, D: 30, G: 1, Curv: 0.25, Spread: 1, Eta: 1370, Mu: 0.04, TV: 2.5e-6},
+		{N: 455, D: 30, G: 1, Curv: 0.25, Spread: 0.2, Eta: 30, Mu: 0.01, TV: 1e-6},
 	} {
 		pl, err := NewFirstOrderPlan(p)
 		if err != nil {
@@ -343,7 +346,11 @@ func TestFirstOrderPlanBudget(t *testing.T) {
 		}
 		rho := pl.Kappa / (2 + pl.Kappa)
 		sigma := math.Sqrt(pl.Sigma2)
-		worst := func(k int) float64 { return math.Pow(rho, float64(k)) * 2 * pl.Sigma2 * p.Eta * p.G * (1 + pl.Kappa) }
+		spread := 2 * p.G // D: Spread clamped to [G, 2G]
+		if p.Spread > 0 {
+			spread = math.Max(p.G, math.Min(2*p.G, p.Spread))
+		}
+		worst := func(k int) float64 { return math.Pow(rho, float64(k)) * pl.Sigma2 * p.Eta * spread * (1 + pl.Kappa) }
 		if worst(pl.AnchorMax) > AnchorTol*sigma*(1+1e-9) || (pl.AnchorMax > 0 && worst(pl.AnchorMax-1) <= AnchorTol*sigma) {
 			t.Errorf("%+v: K = %d is not the least worst-case count", p, pl.AnchorMax)
 		}
@@ -466,6 +473,33 @@ func TestFirstOrderAnchorWorstCase(t *testing.T) {
 		if c.broken && st.AnchorMisses == 0 {
 			t.Errorf("%s: no anchor missed: the check has no power", c.name)
 		}
+	}
+	// Logistic with D = Spread = G (the same row, alternating labels: ∇L(w) =
+	// tanh(⟨a, w⟩/2)/2·a spans a segment of length G): the warm start's
+	// gradient is replaced by ∇L(w) at a random w of norm ≈ 50√d, any
+	// gradient L takes; the fixed plan's K still leaves ‖r‖ ≤ AnchorBound·σ.
+	ly := make([]float64, n)
+	for i := range ly {
+		ly[i] = float64(2*(i%2) - 1)
+	}
+	lset := mustSet(t, loss.Logistic, x, ly, loss.Params{})
+	lfix, err := NewFirstOrderPlan(FirstOrderParams{N: n, D: d, G: lset.G(), Curv: lset.Curvature(), Spread: lset.GradSpread(), Eta: 400, Mu: 1e-2, TV: 1e-3, Work: WorkTotal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := newFOChain(lfix, lset, rng.Seeded(7))
+	ch.budget = -1
+	r, w := rng.Seeded(8), make([]float64, d)
+	for s := 0; s < 3000; s++ {
+		for j := range w {
+			w[j] = 50 * r.NormFloat64()
+		}
+		lset.Gradient(w, ch.g)
+		ch.step()
+	}
+	t.Logf("logistic fixed (K=%d, a_K=%.3f, p_min=%.3f): misses %d/%d", lfix.AnchorMax, lfix.AnchorBound, lfix.PMin, ch.st.AnchorMisses, ch.st.Steps)
+	if ch.st.AnchorMisses != 0 {
+		t.Errorf("logistic fixed: %d misses", ch.st.AnchorMisses)
 	}
 }
 

@@ -47,7 +47,7 @@ func BenchmarkFixedWork(b *testing.B) {
 			set, _, eta, mu, tv := breastLike(b, eps)
 			var pls [3]FirstOrderPlan
 			for i, w := range workModes {
-				pl, err := NewFirstOrderPlan(FirstOrderParams{N: set.N(), D: set.Dim(), G: set.G(), Curv: set.Curvature(), Eta: eta, Mu: mu, TV: tv, Work: w})
+				pl, err := NewFirstOrderPlan(FirstOrderParams{N: set.N(), D: set.Dim(), G: set.G(), Curv: set.Curvature(), Spread: set.GradSpread(), Eta: eta, Mu: mu, TV: tv, Work: w})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -128,7 +128,7 @@ func benchModes(b *testing.B, run func(i int, r *rand.Rand) Stats) {
 // extra as a share of the sample.
 func BenchmarkFirstOrderNormals(b *testing.B) {
 	set, _, eta, mu, tv := breastLike(b, 1)
-	pl, err := NewFirstOrderPlan(FirstOrderParams{N: set.N(), D: set.Dim(), G: set.G(), Curv: set.Curvature(), Eta: eta, Mu: mu, TV: tv})
+	pl, err := NewFirstOrderPlan(FirstOrderParams{N: set.N(), D: set.Dim(), G: set.G(), Curv: set.Curvature(), Spread: set.GradSpread(), Eta: eta, Mu: mu, TV: tv})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func BenchmarkFixedWorkRows(b *testing.B) {
 			modes := []string{WorkAdaptive, WorkTotal}
 			pls := make([]FirstOrderPlan, 2)
 			for i, w := range modes {
-				if pls[i], err = NewFirstOrderPlan(FirstOrderParams{N: c.n, D: d, G: set.G(), Curv: set.Curvature(), Eta: eta, Mu: mu, TV: tv, Work: w}); err != nil {
+				if pls[i], err = NewFirstOrderPlan(FirstOrderParams{N: c.n, D: d, G: set.G(), Curv: set.Curvature(), Spread: set.GradSpread(), Eta: eta, Mu: mu, TV: tv, Work: w}); err != nil {
 					b.Fatal(err)
 				}
 			}
