@@ -205,7 +205,7 @@ func firstOrderKernel() (func(int) error, error) {
 	if err != nil {
 		return nil, err
 	}
-	fo, err := sampler.NewFirstOrderPlan(sampler.FirstOrderParams{N: SampleN, D: SampleD, G: pl.G, Curv: set.Curvature(),
+	fo, err := sampler.NewFirstOrderPlan(sampler.FirstOrderParams{N: SampleN, D: SampleD, G: pl.G, Curv: set.Curvature(), Spread: set.GradSpread(),
 		Eta: pl.Eta, Mu: pl.Mu, TV: pl.TV})
 	if err != nil {
 		return nil, err

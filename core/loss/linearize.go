@@ -26,6 +26,25 @@ func (s *Set) Linearize(z, grad, lin []float64) float64 {
 	return tot * inv
 }
 
+// Gradient sets grad = ∇L(z), bit for bit the grad of Linearize(z, grad, ·)
+// (the same blocks, sums and φ'), without L(z) and the per-record lin: the
+// first-order sampler's anchor iterations before the last need only the
+// gradient, and the logistic pass then skips its log1p. One pass over the
+// data. It panics for a loss that is not smooth.
+func (s *Set) Gradient(z, grad []float64) {
+	if _, ok := s.Smooth(); !ok {
+		panic("loss: Gradient on a loss that is not smooth: " + s.kind.String())
+	}
+	clear(grad)
+	for b := range Blocks(s.n) {
+		s.gradBlock(b, z, grad)
+	}
+	inv := 1 / float64(s.n)
+	for j := range grad {
+		grad[j] *= inv
+	}
+}
+
 // Bregman returns the Bregman divergence of L between x and the point z of
 // the Linearize call that filled lin:
 //
@@ -49,6 +68,7 @@ func (s *Set) Bregman(x, lin []float64) float64 {
 // logisticValDeriv returns φ(v) = log(1 + e^{−yv}) and φ'(v) = −y/(1 + e^{yv})
 // with one exp and one log1p (fastmath.go), stable for every v.
 func logisticValDeriv(y, v float64) (val, deriv float64) {
+	// The derivative's operations are logisticDeriv's, in the same order.
 	t := y * v
 	e := expFast(-math.Abs(t))
 	l := log1p01(e)
@@ -56,4 +76,15 @@ func logisticValDeriv(y, v float64) (val, deriv float64) {
 		return l, -y * e / (1 + e)
 	}
 	return l - t, -y / (1 + e)
+}
+
+// logisticDeriv returns φ'(v) of logisticValDeriv, bit for bit, with one exp
+// and no log1p.
+func logisticDeriv(y, v float64) float64 {
+	t := y * v
+	e := expFast(-math.Abs(t))
+	if t > 0 {
+		return -y * e / (1 + e)
+	}
+	return -y / (1 + e)
 }

@@ -69,16 +69,38 @@ func (s *Set) blockRows(b int) (i0, m int) {
 // into g (length d) and returns Σ_{i∈b} φ(vᵢ).
 func (s *Set) linBlock(b int, z, lin, g []float64) float64 {
 	i0, m := s.blockRows(b)
+	return s.tangentBlock(b, z, lin[3*i0:3*(i0+m)], g, true)
+}
+
+// gradBlock is block b of Gradient: it adds Σ_{i∈b} φ'(vᵢ)·aᵢ into g as
+// linBlock does, bit for bit, with the block's lin in a scratch buffer and
+// without the logistic loss values (no log1p).
+func (s *Set) gradBlock(b int, z, g []float64) {
+	_, m := s.blockRows(b)
+	var lbuf [3 * PassBlock]float64
+	s.tangentBlock(b, z, lbuf[:3*m], g, false)
+}
+
+// tangentBlock is linBlock with the block's lin l (length 3m); with vals
+// false the logistic values are left out of l and of the returned sum (the
+// other losses' values cost no transcendental and are formed anyway).
+func (s *Set) tangentBlock(b int, z, l, g []float64, vals bool) float64 {
+	i0, m := s.blockRows(b)
 	var ubuf [PassBlock]float64
 	u := ubuf[:m]
 	x := s.x[i0*s.d : (i0+m)*s.d]
 	margins(z[:s.d], x, u)
 	y := s.y[i0 : i0+m]
-	l := lin[3*i0 : 3*(i0+m)]
 	tot := 0.0
 	h, tau := s.p.Huber, s.p.Tau
 	switch s.kind {
 	case Logistic:
+		if !vals {
+			for k, v := range u {
+				l[3*k+2] = logisticDeriv(y[k], v)
+			}
+			break
+		}
 		for k, v := range u {
 			val, c := logisticValDeriv(y[k], v)
 			l[3*k], l[3*k+1], l[3*k+2] = v, val, c

@@ -108,6 +108,23 @@ func (s *Set) Curvature() float64 {
 	return beta * s.p.Clip * s.p.Clip
 }
 
+// GradSpread returns a public bound on ‖∇ℓ(θ; zᵢ) − ∇ℓ(θ'; zᵢ)‖ over all θ,
+// θ' and records, (sup φ' − inf φ')·clip, or 0 when the loss is not smooth:
+// ∇ℓ = φ'(⟨aᵢ, θ⟩)·aᵢ with ‖aᵢ‖ ≤ clip, and φ' ranges over an interval of
+// length 1 for logistic (−y/(1 + e^{yv}) keeps the sign of −y, y = ±1),
+// smooth-hinge (−y·clamp(u/h, 0, 1)) and smooth-quantile ([τ − 1, τ]), 2h for
+// Huber (clamp(r, −h, h)). It is ≤ 2G, and G for logistic and smooth-hinge:
+// the first-order sampler's warm start is that much closer (firstorder.go).
+func (s *Set) GradSpread() float64 {
+	if _, ok := s.Smooth(); !ok {
+		return 0
+	}
+	if s.kind == Huber {
+		return 2 * s.p.Huber * s.p.Clip
+	}
+	return s.p.Clip
+}
+
 // deriv returns φ'(m; y) for the GLM losses (a subgradient for the
 // non-smooth ones is in Subgradient).
 func (s *Set) deriv(m, y float64) float64 {

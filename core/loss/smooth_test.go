@@ -2,6 +2,7 @@ package loss
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/dpsample/dpsample/core/rng"
@@ -141,17 +142,24 @@ func TestSmoothKinds(t *testing.T) {
 	}
 }
 
+// smoothSet is n random records of kind k (data) with h = 0.6, τ = 0.3.
+func smoothSet(t *testing.T, r *rand.Rand, k Kind, n, d int) *Set {
+	t.Helper()
+	x, y := data(r, k, n, d)
+	s, err := New(k, x, y, Params{Huber: 0.6, Tau: 0.3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // Linearize: value and gradient equal Mean and Subgradient; Bregman is ≥ 0,
 // equals L(x) − L(z) − ⟨∇L(z), x − z⟩ and is ≤ (β/2n)Σ⟨aᵢ, x − z⟩².
 func TestLinearizeBregman(t *testing.T) {
 	r := rng.Seeded(9)
 	for _, k := range smoothKinds {
 		d, n := 6, 40
-		x, y := data(r, k, n, d)
-		s, err := New(k, x, y, Params{Huber: 0.6, Tau: 0.3})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := smoothSet(t, r, k, n, d)
 		beta, _ := s.Smooth()
 		g, sg := make([]float64, d), make([]float64, d)
 		lin := make([]float64, 3*n)
@@ -190,5 +198,69 @@ func TestLinearizeBregman(t *testing.T) {
 				t.Fatalf("%v: Bregman %g, difference of sums %g", k, b, diff)
 			}
 		}
+	}
+}
+
+// TestGradientMatchesLinearize: Gradient returns Linearize's gradient bit for
+// bit for every smooth loss, at n = 300 (three blocks, the last partial) and
+// at margins from 0 to ±10⁶ (|t| past expFastMax: the exp fallback).
+func TestGradientMatchesLinearize(t *testing.T) {
+	r := rng.Seeded(31)
+	for _, k := range smoothKinds {
+		d, n := 7, 300
+		s := smoothSet(t, r, k, n, d)
+		g, g2 := make([]float64, d), make([]float64, d)
+		lin := make([]float64, 3*n)
+		for trial := 0; trial < 60; trial++ {
+			z := randVec(r, d, math.Pow(10, float64(trial%7)))
+			s.Linearize(z, g, lin)
+			s.Gradient(z, g2)
+			for j := range g {
+				if math.Float64bits(g[j]) != math.Float64bits(g2[j]) {
+					t.Fatalf("%v trial %d: Gradient %v, Linearize %v", k, trial, g2, g)
+				}
+			}
+		}
+	}
+}
+
+// TestGradSpread: for every smooth loss, target and clip, the derivative's
+// range over margins in [−60, 60] (·clip) is within GradSpread and reaches
+// 0.99 of it (the bound is tight, so a halved bound would fail here), and
+// GradSpread ≤ 2G; a loss that is not smooth gives 0.
+func TestGradSpread(t *testing.T) {
+	for _, k := range smoothKinds {
+		for _, clip := range []float64{1, 2.5} {
+			p := Params{Huber: 0.6, Tau: 0.3, Clip: clip}
+			targets := []float64{-1, 1}
+			if !k.Classification() {
+				targets = []float64{-3, 0, 0.4}
+			}
+			s, err := New(k, [][]float64{{1}}, []float64{targets[0]}, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := Lipschitz(k, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spread := s.GradSpread()
+			if spread > 2*g*(1+1e-12) {
+				t.Errorf("%v clip %g: spread %g > 2G = %g", k, clip, spread, 2*g)
+			}
+			for _, y := range targets {
+				lo, hi := math.Inf(1), math.Inf(-1)
+				for m := -60.0; m <= 60; m += 0.01 {
+					c := s.Deriv(m, y)
+					lo, hi = math.Min(lo, c), math.Max(hi, c)
+				}
+				if r := (hi - lo) * clip; r > spread*(1+1e-12) || r < 0.99*spread {
+					t.Errorf("%v clip %g y %g: range of φ'·clip %g, GradSpread %g", k, clip, y, r, spread)
+				}
+			}
+		}
+	}
+	if s, err := New(Hinge, [][]float64{{1}}, []float64{1}, Params{}); err != nil || s.GradSpread() != 0 {
+		t.Errorf("hinge: spread %v, %v", s.GradSpread(), err)
 	}
 }

@@ -62,7 +62,7 @@ func chooseSampler(choice string, set *loss.Set) (samplerChoice, error) {
 // acceptance bound and the TV split) from the data-independent plan.
 func planFirstOrder(pl *Plan, p *prepared, cal Calibrated) error {
 	fo, err := sampler.NewFirstOrderPlan(sampler.FirstOrderParams{N: pl.N, D: pl.D, G: pl.G, Curv: p.set.Curvature(),
-		Eta: cal.Eta, Mu: cal.Mu, TV: cal.TV, Work: p.work})
+		Spread: p.set.GradSpread(), Eta: cal.Eta, Mu: cal.Mu, TV: cal.TV, Work: p.work})
 	if err != nil {
 		return err
 	}

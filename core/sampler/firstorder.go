@@ -24,32 +24,53 @@ type SmoothPotential interface {
 	Bregman(x, lin []float64) float64
 }
 
+// GradientPotential is an optional cheaper pass of a SmoothPotential:
+// Gradient sets grad = ∇L(z), bit for bit the grad of Linearize(z, grad, ·),
+// without L(z) and lin (loss.Set; for the logistic loss it skips the log1p).
+// With fixed work the anchor iterations before the last use it; a potential
+// without it (loss.Sharded) runs Linearize there, with the same θ.
+type GradientPotential interface {
+	Gradient(z, grad []float64)
+}
+
 // First-order restricted Gaussian oracle (smooth-sampler.md §2). Target of a
 // call: π_y(x) ∝ exp(−f(x) − ‖x − m‖²/(2σ²)), m = y/(1+λα), σ² = λ/(1+λα).
 //
 //  1. Anchor. z₀ = m − σ²∇f(z_prev) (the previous step's anchor; z₀ = m on
 //     the first step), then gradient descent on the prox objective
-//     h(x) = f(x) + ‖x − m‖²/(2σ²) (1/σ²-strongly convex, (1/σ² + η·Curv)-smooth)
-//     with step σ²/(1+κ): z ← z + r/(1+κ), r = m − σ²∇f(z) − z = −σ²∇h(z).
-//     The loop stops on the computed residual, ‖r‖ ≤ AnchorTol·σ, or after
-//     AnchorMax iterations, the data-independent worst case (the contraction
-//     ρ = κ/(1+κ) ≤ ½ and ‖z₀ − z*‖ = σ²‖∇f(z_prev) − ∇f(z*)‖ ≤ 2σ²ηG guarantee
-//     the residual by then).
-//     The stop only changes speed: the law of the output holds for every z.
+//     h(x) = f(x) + ‖x − m‖²/(2σ²), μ_h = 1/σ²-strongly convex and
+//     L_h = (1+κ)/σ²-smooth, with the step 2/(μ_h + L_h) = 2σ²/(2+κ):
+//     z ← z + 2r/(2+κ), r = m − σ²∇f(z) − z = −σ²∇h(z). With this step
+//     ‖z_{k+1} − z*‖ ≤ ρ‖z_k − z*‖, ρ = (L_h − μ_h)/(L_h + μ_h) = κ/(2+κ) ≤ ⅓
+//     (Nesterov 2004, Thm 2.1.15; the step 1/L_h gives only κ/(1+κ) ≤ ½).
+//     The warm start's distance is data-independent:
+//     ‖z₀ − z*‖ = σ²‖∇f(z_prev) − ∇f(z*)‖ ≤ σ²ηD (z* = m − σ²∇f(z*)), D the
+//     plan's bound on ‖∇ℓᵢ(u) − ∇ℓᵢ(v)‖ (≤ 2G; G for logistic, whose φ'
+//     keeps one sign: loss.Set.GradSpread), and r = −(I + σ²H̄)(z − z*) with
+//     0 ⪯ σ²H̄ ⪯ κI, so after k iterations ‖r_k‖ ≤ (1+κ)ρ^k·σ²ηD = a_k·σ
+//     for every data set and every y.
+//     Adaptive work: the loop stops on the computed residual,
+//     ‖r‖ ≤ AnchorTol·σ, or after AnchorMax iterations (by then a_K ≤
+//     AnchorTol). Fixed work: exactly AnchorMax iterations, the plan's K
+//     (FirstOrderPlan.AnchorMax), and the residual is only bounded by
+//     AnchorBound = a_K. The stop only changes speed: the law of the output
+//     holds for every z.
 //  2. Trials. Propose x ~ N(m − σ²∇f(z), σ²I) ∝ exp(−⟨∇f(z), x⟩ − ‖x − m‖²/(2σ²))
 //     and accept with probability e^{−B(x)}, B = f(x) − f(z) − ⟨∇f(z), x − z⟩ ≥ 0
 //     (convexity). Accepted x has density ∝ exp(−f(x) − ‖x − m‖²/(2σ²)) = π_y:
 //     exact.
 //  3. Acceptance. E_q B ≤ (η·Curv/2)(σ² + ‖r‖²) = (κ/2)(1 + ‖r‖²/σ²) for a GLM
 //     (E⟨aᵢ, x − z⟩² = ⟨aᵢ, r⟩² + σ²‖aᵢ‖², ‖aᵢ‖ ≤ clip), so by Jensen each trial
-//     accepts with probability ≥ PMin = e^{−(κ/2)(1+AnchorTol²)} ≥ e^{−17/32}
-//     ≈ 0.59 for every data set and every y — independent of n, d and rank.
+//     accepts with probability ≥ PMin = e^{−(κ/2)(1+AnchorBound²)} for every
+//     data set and every y — independent of n, d and rank (≥ e^{−17/32} ≈ 0.59
+//     with adaptive work).
 //  4. Cap. After M = TrialBudget rejections x is left unchanged; probability
 //     ≤ (1 − PMin)^M, charged to TV (FirstOrderPlan.TauFail).
 
 // foChain is the state of one first-order run; all buffers are allocated once.
 type foChain struct {
 	pot       SmoothPotential
+	gradOnly  GradientPotential // pot's gradient-only pass, or nil
 	r         *rand.Rand
 	n         int
 	d         int64
@@ -58,8 +79,8 @@ type foChain struct {
 	sigma     float64
 	s2eta     float64 // σ²·η
 	sqrtLam   float64
-	relax     float64 // 1/(1+κ)
-	tol2      float64 // (AnchorTol·σ)²
+	relax     float64 // 2/(2+κ)
+	tol2      float64 // (AnchorBound·σ)²
 	kmax      int
 	trials    int
 	pinAnchor bool  // fixed work: always kmax + 1 anchor passes
@@ -90,7 +111,12 @@ func (c *foChain) step() {
 		c.z[j] = mj - c.s2eta*c.g[j]
 	}
 	for k := 0; ; k++ {
-		v := c.pot.Linearize(c.z, c.g, c.lin)
+		v := 0.0 // L(z): only its finiteness is used
+		if c.gradOnly != nil && c.pinAnchor && k < c.kmax {
+			c.gradOnly.Gradient(c.z, c.g) // not the last pass: lin not needed
+		} else {
+			v = c.pot.Linearize(c.z, c.g, c.lin)
+		}
 		c.st.LossEvals += int64(c.n)
 		c.st.AnchorIters++
 		rr := 0.0
@@ -184,7 +210,8 @@ func (c *foChain) pad() {
 // the hot loop. Work: T and the cap are fixed; with pl.Work = WorkAdaptive the
 // anchor iterations and trials per step are random and data-dependent
 // (≤ AnchorMax + 1 passes and a geometric number of trials with success
-// probability ≥ PMin); with WorkPerStep or WorkTotal (work.go) the counters
+// probability ≥ PMin); with fixed work every step makes AnchorMax + 1
+// anchor passes; with WorkPerStep or WorkTotal (work.go) the counters
 // of Stats other than Failures, AnchorMisses, Overruns and Padded are
 // functions of the plan alone.
 func RunFirstOrder(ctx context.Context, pl FirstOrderPlan, pot SmoothPotential, r *rand.Rand, progress func(done, total int)) ([]float64, Stats, error) {
@@ -224,8 +251,8 @@ func newFOChain(pl FirstOrderPlan, pot SmoothPotential, r *rand.Rand) *foChain {
 		sigma:     sigma,
 		s2eta:     pl.Sigma2 * pl.Eta,
 		sqrtLam:   math.Sqrt(pl.Lambda),
-		relax:     1 / (1 + pl.Kappa),
-		tol2:      AnchorTol * AnchorTol * pl.Sigma2,
+		relax:     2 / (2 + pl.Kappa),
+		tol2:      pl.AnchorBound * pl.AnchorBound * pl.Sigma2,
 		kmax:      pl.AnchorMax,
 		trials:    pl.TrialBudget,
 		acceptAll: pl.acceptAll,
@@ -243,6 +270,7 @@ func newFOChain(pl FirstOrderPlan, pot SmoothPotential, r *rand.Rand) *foChain {
 	if pl.Work == WorkTotal {
 		c.budget = pl.TrialTotal
 	}
+	c.gradOnly, _ = pot.(GradientPotential)
 	if pl.start != nil {
 		copy(c.x, pl.start)
 	}

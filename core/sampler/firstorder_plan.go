@@ -27,9 +27,13 @@ type FirstOrderParams struct {
 	N, D int
 	G    float64 // Lipschitz constant of each loss
 	Curv float64 // curvature bound β·clip² of each loss
-	Eta  float64
-	Mu   float64
-	TV   float64 // total-variation budget τ, in (0, 1)
+	// Spread bounds ‖∇ℓ(u) − ∇ℓ(v)‖ for every record and all u, v
+	// (loss.Set.GradSpread); 0 means 2G, and it is used as
+	// max(G, min(2G, Spread)).
+	Spread float64
+	Eta    float64
+	Mu     float64
+	TV     float64 // total-variation budget τ, in (0, 1)
 	// Work is the work mode (work.go): WorkAdaptive (""), WorkPerStep or
 	// WorkTotal.
 	Work string
@@ -54,13 +58,19 @@ type FirstOrderPlan struct {
 	Sigma2 float64 // σ² = λ/(1+λα), variance of the RGO's Gaussian
 	Kappa  float64 // κ = σ²·η·Curv ≤ StepRatio: curvature of f in units of 1/σ²
 	// AnchorMax is K: the most gradient-descent iterations on the prox
-	// objective per step, the data-independent worst case for ‖r‖ ≤ AnchorTol·σ
-	// from the warm start z₀ = m − σ²∇f(z_prev):
-	// ρ^K·2σ²ηG·(1+κ) ≤ AnchorTol·σ with ρ = κ/(1+κ).
+	// objective per step. Adaptive work: the data-independent worst case for
+	// ‖r‖ ≤ AnchorTol·σ from the warm start z₀ = m − σ²∇f(z_prev),
+	// ρ^K·σ²ηD·(1+κ) ≤ AnchorTol·σ with ρ = κ/(2+κ), D the Spread; the loop stops earlier
+	// on the computed residual. Fixed work: every step runs exactly K
+	// iterations, K chosen from public quantities to minimise the run's passes
+	// (NewFirstOrderPlan), with the residual bound AnchorBound it guarantees.
 	AnchorMax int
-	// PMin = exp(−(κ/2)(1 + AnchorTol²)) lower-bounds the acceptance
+	// AnchorBound is the bound on ‖r‖/σ the anchor loop guarantees for every
+	// data set: AnchorTol (adaptive), ρ^K·σηD·(1+κ) (fixed).
+	AnchorBound float64
+	// PMin = exp(−(κ/2)(1 + AnchorBound²)) lower-bounds the acceptance
 	// probability of every trial (Jensen on E e^{−B}), for every data set and
-	// every y, once ‖r‖ ≤ AnchorTol·σ.
+	// every y.
 	PMin        float64
 	TrialBudget int     // M: trials per RGO call before it counts as failed
 	FailBound   float64 // (1 − PMin)^M: the TV error of one call
@@ -89,12 +99,20 @@ type FirstOrderPlan struct {
 // NewFirstOrderPlan validates p and computes λ, K, M and T (smooth-sampler.md
 // §3):
 //
-//	λ = c/(η·Curv), σ² = λ/(1+λα), κ = σ²η·Curv, p_min = e^{−(κ/2)(1+AnchorTol²)},
+//	λ = c/(η·Curv), σ² = λ/(1+λα), κ = σ²η·Curv, ρ = κ/(2+κ), a_k = ρ^k·σηD·(1+κ),
+//	p_min = e^{−(κ/2)(1+a²)},  a = AnchorBound: AnchorTol (adaptive) or a_K (fixed work),
 //	T = ⌈ln(1 + αW²/(2τ_c²)) / (2 ln(1 + αλ))⌉     (the same bound as NewPlan),
 //	M = the least M with T₀·(1 − p_min)^M ≤ FailShare·τ, T₀ = T at τ_c = τ/2,
 //	τ_c = τ − T₀·(1 − p_min)^M − τ_over  (≥ (1 − FailShare − OverShare)τ; T ≤ T₀ at this τ_c),
 //
-// τ_over = OverShare·τ with Work = WorkTotal (B from TotalBudget), else 0.
+// τ_over = OverShare·τ with Work = WorkTotal (B from TotalBudget), else 0,
+// and D = max(G, min(2G, Spread)) (2G without Spread). Adaptive work: K is the least k with a_k ≤ AnchorTol (the worst case of
+// the residual stop). Fixed work: K is the k ∈ [0, K_adaptive]
+// that minimises the run's passes T·(k+1) + T·M (WorkPerStep) or T·(k+1) + B
+// (WorkTotal), each with the p_min its a_k guarantees (k with p_min <
+// minPMin skipped). Every quantity is a function of p alone, so the choice
+// is public; the law of each oracle call does not depend on K (the RGO is
+// exact for every anchor), only the acceptance bound, M, B and the TV split do.
 //
 // Errors name the field ("n", "d", "G", "curvature", "eta", "mu", "tv", "work").
 func NewFirstOrderPlan(p FirstOrderParams) (FirstOrderPlan, error) {
@@ -130,14 +148,18 @@ func NewFirstOrderPlan(p FirstOrderParams) (FirstOrderPlan, error) {
 	pl.Sigma2 = lam / (1 + lam*alpha)
 	pl.Kappa = pl.Sigma2 * p.Eta * p.Curv
 	sigma := math.Sqrt(pl.Sigma2)
-	rho := pl.Kappa / (1 + pl.Kappa)
-	// z* = m − σ²∇f(z*), so ‖z₀ − z*‖ = σ²‖∇f(z_prev) − ∇f(z*)‖ ≤ 2σ²ηG, and
-	// ‖r‖ ≤ (1+κ)‖z − z*‖; after K iterations ‖z − z*‖ ≤ ρ^K·2σ²ηG.
-	start := 2 * pl.Sigma2 * p.Eta * p.G * (1 + pl.Kappa) / (AnchorTol * sigma)
-	if start > 1 {
+	rho := pl.Kappa / (2 + pl.Kappa)
+	// z* = m − σ²∇f(z*), so ‖z₀ − z*‖ = σ²‖∇f(z_prev) − ∇f(z*)‖ ≤ σ²ηD
+	// (D = Spread ≤ 2G; ≤ σ²ηG on the first step, g = 0), and
+	// ‖r‖ ≤ (1+κ)‖z − z*‖; after k iterations ‖z − z*‖ ≤ ρ^k·σ²ηD.
+	spread := 2 * p.G
+	if p.Spread > 0 {
+		spread = max(p.G, min(2*p.G, p.Spread))
+	}
+	dist0 := pl.Sigma2 * p.Eta * spread * (1 + pl.Kappa) / sigma // ‖r₀‖/σ bound
+	if start := dist0 / AnchorTol; start > 1 {
 		pl.AnchorMax = int(math.Ceil(math.Log(start) / math.Log(1/rho)))
 	}
-	pl.PMin = math.Exp(-pl.Kappa / 2 * (1 + AnchorTol*AnchorTol))
 
 	d := float64(p.D)
 	pl.RadiusBall = Radius(p.G, p.Mu, alpha, p.D, p.TV)
@@ -151,27 +173,73 @@ func NewFirstOrderPlan(p FirstOrderParams) (FirstOrderPlan, error) {
 	if t0 > MaxSteps || math.IsNaN(t0) {
 		return FirstOrderPlan{}, &checks.Error{Field: "eta", Rule: fmt.Sprintf("such that the sampler needs ≤ %g steps", MaxSteps), Got: fmt.Sprintf("T ≈ %s", checks.Fmt(t0))}
 	}
-	m := math.Ceil(math.Log(FailShare*p.TV/t0) / math.Log1p(-pl.PMin))
-	pl.TrialBudget = max(1, int(m))
-	pl.FailBound = math.Pow(1-pl.PMin, float64(pl.TrialBudget))
 	over := 0.0
 	if p.Work == WorkTotal {
 		over = OverShare * p.TV
 	}
-	pl.TauC = p.TV - t0*pl.FailBound - over
-	pl.Steps = int(stepsFor(pl.TauC))
-	pl.TauFail = float64(pl.Steps) * pl.FailBound
+	if p.Work == WorkAdaptive {
+		pl.AnchorBound = AnchorTol
+		pl.budgets(t0, over, stepsFor)
+	} else {
+		// Fixed work: K' iterations every step, K' ≤ K chosen to minimise the
+		// run's passes T·(K'+1) + T·M (WorkPerStep) or + B (WorkTotal), each
+		// K' with the acceptance bound its residual bound guarantees.
+		best, bestK := math.Inf(1), pl.AnchorMax
+		for k := 0; k <= pl.AnchorMax; k++ {
+			q := pl
+			q.AnchorBound = dist0 * math.Pow(rho, float64(k))
+			if !q.budgets(t0, over, stepsFor) {
+				continue
+			}
+			if c := float64(q.Steps)*float64(k+1) + q.trialsPlanned(); c < best {
+				best, bestK = c, k
+			}
+		}
+		pl.AnchorMax = bestK
+		pl.AnchorBound = dist0 * math.Pow(rho, float64(bestK))
+		pl.budgets(t0, over, stepsFor)
+	}
 	k1 := float64(pl.AnchorMax) + 1
 	perStep := k1 + 1/pl.PMin // passes per step (expected)
-	switch p.Work {
-	case WorkPerStep:
-		perStep = k1 + float64(pl.TrialBudget)
-	case WorkTotal:
-		pl.TrialTotal, pl.TauOver = TotalBudget(pl.Steps, pl.TrialBudget, pl.PMin, over)
-		perStep = k1 + float64(pl.TrialTotal)/float64(pl.Steps)
+	if p.Work != WorkAdaptive {
+		perStep = k1 + pl.trialsPlanned()/float64(pl.Steps)
 	}
 	pl.ExpectedLossEvals = float64(pl.Steps) * float64(p.N) * perStep
 	units := float64(p.N) * d * perStep
 	pl.ChunkSteps = int(math.Max(1, math.Min(float64(pl.Steps), math.Round(ChunkWork/units))))
 	return pl, nil
+}
+
+// minPMin is the least acceptance bound a fixed-work plan considers: below
+// it the trials of K' anchor iterations cost more than any pass they save.
+const minPMin = 1e-3
+
+// budgets sets PMin from AnchorBound, then M, FailBound, TauC, T, TauFail and,
+// with WorkTotal, B and TauOver (see NewFirstOrderPlan); it returns false
+// when PMin < minPMin (the fields are then not set).
+func (pl *FirstOrderPlan) budgets(t0, over float64, stepsFor func(float64) float64) bool {
+	pl.PMin = math.Exp(-pl.Kappa / 2 * (1 + pl.AnchorBound*pl.AnchorBound))
+	if pl.PMin < minPMin {
+		return false
+	}
+	m := math.Ceil(math.Log(FailShare*pl.TV/t0) / math.Log1p(-pl.PMin))
+	pl.TrialBudget = max(1, int(m))
+	pl.FailBound = math.Pow(1-pl.PMin, float64(pl.TrialBudget))
+	pl.TauC = pl.TV - t0*pl.FailBound - over
+	pl.Steps = int(stepsFor(pl.TauC))
+	pl.TauFail = float64(pl.Steps) * pl.FailBound
+	pl.TrialTotal, pl.TauOver = 0, 0
+	if pl.Work == WorkTotal {
+		pl.TrialTotal, pl.TauOver = TotalBudget(pl.Steps, pl.TrialBudget, pl.PMin, over)
+	}
+	return true
+}
+
+// trialsPlanned is the run's trials under fixed work: T·M (WorkPerStep) or B
+// (WorkTotal).
+func (pl *FirstOrderPlan) trialsPlanned() float64 {
+	if pl.Work == WorkTotal {
+		return float64(pl.TrialTotal)
+	}
+	return float64(pl.Steps) * float64(pl.TrialBudget)
 }

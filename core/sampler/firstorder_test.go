@@ -319,13 +319,20 @@ func TestFirstOrderRunContract(t *testing.T) {
 	}
 }
 
-// TestFirstOrderPlanBudget: τ_c + T·(1 − p_min)^M ≤ τ, κ ≤ 1, p_min ≥ e^{−5/8},
-// and K is the worst case of the anchor contraction.
+// TestFirstOrderPlanBudget: τ_c + T·(1 − p_min)^M (+ τ_over) ≤ τ, κ ≤ 1,
+// p_min ≥ e^{−5/8} (adaptive), K is the worst case of the anchor contraction
+// ρ = κ/(2+κ) (adaptive), and with fixed work K minimises the run's passes
+// over every k ≤ K_adaptive, recomputed here from the formulas, with p_min
+// the one a_K = ρ^K·σηD(1+κ) guarantees (D = Spread clamped to [G, 2G],
+// 2G without it).
 func TestFirstOrderPlanBudget(t *testing.T) {
 	for _, p := range []FirstOrderParams{
 		{N: 455, D: 30, G: 1, Curv: 0.25, Eta: 30, Mu: 0.01, TV: 1e-6},
 		{N: 10, D: 1, G: 2, Curv: 4, Eta: 1e4, Mu: 1e-6, TV: 0.3},
 		{N: 1e6, D: 1000, G: 1, Curv: 1, Eta: 1e-2, Mu: 10, TV: 1e-12},
+		{N: 455, D: 30, G: 1, Curv: 0.25, Eta: 1370, Mu: 0.04, TV: 2.5e-6},
+		{N: 455, D: 30, G: 1, Curv: 0.25, Spread: 1, Eta: 1370, Mu: 0.04, TV: 2.5e-6},
+		{N: 455, D: 30, G: 1, Curv: 0.25, Spread: 0.2, Eta: 30, Mu: 0.01, TV: 1e-6},
 	} {
 		pl, err := NewFirstOrderPlan(p)
 		if err != nil {
@@ -337,9 +344,13 @@ func TestFirstOrderPlanBudget(t *testing.T) {
 		if pl.Kappa > StepRatio*(1+1e-12) || pl.PMin < math.Exp(-5.0/8) {
 			t.Errorf("%+v: κ = %g, p_min = %g", p, pl.Kappa, pl.PMin)
 		}
-		rho := pl.Kappa / (1 + pl.Kappa)
+		rho := pl.Kappa / (2 + pl.Kappa)
 		sigma := math.Sqrt(pl.Sigma2)
-		worst := func(k int) float64 { return math.Pow(rho, float64(k)) * 2 * pl.Sigma2 * p.Eta * p.G * (1 + pl.Kappa) }
+		spread := 2 * p.G // D: Spread clamped to [G, 2G]
+		if p.Spread > 0 {
+			spread = math.Max(p.G, math.Min(2*p.G, p.Spread))
+		}
+		worst := func(k int) float64 { return math.Pow(rho, float64(k)) * pl.Sigma2 * p.Eta * spread * (1 + pl.Kappa) }
 		if worst(pl.AnchorMax) > AnchorTol*sigma*(1+1e-9) || (pl.AnchorMax > 0 && worst(pl.AnchorMax-1) <= AnchorTol*sigma) {
 			t.Errorf("%+v: K = %d is not the least worst-case count", p, pl.AnchorMax)
 		}
@@ -347,15 +358,65 @@ func TestFirstOrderPlanBudget(t *testing.T) {
 		if math.Abs(steps-float64(pl.Steps)) > 1 {
 			t.Errorf("%+v: T = %d, mixing bound gives %v", p, pl.Steps, steps)
 		}
+		for _, w := range []string{WorkPerStep, WorkTotal} {
+			q := p
+			q.Work = w
+			fx, err := NewFirstOrderPlan(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fx.AnchorMax > pl.AnchorMax || math.Abs(fx.AnchorBound*sigma-worst(fx.AnchorMax)) > 1e-9*worst(fx.AnchorMax) ||
+				math.Abs(fx.PMin-math.Exp(-fx.Kappa/2*(1+fx.AnchorBound*fx.AnchorBound))) > 1e-12 {
+				t.Errorf("%+v %s: K = %d (adaptive %d), a_K = %g (want %g), p_min = %g", p, w, fx.AnchorMax, pl.AnchorMax, fx.AnchorBound, worst(fx.AnchorMax)/sigma, fx.PMin)
+			}
+			if fx.TauC+fx.TauFail+fx.TauOver > p.TV*(1+1e-12) || fx.TauFail > FailShare*p.TV || fx.TauOver > OverShare*p.TV {
+				t.Errorf("%+v %s: τ split %g + %g + %g > τ", p, w, fx.TauC, fx.TauFail, fx.TauOver)
+			}
+			// The run's passes for each k, from the formulas: p_k, M_k, T_k, B_k.
+			t0 := math.Ceil(math.Log1p(p.Eta*p.Mu*pl.W2/(2*(p.TV/2)*(p.TV/2))) / (2 * math.Log1p(pl.Alpha*pl.Lambda)))
+			passes := func(k int) float64 {
+				a := worst(k) / sigma
+				pk := math.Exp(-pl.Kappa / 2 * (1 + a*a))
+				if pk < minPMin {
+					return math.Inf(1)
+				}
+				mk := max(1, math.Ceil(math.Log(FailShare*p.TV/t0)/math.Log1p(-pk)))
+				over := 0.0
+				if w == WorkTotal {
+					over = OverShare * p.TV
+				}
+				tauC := p.TV - t0*math.Pow(1-pk, mk) - over
+				tk := math.Ceil(math.Log1p(p.Eta*p.Mu*pl.W2/(2*tauC*tauC)) / (2 * math.Log1p(pl.Alpha*pl.Lambda)))
+				if w == WorkPerStep {
+					return tk * (float64(k) + 1 + mk)
+				}
+				b, _ := TotalBudget(int(tk), int(mk), pk, over)
+				return tk*(float64(k)+1) + float64(b)
+			}
+			got := passes(fx.AnchorMax)
+			if want := float64(fx.Steps)*float64(fx.AnchorMax+1) + fx.trialsPlanned(); math.Abs(got-want) > 1e-9*want {
+				t.Errorf("%+v %s: plan's passes %g, formulas %g", p, w, want, got)
+			}
+			for k := 0; k <= pl.AnchorMax; k++ {
+				if c := passes(k); c < got*(1-1e-12) {
+					t.Errorf("%+v %s: K = %d plans %g passes, K = %d only %g", p, w, fx.AnchorMax, got, k, c)
+				}
+			}
+			t.Logf("%+v %s: K = %d (adaptive %d), a_K = %.3f, p_min = %.3f, M = %d, %.3f passes/step", p, w, fx.AnchorMax, pl.AnchorMax, fx.AnchorBound, fx.PMin, fx.TrialBudget, got/float64(fx.Steps))
+		}
 	}
 }
 
 // TestFirstOrderAnchorWorstCase: the warm start is replaced at every step by
 // the worst one the bound allows (a gradient of norm G pointing anywhere,
-// ‖z₀ − z*‖ up to 2σ²ηG), on the adversarial Huber data; the anchor loop
-// still reaches ‖r‖ ≤ AnchorTol·σ within K = AnchorMax iterations every
-// time, and trials accept at ≥ 0.53 (Clopper–Pearson, α = 1e-3). With K
-// forced to 0 the same run misses the residual (the check has power).
+// ‖z₀ − z*‖ up to 2σ²ηG), on the adversarial Huber data (rank one: the
+// Hessian of h is κ/σ² along the rows and 0 across, the two ends of the
+// contraction); the anchor loop still reaches ‖r‖ ≤ AnchorTol·σ within
+// K = AnchorMax iterations every time (adaptive), and ‖r‖ ≤ AnchorBound·σ
+// after the fixed-work plan's K iterations, and trials accept at ≥ p_min − 0.06
+// (Clopper–Pearson, α = 1e-3). The checks have power: with K forced to 0, or
+// with the fixed plan's K at the step 1/(1+κ) (contraction κ/(1+κ), not
+// κ/(2+κ)), the same runs miss the residual.
 func TestFirstOrderAnchorWorstCase(t *testing.T) {
 	const n, d = 50, 5
 	a := make([]float64, d)
@@ -369,31 +430,76 @@ func TestFirstOrderAnchorWorstCase(t *testing.T) {
 	}
 	set := mustSet(t, loss.Huber, x, y, loss.Params{Huber: 0.5})
 	pl := foPlan(t, set, 400, 1e-2, 1e-3)
-	for _, kmax := range []int{pl.AnchorMax, 0} {
-		c := newFOChain(pl, set, rng.Seeded(5))
-		c.kmax = kmax
+	fixed, err := NewFirstOrderPlan(FirstOrderParams{N: set.N(), D: set.Dim(), G: set.G(), Curv: set.Curvature(), Eta: 400, Mu: 1e-2, TV: 1e-3, Work: WorkTotal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		pl     FirstOrderPlan
+		kmax   int
+		relax  float64 // 0: the plan's step
+		broken bool
+	}{
+		{"adaptive", pl, pl.AnchorMax, 0, false},
+		{"adaptive K=0", pl, 0, 0, true},
+		{"fixed", fixed, fixed.AnchorMax, 0, false},
+		{"fixed, step 1/(1+κ)", fixed, fixed.AnchorMax, 1 / (1 + fixed.Kappa), true},
+	} {
+		ch := newFOChain(c.pl, set, rng.Seeded(5))
+		ch.kmax, ch.budget = c.kmax, -1
+		if c.relax > 0 {
+			ch.relax = c.relax
+		}
 		r := rng.Seeded(6)
 		for s := 0; s < 3000; s++ {
 			nrm := 0.0
-			for j := range c.g {
-				c.g[j] = r.NormFloat64()
-				nrm += c.g[j] * c.g[j]
+			for j := range ch.g {
+				ch.g[j] = r.NormFloat64()
+				nrm += ch.g[j] * ch.g[j]
 			}
-			for j := range c.g {
-				c.g[j] *= set.G() / math.Sqrt(nrm)
+			for j := range ch.g {
+				ch.g[j] *= set.G() / math.Sqrt(nrm)
 			}
-			c.step()
+			ch.step()
 		}
-		st := c.st
+		st := ch.st
 		lo := clopperLower(st.Steps-st.Failures, st.Trials, 1e-3)
-		t.Logf("K=%d: misses %d/%d, anchor passes/step %.2f, acceptance %.3f (CP lower %.3f)", kmax, st.AnchorMisses, st.Steps,
-			float64(st.AnchorIters)/float64(st.Steps), float64(st.Steps-st.Failures)/float64(st.Trials), lo)
-		if kmax == pl.AnchorMax && (st.AnchorMisses != 0 || lo < 0.53) {
-			t.Errorf("K=%d: %d misses, acceptance lower limit %.3f", kmax, st.AnchorMisses, lo)
+		t.Logf("%s (K=%d, a_K=%.3f, p_min=%.3f): misses %d/%d, anchor passes/step %.2f, acceptance %.3f (CP lower %.3f)", c.name, c.kmax, c.pl.AnchorBound, c.pl.PMin,
+			st.AnchorMisses, st.Steps, float64(st.AnchorIters)/float64(st.Steps), float64(st.Steps-st.Failures)/float64(st.Trials), lo)
+		if !c.broken && (st.AnchorMisses != 0 || lo < c.pl.PMin-0.06) {
+			t.Errorf("%s: %d misses, acceptance lower limit %.3f", c.name, st.AnchorMisses, lo)
 		}
-		if kmax == 0 && st.AnchorMisses == 0 {
-			t.Errorf("K=0: no anchor missed: the check has no power")
+		if c.broken && st.AnchorMisses == 0 {
+			t.Errorf("%s: no anchor missed: the check has no power", c.name)
 		}
+	}
+	// Logistic with D = Spread = G (the same row, alternating labels: ∇L(w) =
+	// tanh(⟨a, w⟩/2)/2·a spans a segment of length G): the warm start's
+	// gradient is replaced by ∇L(w) at a random w of norm ≈ 50√d, any
+	// gradient L takes; the fixed plan's K still leaves ‖r‖ ≤ AnchorBound·σ.
+	ly := make([]float64, n)
+	for i := range ly {
+		ly[i] = float64(2*(i%2) - 1)
+	}
+	lset := mustSet(t, loss.Logistic, x, ly, loss.Params{})
+	lfix, err := NewFirstOrderPlan(FirstOrderParams{N: n, D: d, G: lset.G(), Curv: lset.Curvature(), Spread: lset.GradSpread(), Eta: 400, Mu: 1e-2, TV: 1e-3, Work: WorkTotal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := newFOChain(lfix, lset, rng.Seeded(7))
+	ch.budget = -1
+	r, w := rng.Seeded(8), make([]float64, d)
+	for s := 0; s < 3000; s++ {
+		for j := range w {
+			w[j] = 50 * r.NormFloat64()
+		}
+		lset.Gradient(w, ch.g)
+		ch.step()
+	}
+	t.Logf("logistic fixed (K=%d, a_K=%.3f, p_min=%.3f): misses %d/%d", lfix.AnchorMax, lfix.AnchorBound, lfix.PMin, ch.st.AnchorMisses, ch.st.Steps)
+	if ch.st.AnchorMisses != 0 {
+		t.Errorf("logistic fixed: %d misses", ch.st.AnchorMisses)
 	}
 }
 

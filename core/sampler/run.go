@@ -29,7 +29,7 @@ type Stats struct {
 
 	// First-order sampler only (RunFirstOrder):
 	AnchorIters  int64 // gradient passes of the anchor loop (Linearize calls)
-	AnchorMisses int64 // anchors whose last pass left ‖r‖ > AnchorTol·σ (0 in exact arithmetic)
+	AnchorMisses int64 // anchors whose last pass left ‖r‖ > AnchorBound·σ (0 in exact arithmetic)
 }
 
 // Run draws one sample from π_B within TV pl.TV (Plan documents the split),

@@ -17,8 +17,8 @@ import (
 // padding with real work (passes over the data whose results are discarded,
 // never sleeps):
 //
-//   - WorkPerStep: every step does exactly the worst case, K + 1 anchor passes
-//     (first-order) and M trials; the trials after the accepted one are drawn
+//   - WorkPerStep: every step does exactly K + 1 anchor passes (first-order;
+//     K the plan's fixed-work count, FirstOrderPlan.AnchorMax) and M trials; the trials after the accepted one are drawn
 //     and evaluated in full and discarded. Every step is the same sequence of
 //     operations, so no part of the run — a progress event, one step — has
 //     data-dependent work. No TV cost.
@@ -42,7 +42,7 @@ import (
 // of the output.
 const (
 	WorkAdaptive = ""         // stop at the first accepted trial (data-dependent work)
-	WorkPerStep  = "per-step" // every step the worst case: K + 1 anchor passes and M trials
+	WorkPerStep  = "per-step" // every step K + 1 anchor passes and M trials
 	WorkTotal    = "total"    // K + 1 anchor passes per step; B trials in all, padded at the end
 )
 

@@ -2,10 +2,12 @@ package sampler
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
 
+	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/rng"
 )
 
@@ -45,7 +47,7 @@ func BenchmarkFixedWork(b *testing.B) {
 			set, _, eta, mu, tv := breastLike(b, eps)
 			var pls [3]FirstOrderPlan
 			for i, w := range workModes {
-				pl, err := NewFirstOrderPlan(FirstOrderParams{N: set.N(), D: set.Dim(), G: set.G(), Curv: set.Curvature(), Eta: eta, Mu: mu, TV: tv, Work: w})
+				pl, err := NewFirstOrderPlan(FirstOrderParams{N: set.N(), D: set.Dim(), G: set.G(), Curv: set.Curvature(), Spread: set.GradSpread(), Eta: eta, Mu: mu, TV: tv, Work: w})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -59,6 +61,7 @@ func BenchmarkFixedWork(b *testing.B) {
 				return st
 			})
 			b.ReportMetric(float64(pls[0].AnchorMax), "K")
+			b.ReportMetric(float64(pls[2].AnchorMax), "K-total")
 			b.ReportMetric(float64(pls[0].TrialBudget), "M")
 			b.ReportMetric(float64(pls[2].TrialTotal)/float64(pls[2].Steps), "B/T")
 		})
@@ -125,7 +128,7 @@ func benchModes(b *testing.B, run func(i int, r *rand.Rand) Stats) {
 // extra as a share of the sample.
 func BenchmarkFirstOrderNormals(b *testing.B) {
 	set, _, eta, mu, tv := breastLike(b, 1)
-	pl, err := NewFirstOrderPlan(FirstOrderParams{N: set.N(), D: set.Dim(), G: set.G(), Curv: set.Curvature(), Eta: eta, Mu: mu, TV: tv})
+	pl, err := NewFirstOrderPlan(FirstOrderParams{N: set.N(), D: set.Dim(), G: set.G(), Curv: set.Curvature(), Spread: set.GradSpread(), Eta: eta, Mu: mu, TV: tv})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -158,4 +161,76 @@ func BenchmarkFirstOrderNormals(b *testing.B) {
 	b.ReportMetric(run/float64(b.N), "s/sample")
 	b.ReportMetric((n53-zig)/float64(b.N)*1e3, "normal53-extra-ms/sample")
 	b.ReportMetric((n53-zig)/run, "normal53-share")
+}
+
+// BenchmarkFixedWorkRows (issue 31) measures fixed work against adaptive
+// work side by side in one run, per first-order logistic sample (d = 30,
+// ε = 1, δ = 1e-5, Algorithm 1's η, μ; random rows on the breast-cancer-
+// sized generator of breastLike): n = 455 at C = 16, and n = 10⁴ at C = 10
+// (the rows-per-tab shape). Each iteration draws one sample in each mode,
+// alternating the order, after an untimed warm-up; it reports the seconds
+// per sample, the passes over the data per step (deterministic counters:
+// loss evaluations / (n·T)) and both ratios fixed/adaptive:
+//
+//	go test -run xxx -bench FixedWorkRows -benchtime 1x ./core/sampler/
+func BenchmarkFixedWorkRows(b *testing.B) {
+	for _, c := range []struct {
+		n int
+		C float64
+	}{{455, 16}, {10_000, 10}} {
+		b.Run(fmt.Sprintf("n=%d,d=30,C=%g,eps=1", c.n, c.C), func(b *testing.B) {
+			const d = 30
+			pot := randomGLM(rng.Seeded(uint64(c.n)), c.n, d, false)
+			x := make([][]float64, c.n)
+			for i := range x {
+				x[i] = pot.a[i*d : (i+1)*d]
+			}
+			set, err := loss.New(loss.Logistic, x, pot.y, loss.Params{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			eta, mu, tv := alg1(b, c.n, d, c.C, 1)
+			modes := []string{WorkAdaptive, WorkTotal}
+			pls := make([]FirstOrderPlan, 2)
+			for i, w := range modes {
+				if pls[i], err = NewFirstOrderPlan(FirstOrderParams{N: c.n, D: d, G: set.G(), Curv: set.Curvature(), Spread: set.GradSpread(), Eta: eta, Mu: mu, TV: tv, Work: w}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			run := func(i int, seed uint64) Stats {
+				_, st, err := RunFirstOrder(context.Background(), pls[i], set, rng.Seeded(seed), nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return st
+			}
+			run(0, 1<<40)
+			var sec [2]float64
+			var evals, steps [2]int64
+			b.ResetTimer()
+			for k := 0; k < b.N; k++ {
+				for j := range modes {
+					i := j
+					if k%2 == 1 {
+						i = 1 - j
+					}
+					t0 := time.Now()
+					st := run(i, uint64(k))
+					sec[i] += time.Since(t0).Seconds()
+					evals[i] += st.LossEvals
+					steps[i] += st.Steps
+				}
+			}
+			passes := func(i int) float64 { return float64(evals[i]) / float64(steps[i]) / float64(c.n) }
+			b.ReportMetric(sec[0]/float64(b.N), "adaptive-s/sample")
+			b.ReportMetric(sec[1]/float64(b.N), "fixed-s/sample")
+			b.ReportMetric(sec[1]/sec[0], "fixed/adaptive-time")
+			b.ReportMetric(passes(0), "adaptive-passes/step")
+			b.ReportMetric(passes(1), "fixed-passes/step")
+			b.ReportMetric(passes(1)/passes(0), "fixed/adaptive-passes")
+			b.ReportMetric(float64(pls[1].AnchorMax), "K-fixed")
+			b.ReportMetric(float64(pls[0].AnchorMax), "K-adaptive")
+			b.ReportMetric(float64(pls[0].Steps), "T")
+		})
+	}
 }

@@ -295,7 +295,7 @@ func TestPlanWorkJS(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := pl.Get("work")
-	steps, pmin, k := pl.Get("steps").Float(), pl.Get("acceptMin").Float(), pl.Get("anchorMax").Float()
+	steps, k := pl.Get("steps").Float(), pl.Get("anchorMax").Float()
 	// fixedWork (the default): exactly T·(K+1) anchor passes and B trials.
 	if exact := steps*(k+1) + pl.Get("trialTotal").Float(); pl.Get("method").String() != "first-order" ||
 		w.Get("rowsTimesD").Float() != 120 || w.Get("passes").Float() != exact || w.Get("passesMax").Float() != exact {
@@ -306,6 +306,10 @@ func TestPlanWorkJS(t *testing.T) {
 	if err != "" {
 		t.Fatal(err)
 	}
+	// Adaptive work has its own K and p_min (the worst case of the residual
+	// stop; fixed work chooses K for the fewest passes).
+	steps, k = apl.Get("steps").Float(), apl.Get("anchorMax").Float()
+	pmin := apl.Get("acceptMin").Float()
 	if aw := apl.Get("work"); math.Abs(aw.Get("passes").Float()-steps*(1+1/pmin)) > 1e-9*steps ||
 		math.Abs(aw.Get("passesMax").Float()-steps*(k+1+1/pmin)) > 1e-9*steps {
 		t.Errorf("fixedWork false: work %s", js.Global().Get("JSON").Call("stringify", aw))
