@@ -50,6 +50,7 @@ func hostPage(scriptTag, css string) string {
 <dp-bounds n="2000" d="500" rank="3"></dp-bounds>
 <dp-privacy-curve></dp-privacy-curve>
 <dp-median></dp-median>
+<dp-trace n="4"></dp-trace><dp-trace></dp-trace>
 </main>
 <footer><p>host footer</p></footer>
 </body></html>`
@@ -175,7 +176,20 @@ func TestHostStyles(t *testing.T) {
 			}
 			p.screenshot("host-with-dpsample")
 			p.noConsoleErrors()
+			// Two misspelled <dp-trace> in the page's HTML: one warning, naming the element meant.
+			if w := p.warningsWith("<dp-trace>"); len(w) != 1 || !strings.Contains(w[0], "did you mean <dp-trace-attack>?") {
+				t.Errorf("console warnings about <dp-trace>: %q, want one that suggests <dp-trace-attack>", w)
+			}
 			widgets[path] = eval[map[string]string](p, fmt.Sprintf(widgetStylesJS, props))
+			// A host rule with an id still reaches a control by its prefix id (the
+			// documented way to style one), after the widgets' styles were read.
+			if got := eval[string](p, `(() => {
+				const input = document.querySelector("dp-bounds input[id]"), st = document.createElement("style");
+				st.textContent = "#" + input.id + " { background-color: rgb(1, 2, 3); }";
+				document.head.append(st);
+				return getComputedStyle(input).backgroundColor; })()`); got != "rgb(1, 2, 3)" {
+				t.Errorf("a host rule #<id> { background-color: rgb(1, 2, 3) } gives the control %q", got)
+			}
 		} else {
 			p.waitJS(`document.readyState === "complete"`, 10*time.Second)
 			if c := eval[string](p, `getComputedStyle(document.querySelector("#host-section h2")).color`); c != "rgb(128, 0, 0)" {

@@ -186,8 +186,9 @@ func TestLayoutEverySection(t *testing.T) {
 // TestElementAttributeErrors adds elements with bad attributes to the
 // embedding page and checks each shows an inline message naming the
 // attribute and what it must be, and mounts no section; then a valid element
-// added after start-up does mount. Every attribute elements.js accepts is
-// documented in docs/ELEMENTS.md.
+// added after start-up does mount. Every problem is a console warning, once
+// per text, and so is a dp-* tag that is not dpsample's (a misspelling).
+// Every attribute elements.js accepts is documented in docs/ELEMENTS.md.
 func TestElementAttributeErrors(t *testing.T) {
 	p := openPage(t, "/embed.html", 1280, 900)
 	p.waitJS(`window.dpsampleUIReady === true && document.querySelector("dp-privacy-curve section[data-built] svg") !== null`, 60*time.Second)
@@ -228,6 +229,24 @@ func TestElementAttributeErrors(t *testing.T) {
 		if n := eval[int](p, `document.querySelectorAll("#`+id+` section, #`+id+` select").length`); n != 0 {
 			t.Errorf("<%s %s>: %d sections/selects mounted despite the bad attribute", c.tag, c.attrs, n)
 		}
+	}
+	// Each problem is also a console warning, once: the same bad attribute on a
+	// second element and a misspelled tag added twice warn once each.
+	for _, c := range cases {
+		if w := p.warningsWith(c.want[0]); len(w) != 1 {
+			t.Errorf("<%s %s>: %d console warnings contain %q, want 1: %q", c.tag, c.attrs, len(w), c.want[0], w)
+		}
+	}
+	eval[bool](p, `(() => { const h = document.createElement("div");
+		h.innerHTML = '<dp-bounds id="again" epsilonn="2"></dp-bounds><dp-privacy-curv></dp-privacy-curv><p><dp-privacy-curv epsilon="2"></dp-privacy-curv></p>';
+		document.querySelector("main").append(h); return true })()`)
+	p.waitJS(`document.querySelector("#again .dp-message") !== null`, 5*time.Second)
+	time.Sleep(200 * time.Millisecond) // the mutation observer's callback
+	if w := p.warningsWith(`epsilonn="2"`); len(w) != 1 {
+		t.Errorf("a second <dp-bounds epsilonn=\"2\">: %d warnings, want still 1: %q", len(w), w)
+	}
+	if w := p.warningsWith("<dp-privacy-curv>"); len(w) != 1 || !strings.Contains(w[0], "did you mean <dp-privacy-curve>?") {
+		t.Errorf("console warnings about <dp-privacy-curv> added twice: %q, want one that suggests <dp-privacy-curve>", w)
 	}
 	p.shot("#bad0", "element-bad-dataset")
 	p.shot("#bad1", "element-bad-loss")
