@@ -178,7 +178,7 @@ func TestHostStyles(t *testing.T) {
 			if bg := eval[string](p, `getComputedStyle(document.querySelector("dp-bounds section")).backgroundColor`); bg != "rgb(255, 255, 255)" {
 				t.Errorf("dpsample's own section is not styled as a card (background %q): the comparison would test nothing", bg)
 			}
-			p.screenshot("host-with-dpsample")
+			p.screenshot(map[string]string{"/host.html": "host-with-dpsample", "/host-bare.html": "host-bare-with-dpsample"}[path])
 			p.noConsoleErrors()
 			// Two misspelled <dp-trace> in the page's HTML: one warning, naming the element meant.
 			if w := p.warningsWith("<dp-trace>"); len(w) != 1 || !strings.Contains(w[0], "did you mean <dp-trace-attack>?") {
