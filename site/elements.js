@@ -182,6 +182,50 @@ export function validate(el) {
   return problems;
 }
 
+// Console warnings, each text once per page: attribute problems (beside the
+// message in the element) and dp-* tags that are not dpsample's.
+const warned = new Set();
+function warnOnce(text) {
+  if (warned.has(text)) return;
+  warned.add(text);
+  console.warn("dpsample: " + text);
+}
+
+// Levenshtein distance, for "did you mean" on a misspelled tag.
+function distance(a, b) {
+  let row = [...Array(b.length + 1).keys()];
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+// Warns about every undefined dp-* element in root (and root itself): a
+// misspelled <dp-trace> renders nothing, so the console says what it is not
+// and which element was probably meant. An element some other script defines
+// is :defined and left alone (the page's own elements are looked at from its
+// load event on, when the page's scripts have defined theirs).
+function warnUnknownTags(root) {
+  const found = [...root.querySelectorAll(":not(:defined)")];
+  if (root.matches?.(":not(:defined)")) found.push(root);
+  for (const el of found) {
+    const name = el.localName;
+    if (!name.startsWith("dp-") || SCHEMA[name]) continue;
+    // a name that begins with this one (<dp-trace> for <dp-trace-attack>), else the nearest by edits
+    const near = Object.keys(SCHEMA).find((t) => t.startsWith(name)) ??
+      Object.keys(SCHEMA).sort((a, b) => distance(name, a) - distance(name, b))[0];
+    warnOnce(`<${name}> is not an element of dpsample and shows nothing; did you mean <${near}>? ` +
+      `The elements are ${Object.keys(SCHEMA).map((t) => "<" + t + ">").join(", ")}.`);
+  }
+}
+if (document.readyState === "complete") warnUnknownTags(document);
+else addEventListener("load", () => warnUnknownTags(document), { once: true });
+new MutationObserver((records) => {
+  for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) warnUnknownTags(n);
+}).observe(document.documentElement, { childList: true, subtree: true });
+
 function message(el, lines, kind) {
   el.querySelector(":scope > .dp-message")?.remove();
   const box = document.createElement("div");
@@ -231,7 +275,11 @@ class DPWidget extends HTMLElement {
   connectedCallback() {
     if (this.querySelector(":scope > section[data-view], :scope > .dp-message")) return;
     const problems = validate(this);
-    if (problems.length) { message(this, problems, "attributes"); return; }
+    if (problems.length) {
+      message(this, problems, "attributes");
+      for (const m of problems) warnOnce(`<${this.localName}> was not started: ${m}`);
+      return;
+    }
     const s = document.createElement("section");
     s.dataset.view = SCHEMA[this.localName].view;
     for (const a of this.attributes) if (!GLOBAL.test(a.name)) s.setAttribute("data-" + a.name, a.value.trim());

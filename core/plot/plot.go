@@ -226,6 +226,7 @@ func FormatTick(v float64) string {
 // (a generous average for system-ui; an estimate too wide only wraps earlier).
 const (
 	legendCharW  = 7.6
+	legendFont   = 13.0
 	legendRowH   = 20.0
 	legendSwatch = 30.0 // swatch and gap before the entry's text
 	legendGap    = 16.0 // between entries on one row
@@ -233,29 +234,41 @@ const (
 
 // legendEntry is one positioned legend item.
 type legendEntry struct {
-	x, y float64 // top-left of the entry
-	idx  int     // index into p.Series
+	x, y  float64  // top-left of the entry
+	idx   int      // index into p.Series
+	lines []string // the series' name, wrapped to the legend's width
 }
 
+// legendMaxLines is the most lines a legend entry's name wraps onto.
+const legendMaxLines = 4
+
 // layoutLegend places the named series' entries in rows of at most width
-// pixels starting at x0, and returns them with the number of rows used.
+// pixels starting at x0, and returns them with the number of rows used. A
+// name wider than a whole row wraps onto several lines (a phone's narrow
+// plot: issue 29), its entry alone on those rows.
 func (p *Plot) layoutLegend(x0, width float64) ([]legendEntry, int) {
 	var out []legendEntry
-	x, row := x0, 0
+	x, row, rowLines := x0, 0, 1
 	for i, s := range p.Series {
 		if s.Name == "" {
 			continue
 		}
+		lines := []string{s.Name}
 		ew := legendSwatch + legendCharW*float64(len([]rune(s.Name)))
-		if x > x0 && x+ew > x0+width {
-			x, row = x0, row+1
+		if ew > width {
+			lines = wrapText(s.Name, width-legendSwatch, legendFont, legendMaxLines)
+			ew = width
 		}
-		out = append(out, legendEntry{x: x, y: float64(row) * legendRowH, idx: i})
+		if x > x0 && x+ew > x0+width {
+			x, row, rowLines = x0, row+rowLines, 1
+		}
+		out = append(out, legendEntry{x: x, y: float64(row) * legendRowH, idx: i, lines: lines})
+		rowLines = max(rowLines, len(lines))
 		x += ew + legendGap
 	}
 	rows := 0
 	if len(out) > 0 {
-		rows = row + 1
+		rows = row + rowLines
 	}
 	return out, rows
 }
@@ -437,7 +450,10 @@ func (p *Plot) SVG() string {
 		} else {
 			fmt.Fprintf(&b, `<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="3"%s/>`, x+2, y+9, x+22, y+9, col, dash)
 		}
-		fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="13">%s</text></g>`, x+legendSwatch, y+14, esc(s.Name))
+		for k, line := range e.lines {
+			fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="%g">%s</text>`, x+legendSwatch, y+14+float64(k)*legendRowH, legendFont, esc(line))
+		}
+		b.WriteString(`</g>`)
 	}
 	b.WriteString(`</svg>`)
 	return b.String()

@@ -149,7 +149,8 @@ func svgGeometry(t *testing.T, s string) (view box, marks, legends []box) {
 					}
 					depth--
 					x, y := num(e.Attr, "x"), num(e.Attr, "y")
-					grow(box{x, y - 13, x + 8*float64(len([]rune(txt))), y + 3})
+					// SVG drops a text's trailing spaces (xml:space default)
+					grow(box{x, y - 13, x + 8*float64(len([]rune(strings.TrimRight(txt, " ")))), y + 3})
 				}
 				continue
 			}
@@ -186,8 +187,9 @@ func svgGeometry(t *testing.T, s string) (view box, marks, legends []box) {
 // TestLegendCoversNoData fills every corner of the frame with points and
 // lines (where an in-frame legend would have to go) at desktop and phone
 // widths, and checks that no legend entry overlaps a data mark, that entries
-// do not overlap each other, and that all lie inside the viewBox. The old
-// layout (legend at the top left of the frame) fails the first check.
+// do not overlap each other, and that all lie inside the viewBox (a name
+// wider than the phone's plot wraps). The old layout (legend at the top left
+// of the frame) fails the first check; a name that does not wrap, the last.
 func TestLegendCoversNoData(t *testing.T) {
 	var xs, ys []float64
 	for i := 0; i <= 20; i++ {
@@ -202,10 +204,12 @@ func TestLegendCoversNoData(t *testing.T) {
 				{Name: "diagonal (a rising line)", X: []float64{0, 1}, Y: []float64{0, 1}},
 				{Name: "anti-diagonal, dashed", X: []float64{0, 1}, Y: []float64{1, 0}, Dashed: true},
 				{Name: "bars", X: []float64{0.25, 0.75}, Y: []float64{0.9, 0.9}, Kind: Bars},
+				// wider than a phone's plot: it wraps inside the viewBox (issue 29)
+				{Name: "upper, Thm 2.2 at full rank (k = d): unconstrained, rank k = d, (ε, δ)", X: []float64{0, 1}, Y: []float64{0.5, 0.5}},
 			}}
 		view, marks, legends := svgGeometry(t, p.SVG())
-		if len(legends) != 4 {
-			t.Fatalf("width %g: %d legend entries, want 4", w, len(legends))
+		if len(legends) != 5 {
+			t.Fatalf("width %g: %d legend entries, want 5", w, len(legends))
 		}
 		if len(marks) < 441 {
 			t.Fatalf("width %g: parsed %d data marks, want ≥ 441", w, len(marks))

@@ -164,7 +164,8 @@ Copy this folder next to your page, e.g. as ` + "`dpsample/`" + ` (any name work
 
 The elements: ` + "`<dp-estimate>`, `<dp-dimension-free>`, `<dp-trace-attack>`, `<dp-bounds>`, `<dp-privacy-curve>`, `<dp-median>`" + `;
 every attribute, the styles and the hosting rules: [docs/ELEMENTS.md](docs/ELEMENTS.md). The widgets style only
-themselves: your page keeps its own look. The JS API (` + "`import { load } from \"./dpsample/dpsample.js\"`" + `):
+themselves: your page keeps its own look, and its element and class rules do not restyle them (an id rule does,
+e.g. on a control's ` + "`prefix`" + ` id). The JS API (` + "`import { load } from \"./dpsample/dpsample.js\"`" + `):
 [docs/API.md](docs/API.md), types in ` + "`dpsample.d.ts`" + `.
 
 With npm: ` + "`npm pack`" + ` on this folder makes ` + "`dpsample-" + v + ".tgz`" + `; ` + "`npm install ./dpsample-" + v + ".tgz`" + `

@@ -8,6 +8,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -91,6 +92,8 @@ type page struct {
 	mu  sync.Mutex
 	// console holds console errors, uncaught exceptions and unhandled rejections.
 	console []string
+	// warnings holds the texts of console.warn calls.
+	warnings []string
 	// requests holds every request URL the page made, in order.
 	requests []string
 	// transferred is the sum of the bytes received on the wire (after
@@ -145,6 +148,17 @@ func openTab(t *testing.T, ctx context.Context, url string) *page {
 					parts = append(parts, strings.Trim(string(a.Value), `"`)+a.Description)
 				}
 				p.console = append(p.console, "console.error: "+strings.Join(parts, " "))
+			}
+			if e.Type == cdpruntime.ConsoleAPICalledTypeWarning {
+				var parts []string
+				for _, a := range e.Args {
+					var text string
+					if json.Unmarshal(a.Value, &text) != nil {
+						text = string(a.Value)
+					}
+					parts = append(parts, text+a.Description)
+				}
+				p.warnings = append(p.warnings, strings.Join(parts, " "))
 			}
 		case *cdpruntime.EventExceptionThrown:
 			msg := e.ExceptionDetails.Text
@@ -228,6 +242,19 @@ func (p *page) consoleErrors() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.console...)
+}
+
+// warningsWith returns the console warnings that contain s.
+func (p *page) warningsWith(s string) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for _, w := range p.warnings {
+		if strings.Contains(w, s) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 func (p *page) requestCount() int {

@@ -19,19 +19,12 @@ import (
 // stylesheet used to restyle (body, section, table, button, …) and host
 // elements that carry the class names dpsample's widgets use (.lede, .field,
 // .help, .result, .dp-message, …). scriptTag is put in its <head>: empty for
-// the page without dpsample.
-func hostPage(scriptTag string) string {
+// the page without dpsample. css is the page's own style sheet.
+func hostPage(scriptTag, css string) string {
 	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <title>Host page</title>
 <style>
-:root { --accent: rgb(200, 0, 100); }
-body { margin: 24px 40px; background: rgb(253, 246, 227); color: rgb(40, 40, 40); font: 18px/1.3 Georgia, serif; }
-section { padding: 2px 4px; border: 0; background: transparent; }
-table { border: 1px solid rgb(0, 0, 0); }
-th, td { padding: 7px; }
-button { background: rgb(255, 230, 0); color: var(--accent); border: 2px dotted rgb(0, 0, 0); }
-pre { white-space: pre; }
-</style>
+` + css + `</style>
 ` + scriptTag + `
 </head><body>
 <header><h1>Week 7</h1><nav class="toc"><a href="#a" id="host-link">Notes</a></nav><p id="status">host status line</p></header>
@@ -54,13 +47,43 @@ pre { white-space: pre; }
   <div data-view="privacy" id="host-dataview"></div>
   <div class="field slider drag paper-notes"><input type="range" aria-label="host slider"></div>
 </section>
+<dp-estimate></dp-estimate>
 <dp-bounds n="2000" d="500" rank="3"></dp-bounds>
 <dp-privacy-curve></dp-privacy-curve>
 <dp-median></dp-median>
+<dp-trace n="4"></dp-trace><dp-trace></dp-trace>
 </main>
 <footer><p>host footer</p></footer>
 </body></html>`
 }
+
+// hostCSS is the host page's style sheet: rules for the elements dpsample's
+// stylesheet used to restyle, then (issue 29) a course page's hostile element
+// and class rules — h2, th/td, tr:nth-child, input, .help, p, label (the
+// issue saw them restyle 33 of 40 widget elements), then a, lists, select
+// and dpsample's class names. Before the widgets reset what they do not set
+// themselves, this sheet restyled 328 of the 627 elements inside the four
+// widgets below (254 without the rules after the issue's seven).
+const hostCSS = `:root { --accent: rgb(200, 0, 100); }
+body { margin: 24px 40px; background: rgb(253, 246, 227); color: rgb(40, 40, 40); font: 18px/1.3 Georgia, serif; }
+section { padding: 2px 4px; border: 0; background: transparent; }
+table { border: 1px solid rgb(0, 0, 0); }
+th, td { padding: 7px; }
+button { background: rgb(255, 230, 0); color: var(--accent); border: 2px dotted rgb(0, 0, 0); }
+pre { white-space: pre; }
+h2 { color: rgb(128, 0, 0); font: italic 700 30px/1 Impact, sans-serif; text-transform: uppercase; border-bottom: 3px double rgb(128, 0, 0); margin: 40px 0; }
+th, td { border: 2px solid rgb(128, 0, 0); font-weight: 700; padding: 12px; text-align: center; }
+tr:nth-child(even) { background: rgb(255, 192, 203); }
+tr:nth-child(odd) td { color: rgb(0, 0, 128); }
+input { background: rgb(255, 240, 240); border: 3px solid rgb(128, 0, 0); font-size: 22px; padding: 10px; }
+select { font-style: italic; margin: 6px; }
+.help { font-style: italic; color: rgb(128, 0, 0); display: block; margin: 10px 0; }
+p { margin: 2em 0; line-height: 2; text-align: justify; }
+label { text-transform: uppercase; color: rgb(0, 100, 0); display: block; letter-spacing: 2px; }
+a { color: rgb(200, 0, 100); text-decoration: none; }
+ul, ol { list-style-type: square; padding-left: 60px; }
+.field, .controls, .result, .detail, .statement { padding: 9px; background: rgb(230, 230, 250); }
+`
 
 // hostStyleProps are the computed properties compared on every host element:
 // everything dpsample's stylesheet ever set, and the custom properties it
@@ -73,6 +96,7 @@ var hostStyleProps = []string{
 	"border-bottom-width", "border-bottom-style", "border-bottom-color", "border-top-left-radius", "border-collapse",
 	"background-color", "background-image", "color", "accent-color",
 	"font-family", "font-size", "font-weight", "line-height", "font-variant-numeric",
+	"font-style", "text-transform", "letter-spacing",
 	"text-align", "text-decoration-line", "white-space", "overflow-wrap", "overflow-x", "overflow-y",
 	"min-width", "max-width", "min-height", "max-height",
 	"flex-direction", "flex-wrap", "row-gap", "column-gap", "align-items",
@@ -117,23 +141,34 @@ const hostStylesJS = `(() => {
 // (site/style.css is scoped to them). A global rule such as the old
 // `section { … }` or `button { … }` fails it, as did elements.js removing
 // every .dp-loading and app.js writing to any #status.
+//
+// The other direction (issue 29): the same page without its style sheet
+// (/host-bare.html) gives every element inside the widgets the same computed
+// styles as the page with it — the host's h2, th/td, tr:nth-child, input,
+// .help, p, label, a, list and class rules restyle none of them. Before
+// style.css's reset they restyled 328 of the 627 elements of the four
+// widgets (254 with only the page's first rules and the issue's seven).
 func TestHostStyles(t *testing.T) {
 	site := devserver.Handler(root)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
-		case "/host.html", "/host-plain.html":
-			tag := ""
-			if r.URL.Path == "/host.html" {
-				tag = `<script type="module" src="/site/elements.js"></script>`
+		case "/host.html", "/host-plain.html", "/host-bare.html":
+			tag, css := `<script type="module" src="/site/elements.js"></script>`, hostCSS
+			switch r.URL.Path {
+			case "/host-plain.html":
+				tag = ""
+			case "/host-bare.html":
+				css = ""
 			}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			io.WriteString(w, hostPage(tag))
+			io.WriteString(w, hostPage(tag, css))
 		default:
 			site.ServeHTTP(w, r)
 		}
 	}))
 	defer srv.Close()
 	props := "[" + `"` + strings.Join(hostStyleProps, `", "`) + `"` + "]"
+	var widgets map[string]map[string]string // page → widget styles
 	styles := func(path string, withScript bool) map[string]string {
 		p := openURL(t, srv.URL+path)
 		if withScript {
@@ -143,16 +178,35 @@ func TestHostStyles(t *testing.T) {
 			if bg := eval[string](p, `getComputedStyle(document.querySelector("dp-bounds section")).backgroundColor`); bg != "rgb(255, 255, 255)" {
 				t.Errorf("dpsample's own section is not styled as a card (background %q): the comparison would test nothing", bg)
 			}
-			p.screenshot("host-with-dpsample")
+			p.screenshot(map[string]string{"/host.html": "host-with-dpsample", "/host-bare.html": "host-bare-with-dpsample"}[path])
 			p.noConsoleErrors()
+			// Two misspelled <dp-trace> in the page's HTML: one warning, naming the element meant.
+			if w := p.warningsWith("<dp-trace>"); len(w) != 1 || !strings.Contains(w[0], "did you mean <dp-trace-attack>?") {
+				t.Errorf("console warnings about <dp-trace>: %q, want one that suggests <dp-trace-attack>", w)
+			}
+			widgets[path] = eval[map[string]string](p, fmt.Sprintf(widgetStylesJS, props))
+			// A host rule with an id still reaches a control by its prefix id (the
+			// documented way to style one), after the widgets' styles were read.
+			if got := eval[string](p, `(() => {
+				const input = document.querySelector("dp-bounds input[id]"), st = document.createElement("style");
+				st.textContent = "#" + input.id + " { background-color: rgb(1, 2, 3); }";
+				document.head.append(st);
+				return getComputedStyle(input).backgroundColor; })()`); got != "rgb(1, 2, 3)" {
+				t.Errorf("a host rule #<id> { background-color: rgb(1, 2, 3) } gives the control %q", got)
+			}
 		} else {
 			p.waitJS(`document.readyState === "complete"`, 10*time.Second)
+			if c := eval[string](p, `getComputedStyle(document.querySelector("#host-section h2")).color`); c != "rgb(128, 0, 0)" {
+				t.Errorf("the host's own h2 rule does not apply (colour %q): the comparison would test nothing", c)
+			}
 			p.screenshot("host-without-dpsample")
 		}
 		return eval[map[string]string](p, fmt.Sprintf(hostStylesJS, props))
 	}
+	widgets = map[string]map[string]string{}
 	without := styles("/host-plain.html", false)
 	with := styles("/host.html", true)
+	styles("/host-bare.html", true)
 	if len(without) < 40*len(hostStyleProps) {
 		t.Fatalf("only %d values read from the host page", len(without))
 	}
@@ -167,8 +221,66 @@ func TestHostStyles(t *testing.T) {
 			diff = append(diff, k+": only with dpsample")
 		}
 	}
+	// The other direction (issue 29): the host's element and class rules
+	// restyle nothing inside the widgets.
+	restyled, total, examples := restyledWidgets(widgets["/host.html"], widgets["/host-bare.html"])
+	t.Logf("the host's style sheet restyles %d of %d widget elements", restyled, total)
+	if total < 100 {
+		t.Errorf("only %d widget elements compared", total)
+	}
+	if restyled > 0 {
+		t.Errorf("the host's element and class rules restyle %d of %d widget elements, e.g.:\n%s", restyled, total, strings.Join(examples[:min(25, len(examples))], "\n"))
+	}
 	sort.Strings(diff)
 	if len(diff) > 0 {
 		t.Errorf("%d computed styles, texts or attributes of the host page change when dpsample is added, e.g.:\n%s", len(diff), strings.Join(diff[:min(25, len(diff))], "\n"))
 	}
+}
+
+// widgetStylesJS returns, for every element inside dpsample's elements, its
+// computed values of hostStyleProps, keyed by "path\tproperty" (the path of
+// tag names and indices from the dp-* element).
+const widgetStylesJS = `(() => {
+  // a host's own custom properties inherit into every element (and mean
+  // nothing to dpsample's rules, which read only --dp-*)
+  const props = %s.filter((p) => !p.startsWith("--")).concat(["--dp-fg", "--dp-muted", "--dp-accent", "--dp-warn", "--dp-card"]);
+  const out = {};
+  const walk = (el, key) => {
+    const cs = getComputedStyle(el);
+    for (const p of props) out[key + "\t" + p] = cs.getPropertyValue(p).trim();
+    [...el.children].forEach((c, i) => walk(c, key + ">" + c.localName + "[" + i + "]"));
+  };
+  for (const w of document.querySelectorAll("dp-estimate, dp-bounds, dp-privacy-curve, dp-median")) walk(w, w.localName);
+  return out;
+})()`
+
+// restyledWidgets compares the widgets' computed styles on the host page
+// with its style sheet (with) and without it (bare), over the elements both
+// pages have: it returns how many elements have at least one property that
+// differs, of how many, and a few of the differences.
+func restyledWidgets(with, bare map[string]string) (restyled, total int, examples []string) {
+	elems := map[string]bool{}
+	for k, v := range bare {
+		path, prop, _ := strings.Cut(k, "\t")
+		w, ok := with[k]
+		if !ok {
+			continue
+		}
+		if _, seen := elems[path]; !seen {
+			elems[path] = false
+		}
+		if w != v {
+			if !elems[path] {
+				examples = append(examples, fmt.Sprintf("%s %s: %q without the host's sheet, %q with", path, prop, v, w))
+			}
+			elems[path] = true
+		}
+	}
+	for _, r := range elems {
+		if r {
+			restyled++
+		}
+	}
+	sort.Strings(examples)
+	return restyled, len(elems), examples
 }

@@ -95,7 +95,7 @@ const overflowJS = `(() => {
         p = p.parentElement;
       }
       if (clipped) continue;
-      if (b.right > r.right + 1 || b.right > vw + 1) out.items.push(s.dataset.view + ": <" + e.localName + (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className.split(" ")[0] : "") + "> right " + Math.round(b.right) + " > section " + Math.round(r.right));
+      if (b.right > r.right + 1 || b.right > vw + 1) out.items.push(s.dataset.view + ": <" + e.localName + (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className.split(" ")[0] : "") + "> “" + e.textContent.trim().slice(0, 40) + "” right " + Math.round(b.right) + " > section " + Math.round(r.right));
     }
   }
   out.items = out.items.slice(0, 12);
@@ -124,7 +124,8 @@ const tickSizesJS = `(() => {
 // TestLayoutEverySection loads the page at 375 and 1280 px, runs a small
 // private estimate (so its results table exists), and for every section
 // checks: no horizontal page overflow, nothing wider than its section except
-// inside a scroll box, tick labels ≥ 10 px on screen, and no console or
+// inside a scroll box (again with a pasted CSV, its features, ranges and
+// missing-cell error shown), tick labels ≥ 10 px on screen, and no console or
 // browser-log error (the favicon and the CSP meta tag included). Writes a
 // screenshot of every section at both widths.
 func TestLayoutEverySection(t *testing.T) {
@@ -133,6 +134,14 @@ func TestLayoutEverySection(t *testing.T) {
 			p := openPage(t, "/", w, 900)
 			p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
 			p.buildAll(30 * time.Second)
+			// style.css's reset (all: revert) keeps what the hidden attribute hides
+			// hidden (in Chromium a presentation attribute, which the reset would revert).
+			if shown := eval[[]string](p, `[...document.querySelectorAll("section[data-view] [hidden]")].filter((e) => getComputedStyle(e).display !== "none").map((e) => e.localName + "#" + e.id)`); len(shown) > 0 {
+				t.Errorf("elements with the hidden attribute are shown: %v", shown)
+			}
+			if n := eval[int](p, `document.querySelectorAll("section[data-view] [hidden]").length`); n == 0 {
+				t.Error("no element with the hidden attribute in the sections: the check above tests nothing")
+			}
 			p.setValue("est-samples", "5")
 			p.click("est-run")
 			p.waitJS(`document.getElementById("est-status").textContent === "Done." || document.getElementById("est-err").textContent !== ""`, 90*time.Second)
@@ -175,6 +184,25 @@ func TestLayoutEverySection(t *testing.T) {
 			for _, v := range []string{"estimate", "dimfree", "trace", "bounds", "privacy"} {
 				p.shot("#"+v, fmt.Sprintf("layout-%s-%d", v, w))
 			}
+			// The estimate's CSV mode (issue 29 saw "drop rows with missing cells…"
+			// unwrapped at 375 px, the page 410 px wide): a pasted table with long
+			// column names and a missing cell, its features and ranges, and the
+			// missing-cell error after Run.
+			p.setValue("est-data", "csv")
+			p.setValue("est-csv", "patient_age_in_years,systolic_blood_pressure_mm_hg,outcome_after_thirty_days\n"+
+				"41,120,yes\n57,NaN,no\n63,141,no\n38,118,yes\n")
+			p.waitJS(`document.querySelectorAll("#est-features input").length >= 2`, 10*time.Second)
+			p.checkFeatures("patient_age_in_years", "systolic_blood_pressure_mm_hg")
+			p.click("est-run")
+			p.waitJS(`document.getElementById("est-csv-err").textContent !== "" || document.getElementById("est-err").textContent !== ""`, 10*time.Second)
+			o = eval[overflow](p, overflowJS)
+			if o.Page > 0 {
+				t.Errorf("at %d px, with a CSV, the page scrolls sideways by %g px", w, o.Page)
+			}
+			for _, it := range o.Items {
+				t.Errorf("at %d px, with a CSV, %s", w, it)
+			}
+			p.shot("#estimate", fmt.Sprintf("layout-estimate-csv-%d", w))
 			if favicon := eval[string](p, `document.querySelector('link[rel="icon"]')?.href ?? ""`); !strings.HasSuffix(favicon, "/site/favicon.svg") {
 				t.Errorf("no favicon link: %q", favicon)
 			}
@@ -186,8 +214,9 @@ func TestLayoutEverySection(t *testing.T) {
 // TestElementAttributeErrors adds elements with bad attributes to the
 // embedding page and checks each shows an inline message naming the
 // attribute and what it must be, and mounts no section; then a valid element
-// added after start-up does mount. Every attribute elements.js accepts is
-// documented in docs/ELEMENTS.md.
+// added after start-up does mount. Every problem is a console warning, once
+// per text, and so is a dp-* tag that is not dpsample's (a misspelling).
+// Every attribute elements.js accepts is documented in docs/ELEMENTS.md.
 func TestElementAttributeErrors(t *testing.T) {
 	p := openPage(t, "/embed.html", 1280, 900)
 	p.waitJS(`window.dpsampleUIReady === true && document.querySelector("dp-privacy-curve section[data-built] svg") !== null`, 60*time.Second)
@@ -228,6 +257,24 @@ func TestElementAttributeErrors(t *testing.T) {
 		if n := eval[int](p, `document.querySelectorAll("#`+id+` section, #`+id+` select").length`); n != 0 {
 			t.Errorf("<%s %s>: %d sections/selects mounted despite the bad attribute", c.tag, c.attrs, n)
 		}
+	}
+	// Each problem is also a console warning, once: the same bad attribute on a
+	// second element and a misspelled tag added twice warn once each.
+	for _, c := range cases {
+		if w := p.warningsWith(c.want[0]); len(w) != 1 {
+			t.Errorf("<%s %s>: %d console warnings contain %q, want 1: %q", c.tag, c.attrs, len(w), c.want[0], w)
+		}
+	}
+	eval[bool](p, `(() => { const h = document.createElement("div");
+		h.innerHTML = '<dp-bounds id="again" epsilonn="2"></dp-bounds><dp-privacy-curv></dp-privacy-curv><p><dp-privacy-curv epsilon="2"></dp-privacy-curv></p>';
+		document.querySelector("main").append(h); return true })()`)
+	p.waitJS(`document.querySelector("#again .dp-message") !== null`, 5*time.Second)
+	time.Sleep(200 * time.Millisecond) // the mutation observer's callback
+	if w := p.warningsWith(`epsilonn="2"`); len(w) != 1 {
+		t.Errorf("a second <dp-bounds epsilonn=\"2\">: %d warnings, want still 1: %q", len(w), w)
+	}
+	if w := p.warningsWith("<dp-privacy-curv>"); len(w) != 1 || !strings.Contains(w[0], "did you mean <dp-privacy-curve>?") {
+		t.Errorf("console warnings about <dp-privacy-curv> added twice: %q, want one that suggests <dp-privacy-curve>", w)
 	}
 	p.shot("#bad0", "element-bad-dataset")
 	p.shot("#bad1", "element-bad-loss")
