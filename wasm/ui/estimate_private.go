@@ -27,8 +27,9 @@ import (
 // budget's δ. Chosen on the study's development half (docs/PRIVACY.md §9): at
 // ε = 1 the tables of a few hundred rows and ≤ 11 columns had 0–12 % of a
 // column's values outside the range found (30 columns: 27 %), and the
-// release costs ≈ 11 % of the default budget's GDP² (ε = 3, δ = 10⁻⁵): a
-// model's ε drops from 3 to ≈ 2.8.
+// release (s ≈ 0.27 at δ = 10⁻⁵) costs ≈ 15 % of the default budget's GDP²
+// (ε = 3, δ = 10⁻⁵: S ≈ 0.70): what a model may still spend drops from
+// ε = 3 to ≈ 2.6.
 const privateEpsilon = 1
 
 // privateRange is what describe found for one column (a private release).
