@@ -11,6 +11,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/domain"
+	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
@@ -55,13 +56,28 @@ func (v *estimateView) blankColumns() []string {
 // privateCostLine is what finding the blank ranges will cost, said before
 // anything is spent.
 func (v *estimateView) privateCostLine(cols []string) string {
-	_, delta, err := v.ledger.budget()
+	eps, delta, err := v.ledger.budget()
 	if err != nil {
-		delta = 1e-5
+		eps, delta = 3, 1e-5
 	}
-	return fmt.Sprintf("Blank ranges (%s) will be found privately when you press Run — or now, with the button: it costs ε = %g "+
+	line := fmt.Sprintf("Blank ranges (%s) will be found privately when you press Run — or now, with the button: it costs ε = %g "+
 		"(δ = %g) of this table's budget, once; the ranges found are kept for this file's columns and are not paid for again. "+
 		"Typed ranges always win.", strings.Join(cols, ", "), float64(privateEpsilon), delta)
+	// What a model may still spend afterwards (GDP composes in squares).
+	left := 0.0
+	if b, err := privacy.NewLedgerBudget(eps, delta); err == nil {
+		left = b.GDP
+	}
+	if st := v.ledger.state; st != nil && st.Key == v.ledger.key && st.Key != "" {
+		left = st.Remaining.GDP
+	}
+	if s, err := privacy.Calibrate(privateEpsilon, delta); err == nil && left > s {
+		if after, err := privacy.Epsilon(math.Sqrt(left*left-s*s), delta); err == nil {
+			line += fmt.Sprintf(" Afterwards a model may still spend up to ε ≈ %s at δ = %g (budgets compose in squares, so this costs "+
+				"less than ε = %g off what is left).", g3(after), delta, float64(privateEpsilon))
+		}
+	}
+	return line
 }
 
 // findRanges releases the blank columns' ranges under the table's ledger and
