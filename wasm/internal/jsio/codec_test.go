@@ -224,7 +224,7 @@ func TestFields(t *testing.T) {
 		v    any
 		want []string
 	}{
-		{baseline.DimFreeOptions{}, []string{"n", "rank", "dims", "epsilon", "delta", "radius", "trials", "steps", "dataSeed", "seed"}},
+		{baseline.DimFreeOptions{}, []string{"n", "rank", "dims", "epsilon", "delta", "radius", "trials", "dataSeed", "seed"}},
 		{lowerbound.Options{}, []string{"n", "xi", "mechanism", "epsilon", "delta", "s", "remove", "ghosts", "trials", "mode", "seed", "copies", "pad"}},
 	} {
 		got := jsio.Fields(tc.v)
