@@ -53,8 +53,8 @@ func (v *traceView) buildDichotomy() {
 	v.dich.dichotomy = el("figure", "id", v.pre+"-dichotomy", "class", "plot")
 	v.dich.corner = text("p", "", "id", v.pre+"-corner", "class", "result", "aria-live", "polite")
 	css(v.dich.corner, "font-size", "16px")
-	appendAll(s, narration("The promise behind the attack: an answer that is accurate (excess ≤ D/150) and traces nobody has "+
-		"probability at most ξ. That is about the two together: among accurate answers alone the failure rate can be larger, up to "+
+	appendAll(s, narration("What the code guarantees (completeness, in the notes): the chance that an answer is accurate (excess ≤ D/150) "+
+		"and traces nobody is ≤ ξ. That is about the two together: among accurate answers alone the failure rate can be larger, up to "+
 		"ξ divided by the chance of being accurate. Every trial the page runs lands in this plane; the promise says nothing about "+
 		"the trials right of the 1/150 line, traced or not. "+
 		"Sweeping runs the chosen mechanism at 9 values of its slider, "+strconv.Itoa(sweepTrials)+" fresh trials each."),

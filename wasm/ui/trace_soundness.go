@@ -68,8 +68,8 @@ func (v *traceView) buildSoundness() {
 	v.sound.soundPlot = el("figure", "id", v.pre+"-sound-plot", "class", "plot")
 	appendAll(s, v.narrationWithNote("The other half of the argument. Each trial draws a fresh code, runs the mechanism on the full data set "+
 		"and again on the data without the chosen person (all k copies of their row; the mechanism's parameters stay the ones the full "+
-		"data set fixed), and traces both answers. Without their rows the person is an innocent. The code promises that an innocent "+
-		"is accused with probability ≤ ξ whatever the mechanism outputs. With this code's constants that holds only approximately, "+
+		"data set fixed), and traces both answers. Without their rows the person is an innocent. Soundness (in the notes) asks that an innocent "+
+		"be accused with probability ≤ ξ whatever the mechanism outputs. With this code's constants that holds only approximately, "+
 		"and only when Φ̄(√ln(n/ξ)) ≤ ξ: the next line gives the worst output's rate for the code drawn above. "+
 		"After a run, the list below says how often this person was actually accused in N runs without them, with a 95 % Clopper–Pearson "+
 		"interval, and the exact probability computed from each code's secret key. If the mechanism is (ε, δ)-DP, then "+
@@ -96,7 +96,7 @@ func (v *traceView) drawWorst(ex *lowerbound.Experiment, su traceSetup) {
 		meets = "which this worst case exceeds (see the warning)."
 	}
 	v.sound.worst.SetTextContent(fmt.Sprintf("Code drawn above (n = %d, ξ = %s): %s %s (exact, from this code's key); normal approximation %s = %s. "+
-		"The code promises ≤ ξ = %s, %s", su.n, fmtNum(su.xi), lead, fmtNum(sd.WorstCaseExact), approx, fmtNum(sd.WorstCaseGaussian), fmtNum(su.xi), meets))
+		"Soundness asks ≤ ξ = %s, %s", su.n, fmtNum(su.xi), lead, fmtNum(sd.WorstCaseExact), approx, fmtNum(sd.WorstCaseGaussian), fmtNum(su.xi), meets))
 	v.sound.worst.SetAttribute("data-exact", strconv.FormatFloat(sd.WorstCaseExact, 'g', -1, 64))
 	v.sound.worst.SetAttribute("data-gaussian", strconv.FormatFloat(sd.WorstCaseGaussian, 'g', -1, 64))
 	v.sound.worst.SetAttribute("data-exceeds", strconv.FormatBool(sd.WorstCaseExceedsXi))
@@ -239,7 +239,7 @@ func (v *traceView) drawSound() {
 	sd := p.Soundness
 	v.sound.soundRates.SetInnerHTML("")
 	ul := el("ul")
-	removed := fmt.Sprintf("Person %d accused on the data without them: %s; exact probability for these codes and outputs %s; the code promises ≤ ξ = %s.",
+	removed := fmt.Sprintf("Person %d accused on the data without them: %s; exact probability for these codes and outputs %s; Definition G.1 asks ≤ ξ = %s.",
 		u, ofN(sd.RemovedHits, n, *sd.RemovedCI, "runs"), optNum(sd.RemovedExact, "—"), fmtNum(sd.Xi))
 	if sd.RemovedHits == 0 {
 		removed += fmt.Sprintf(" (0 hits: the upper end 1 − 0.025^(1/%d) = %s ≈ 3.7/%d is all %d runs can show.)", n, fmtNum(sd.RemovedCI[1]), n, n)

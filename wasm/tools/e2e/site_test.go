@@ -174,6 +174,7 @@ func TestEstimateBadCSV(t *testing.T) {
 	p.setValue("est-csv", csv.String())
 	p.waitJS(`[...document.getElementById("est-target").options].some(o => o.value === "label")`, 5*time.Second) // columns read after a debounce
 	p.setValue("est-target", "label")
+	p.confirmTask() // the task suggested for the new file, made the owner's choice
 	for id, v := range map[string]string{"est-lo-0": "-1", "est-hi-0": "1", "est-lo-1": "-1", "est-hi-1": "1", "est-positive": "yes"} {
 		p.setValue(id, v)
 	}
