@@ -4,6 +4,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
@@ -34,7 +35,7 @@ func (v *estimateView) textEdited() {
 		return
 	}
 	if n >= asyncProfileBytes { // landed in the box (not through the paste handler): taken out of it
-		v.hold(v.csvText.Underlying().Get("value"), "the text in the box")
+		go v.hold(v.csvText.Underlying().Get("value"), "the text in the box")
 		return
 	}
 	if n > 0 {
@@ -137,10 +138,20 @@ func (v *estimateView) readFile(f js.Value) {
 
 // hold keeps the JS string t (a large paste or file, named by what) as the
 // table, empties the box, and reads the table's columns (in the worker).
+// Call it from a goroutine: the text is copied into Go (for Parse at Run and
+// the ledger's fingerprint) a piece at a time.
 func (v *estimateView) hold(t js.Value, what string) {
-	v.held, v.heldText = t, t.String() // one copy into Go, for Parse at Run and the ledger's fingerprint
+	v.holdGen++
+	gen := v.holdGen
 	v.csvText.SetValue("")
+	v.stopProfile()
 	size := fmt.Sprintf("%.1f MB", float64(strLen(t))/(1<<20))
+	v.csvProg.SetTextContent("Reading your file (" + size + ")…")
+	s := goString(t)
+	if gen != v.holdGen {
+		return // replaced meanwhile (another paste, or typing in the box)
+	}
+	v.held, v.heldText = t, s
 	v.heldLine.SetTextContent("")
 	appendAll(v.heldLine, text("span", "Your table, "+what+" ("+size+"), is loaded; the box does not show a table this large. "))
 	rm := text("button", "Remove it", "type", "button", "class", "secondary", "id", v.id+"-csv-remove")
@@ -160,6 +171,7 @@ func (v *estimateView) hold(t js.Value, what string) {
 
 // unhold drops a held table (the box's text, or none, is the table).
 func (v *estimateView) unhold() {
+	v.holdGen++ // a table still being copied is dropped too
 	if !v.held.Truthy() {
 		return
 	}
@@ -214,6 +226,32 @@ func (v *estimateView) text() (string, *builtin) {
 		return v.heldText, nil
 	}
 	return v.csvText.Value(), nil
+}
+
+// goString copies the JS string s into Go a piece at a time (1 Mi UTF-16
+// units, never splitting a surrogate pair), yielding to the event loop
+// between pieces: in one piece a 10 MB copy is a task of 100 ms or more.
+func goString(s js.Value) string {
+	const piece = 1 << 20
+	n := strLen(s)
+	if n <= piece {
+		return s.String()
+	}
+	s = js.Global().Get("Object").New(s) // a String object: its methods can be called from Go
+	var b strings.Builder
+	b.Grow(n + n/8)
+	for i := 0; i < n; {
+		j := min(i+piece, n)
+		if j < n {
+			if c := s.Call("charCodeAt", j-1).Int(); c >= 0xD800 && c <= 0xDBFF {
+				j-- // a high surrogate: its pair goes with the next piece
+			}
+		}
+		b.WriteString(s.Call("substring", i, j).String())
+		i = j
+		jsio.Yield()
+	}
+	return b.String()
 }
 
 // strLen is the length of the JS string s (js.Value.Length panics on a

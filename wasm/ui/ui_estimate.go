@@ -124,6 +124,7 @@ type estimateView struct {
 	held                js.Value    // a large table held out of the box (estimate_data.go), as a JS string
 	heldText            string      // the same, in Go
 	heldLine            dom.Element // says what is held, with a button to remove it
+	holdGen             int         // counts holds and unholds (a copy under way is dropped when another starts)
 	fileKey             string      // the profiled file's column names (hash), to tell a new kind of file
 	loadErr             string      // the text's own error (too large, not CSV), kept in csvErr until the text changes
 	checkBox            dom.Element // findings about the file, for the owner only
@@ -303,7 +304,7 @@ func buildEstimateView(root dom.Element) {
 			// Held by the page, never laid out in the box (estimate_data.go).
 			e.PreventDefault()
 			v.cancelColumnsTimer()
-			v.hold(t, "pasted")
+			go v.hold(t, "pasted")
 		}
 	})
 	v.targetSel.sel.AddEventListener("change", false, func(dom.Event) {

@@ -10,6 +10,7 @@ import (
 	"math"
 	"strings"
 	"syscall/js"
+	"unsafe"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -129,7 +130,10 @@ func tableKey(txt string) (string, error) {
 		sum := sha256.Sum256([]byte(txt))
 		return hex.EncodeToString(sum[:]), nil
 	}
-	bytes := js.Global().Get("TextEncoder").New().Call("encode", txt)
+	// txt's UTF-8 bytes (what TextEncoder would give for its JS string),
+	// copied straight from the Go string: no 10 MB detour through UTF-16.
+	bytes := js.Global().Get("Uint8Array").New(len(txt))
+	js.CopyBytesToJS(bytes, unsafe.Slice(unsafe.StringData(txt), len(txt))) // read only
 	buf, err := jsio.Await(subtle.Call("digest", "SHA-256", bytes))
 	if err != nil {
 		return "", err
