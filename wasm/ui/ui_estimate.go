@@ -249,6 +249,7 @@ func buildEstimateView(root dom.Element) {
 	v.formErr = el("div", "id", id+"-err", "class", "error", "role", "alert")
 	v.workLine = el("p", "id", id+"-work", "class", "detail", "role", "status")
 	v.run = newRunner(id, "Run privately")
+	v.run.showLeft = true
 	v.ledger = newLedgerView(root, id)
 	v.out = el("div", "class", "results", "id", id+"-results", "aria-live", "polite")
 	v.summary = el("div", "id", id+"-summary")

@@ -447,7 +447,7 @@ func TestEstimateLargePaste(t *testing.T) {
 		if s := p.text("#est-csv-held"); !strings.Contains(s, "(10.0 MB), is loaded") {
 			t.Errorf("%s: held line %q", how, s)
 		}
-		t.Logf("%s of 10 MB: long tasks %v ms; progress line %q", how, long, seen)
+		t.Logf("%s of 10 MB: long tasks %v ms; %d progress lines, the last %q", how, long, len(seen), seen[len(seen)-1])
 	}
 	p.noConsoleErrors()
 }

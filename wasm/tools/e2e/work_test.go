@@ -32,6 +32,7 @@ func TestEstimateWork(t *testing.T) {
 	if got := p.value("est-loss"); got != "logistic" {
 		t.Fatalf("task %q, want logistic for a yes/no target", got)
 	}
+	p.setValue("est-loss", "logistic") // the owner's own choice: no confirming press of Run (issue 30)
 	p.setValue("est-ranges-line", "a: -1..1, b: -1..1, c: -1..1")
 	p.click("est-ranges-apply")
 	p.waitJS(`document.getElementById("est-positive") !== null`, 5*time.Second)
@@ -101,6 +102,9 @@ func TestEstimateWork(t *testing.T) {
 		if !strings.Contains(s, "(about ") {
 			t.Errorf("status %q lacks the estimate", s)
 		}
+		// While it runs, the time left is said from its progress.
+		p.waitJS(`/: about [0-9.]+ (s|min) left\.$/.test(document.getElementById("est-status").textContent)`, 60*time.Second)
+		t.Logf("running: %s", p.text("#est-status"))
 		p.click("est-cancel")
 		p.waitJS(`!document.getElementById("est-status").textContent.startsWith("Sampling")`, 60*time.Second)
 	}
