@@ -207,6 +207,14 @@ export interface Table {
   coding?: string;
 }
 
+/** data.profileCSV's answer: computed from the data, NOT private (for the owner's eyes only). */
+export interface CSVProfile {
+  columns: { name: string; kind: "numeric" | "text" | "mixed" | "empty"; missing: number; firstText?: string; firstTextRow?: number;
+             labels: { label: string; rows: number }[] | null; manyLabels?: boolean }[];
+  header: boolean; delimiter: string; rows: number; headerHash?: string;
+  problems: { row: number; column?: string; text: string; blocking?: boolean }[] | null;
+}
+
 /** One column's private description (dpsample.describe). lo < hi are finite; lo ≤ q1 ≤ median ≤ q3 ≤ hi. */
 export interface ColumnDescription {
   lo: number; hi: number; median: number; q1: number; q3: number;
@@ -264,7 +272,10 @@ export interface DPSample {
   /** header: true (the first row is a header), false (it is data) or "auto" (default: guessed; a first row mixing numbers
    *  and text unlike the second is an error naming header that asks you to say). */
   data: { parseCSV(text: string, opts?: { target?: string; drop?: "missing"; features?: string[]; positive?: string; targetType?: "numeric" | "label";
-                                          header?: boolean | "auto" }): Promise<Table> };
+                                          header?: boolean | "auto" }): Promise<Table>;
+          /** NOT private: a file's columns (kinds, missing cells, up to 50 labels) and problems, for its owner's eyes
+           *  (the form's first choices); onProgress in bytes read. */
+          profileCSV(text: string, opts?: { header?: boolean | "auto" }, run?: RunOptions): Promise<CSVProfile> };
   /** The site's dimension-free demonstration: synthetic rank-k data embedded in each d of dims; excess risk of
    *  Algorithm 1 and of projected (baseline) and unprojected DP-GD, both on core/dpgd's public schedule (recorded per
    *  point), calibrated with the same accountant. */

@@ -96,7 +96,7 @@ func Parse(text string, opt Options) (*Table, error) {
 	if err := opt.validTarget(); err != nil {
 		return nil, err
 	}
-	dl, recs, err := readRecords(text, opt.Header)
+	dl, recs, err := readRecords(text, opt.Header, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -244,12 +244,12 @@ func listRows(rows []int) string {
 
 // readRecords checks the header declaration, detects the dialect and splits
 // text into records; empty text is an error. Parse and ProfileText share it.
-func readRecords(text, header string) (dialect, [][]string, error) {
+func readRecords(text, header string, tick func(read int) error) (dialect, [][]string, error) {
 	if err := checkHeader(header); err != nil {
 		return dialect{}, nil, err
 	}
 	dl := detect(text)
-	recs, err := dl.records(text)
+	recs, err := dl.records(text, tick)
 	if err != nil {
 		return dialect{}, nil, err
 	}

@@ -75,6 +75,10 @@ func (d dialect) Name() string {
 	return "comma"
 }
 
+// tickRecords is how often records reports progress (about 0.2 MB of a
+// table of short rows).
+const tickRecords = 1 << 13
+
 // reader is the CSV reader of Parse and Columns.
 func (d dialect) reader(text string) *csv.Reader {
 	r := csv.NewReader(strings.NewReader(text))
@@ -88,11 +92,17 @@ func (d dialect) reader(text string) *csv.Reader {
 }
 
 // records reads every record of text, skipping blank lines (Parse and
-// ProfileText; Columns stops at the first).
-func (d dialect) records(text string) ([][]string, error) {
+// ProfileText; Columns stops at the first). A non-nil tick is called with
+// the bytes read so far every tickRecords records; its error stops the read.
+func (d dialect) records(text string, tick func(read int) error) ([][]string, error) {
 	r := d.reader(text)
 	var recs [][]string
-	for {
+	for k := 1; ; k++ {
+		if tick != nil && k%tickRecords == 0 {
+			if err := tick(int(r.InputOffset())); err != nil {
+				return nil, err
+			}
+		}
 		rec, err := r.Read()
 		if err == io.EOF {
 			return recs, nil

@@ -40,7 +40,7 @@ import (
 func CanonicalForm(text string) (string, error) {
 	text = strings.TrimPrefix(text, "\ufeff")
 	dl := detect(text)
-	recs, err := dl.records(text)
+	recs, err := dl.records(text, nil)
 	if err != nil {
 		return "", err
 	}

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"sort"
@@ -22,16 +23,16 @@ import (
 // for the form's first choices, which the owner sees and may change before
 // anything runs. It is never part of a release or an export.
 type Profile struct {
-	Columns   []ColumnInfo
-	Header    bool   // the first record was read as the column names
-	Delimiter string // as Table.Delimiter
-	Rows      int    // data rows (blank lines skipped)
+	Columns   []ColumnInfo `json:"columns"`
+	Header    bool         `json:"header"`    // the first record was read as the column names
+	Delimiter string       `json:"delimiter"` // as Table.Delimiter
+	Rows      int          `json:"rows"`      // data rows (blank lines skipped)
 	// HeaderHash identifies the header's column names (FNV-1a 64 of the
 	// names, in hex), for remembering the owner's declarations per kind of
 	// file; empty when the file has no header. It is computed from the
 	// header line only, never from a data row.
-	HeaderHash string
-	Problems   []Problem
+	HeaderHash string    `json:"headerHash,omitempty"`
+	Problems   []Problem `json:"problems"`
 	dl         dialect
 }
 
@@ -48,33 +49,33 @@ const MaxLabels = 50
 
 // ColumnInfo describes one column of a profiled file.
 type ColumnInfo struct {
-	Name    string
-	Kind    string
-	Missing int // missing cells
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Missing int    `json:"missing"` // missing cells
 	// FirstText is the first cell of a mixed column that is not a number,
 	// with its 1-based data row.
-	FirstText    string
-	FirstTextRow int
+	FirstText    string `json:"firstText,omitempty"`
+	FirstTextRow int    `json:"firstTextRow,omitempty"`
 	// Labels are the distinct (trimmed) non-missing cells with the number
 	// of rows holding each, sorted by label, when there are at most
 	// MaxLabels of them; nil (and ManyLabels set) beyond.
-	Labels     []LabelCount
-	ManyLabels bool
+	Labels     []LabelCount `json:"labels"`
+	ManyLabels bool         `json:"manyLabels,omitempty"`
 }
 
 // LabelCount is a label and the number of rows holding it.
 type LabelCount struct {
-	Label string
-	Rows  int
+	Label string `json:"label"`
+	Rows  int    `json:"rows"`
 }
 
 // Problem is one finding about a file, as a sentence naming its row (1-based
 // data row; 0 for the header) and column where it has one.
 type Problem struct {
-	Row      int
-	Column   string
-	Text     string
-	Blocking bool // Parse stops at it (a ragged row); the others are warnings
+	Row      int    `json:"row"`
+	Column   string `json:"column,omitempty"`
+	Text     string `json:"text"`
+	Blocking bool   `json:"blocking,omitempty"` // Parse stops at it (a ragged row); the others are warnings
 }
 
 // ProfileText reads CSV text into a Profile, with the header rule of
@@ -82,13 +83,34 @@ type Problem struct {
 // are ColumnsWith's (too large, empty, not CSV, a first row that may or may
 // not be a header in auto mode); everything else is a Problem.
 func ProfileText(text, header string) (*Profile, error) {
+	return ProfileTextContext(context.Background(), text, header, nil)
+}
+
+// ProfileTextContext is ProfileText for a caller that shows progress or may
+// cancel (the page profiles a pasted file in its worker): a non-nil progress
+// is called with done = the bytes of text read so far and total = len(text),
+// every few thousand rows and once with done = total at the end (reading the
+// rows is most of the work: the columns' kinds follow in one pass over the
+// records); when ctx is done it stops with ctx's error.
+func ProfileTextContext(ctx context.Context, text, header string, progress func(done, total int)) (*Profile, error) {
 	if len(text) > MaxBytes {
 		return nil, checks.Errorf("text", "at most %d MB of CSV (got %.1f MB)", MaxBytes>>20, float64(len(text))/(1<<20))
 	}
-	dl, recs, err := readRecords(text, header)
+	tick := func(read int) error {
+		if progress != nil {
+			progress(read, len(text))
+		}
+		return ctx.Err()
+	}
+	dl, recs, err := readRecords(text, header, tick)
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if progress != nil {
+			progress(len(text), len(text))
+		}
+	}()
 	names, hdr, err := dl.columnNames(recs[:min(2, len(recs))], header)
 	if err != nil {
 		return nil, err

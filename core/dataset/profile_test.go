@@ -1,6 +1,10 @@
 package dataset
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -144,5 +148,53 @@ func TestPositiveCheck(t *testing.T) {
 		if got.Rows != c.rows || got.Close != c.close || got.Of != 4 || !got.Known {
 			t.Errorf("Positive(%q, %q) = %+v, want %d rows, close %q, of 4", c.col, c.label, got, c.rows, c.close)
 		}
+	}
+}
+
+// TestProfileTextContext: the progress reports bytes read, increasing, up to
+// len(text) once at the end; the profile is ProfileText's; a cancelled
+// context stops the read with its error.
+func TestProfileTextContext(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x,y,label\n")
+	for i := 0; b.Len() < 1<<20; i++ {
+		fmt.Fprintf(&b, "%d.5,%d,%s\n", i%97, i%13, []string{"yes", "no"}[i%2])
+	}
+	txt := b.String()
+	var done []int
+	p, err := ProfileTextContext(context.Background(), txt, HeaderAuto, func(d, total int) {
+		if total != len(txt) {
+			t.Fatalf("progress total %d, want len(text) = %d", total, len(txt))
+		}
+		done = append(done, d)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// About 55,000 rows: a report every tickRecords (8192) rows, and the last.
+	if len(done) < 5 || done[len(done)-1] != len(txt) {
+		t.Fatalf("progress %v: want several reports ending at %d", done, len(txt))
+	}
+	for i := 1; i < len(done); i++ {
+		if done[i] <= done[i-1] {
+			t.Fatalf("progress not increasing: %v", done)
+		}
+	}
+	want, err := ProfileText(txt, HeaderAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p, want) {
+		t.Errorf("ProfileTextContext's profile differs from ProfileText's")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	_, err = ProfileTextContext(ctx, txt, HeaderAuto, func(int, int) {
+		if calls++; calls == 2 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || calls != 2 {
+		t.Errorf("cancelled after the 2nd report: err %v after %d reports, want context.Canceled after 2", err, calls)
 	}
 }

@@ -13,9 +13,9 @@ import (
 func dataAPI() map[string]any {
 	return map[string]any{
 		"parseCSV": jsio.Export(func(a []js.Value) (any, error) {
-			tv := jsio.Arg(a, 0)
-			if tv.Type() != js.TypeString {
-				return nil, &checks.Error{Field: "text", Rule: "a string of CSV", Got: jsio.Describe(tv)}
+			tv, err := csvText(jsio.Arg(a, 0))
+			if err != nil {
+				return nil, err
 			}
 			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "target", "drop", "features", "positive", "targetType", "header")
 			if err != nil {
@@ -99,7 +99,46 @@ func dataAPI() map[string]any {
 			}
 			return out, nil
 		}),
+		// profileCSV(text, {header}?, {onProgress, signal}?) → what a form
+		// needs before a run (dataset.ProfileText): each column's name, kind
+		// (numeric, text, mixed, empty), missing cells and labels (up to 50),
+		// the rows, the delimiter and the problems Parse would stop at or
+		// that suggest a misread file. NOT private: computed from the data for
+		// its owner's eyes; never part of a release. onProgress gets the bytes
+		// read ({done, total, fraction}); the page calls it in its worker so
+		// that a large paste never blocks the page.
+		"profileCSV": jsio.Export(func(a []js.Value) (any, error) {
+			tv, err := csvText(jsio.Arg(a, 0))
+			if err != nil {
+				return nil, err
+			}
+			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "header")
+			if err != nil {
+				return nil, err
+			}
+			header, err := readHeader(o)
+			if err != nil {
+				return nil, err
+			}
+			rc, err := jsio.NewRunControl(jsio.Arg(a, 2), "run")
+			if err != nil {
+				return nil, err
+			}
+			p, err := dataset.ProfileTextContext(rc.Ctx, tv.String(), header, rc.Progress)
+			if err = rc.Finish(err); err != nil {
+				return nil, err
+			}
+			return jsio.Encode(p), nil
+		}),
 	}
+}
+
+// csvText reads the text argument of parseCSV and profileCSV.
+func csvText(tv js.Value) (js.Value, error) {
+	if tv.Type() != js.TypeString {
+		return tv, &checks.Error{Field: "text", Rule: "a string of CSV", Got: jsio.Describe(tv)}
+	}
+	return tv, nil
 }
 
 // readHeader reads parseCSV's header option: true, false or "auto".

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 	"github.com/dpsample/dpsample/wasm/internal/version"
 )
@@ -140,5 +141,28 @@ func TestDPGDMethodAPI(t *testing.T) {
 	}
 	if v.Get("theta").Length() != 2 || v.Get("privacy").Get("gdp").Float() != pl.Get("gdpTotal").Float() {
 		t.Errorf("result %v", js.Global().Get("JSON").Call("stringify", v.Get("privacy")).String())
+	}
+}
+
+// TestProfileCSVAPI: data.profileCSV answers ProfileText's profile under
+// the contract's names, with progress in bytes up to the text's length.
+func TestProfileCSVAPI(t *testing.T) {
+	txt := "w,site,label\n" + strings.Repeat("1.5,north,yes\n2,south,no\n,north,yes\n", 20000)
+	var last js.Value
+	onProgress := js.FuncOf(func(_ js.Value, a []js.Value) any { last = a[0]; return nil })
+	defer onProgress.Release()
+	pr := mustOK(t, "data.profileCSV", txt, obj("header", true), obj("onProgress", onProgress))
+	want, err := dataset.ProfileText(txt, dataset.HeaderPresent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := jsio.JSON(want, ""); js.Global().Get("JSON").Call("stringify", pr).String() != got {
+		t.Errorf("profile %s, want %s", js.Global().Get("JSON").Call("stringify", pr).String(), got)
+	}
+	if pr.Get("rows").Int() != 60000 || pr.Get("columns").Index(2).Get("labels").Index(1).Get("rows").Int() != 40000 {
+		t.Errorf("rows %d, label counts %s", pr.Get("rows").Int(), js.Global().Get("JSON").Call("stringify", pr.Get("columns").Index(2)).String())
+	}
+	if last.IsUndefined() || last.Get("done").Int() != len(txt) || last.Get("total").Int() != len(txt) || last.Get("fraction").Float() != 1 {
+		t.Errorf("last progress %v, want done = total = %d", last, len(txt))
 	}
 }

@@ -185,6 +185,11 @@ func TestBadInputCorpus(t *testing.T) {
 		{"csv target number", "data.parseCSV", []any{"a,b\n1,2\n", obj("target", 1)}, "opts.target must be a column name, got 1"},
 		{"csv header bad", "data.parseCSV", []any{"a,b\n1,2\n", obj("header", "yes")}, `opts.header must be true, false or "auto", got string "yes"`},
 		{"csv header ambiguous", "data.parseCSV", []any{"1,abc\n2,3\n"}, `header must be declared for this file (a header row, or none): its first row "1,abc" mixes numbers and text`},
+		{"profile not string", "data.profileCSV", []any{arr("a,b")}, "text must be a string of CSV, got an array"},
+		{"profile empty", "data.profileCSV", []any{""}, "text must be CSV with at least one data row"},
+		{"profile header bad", "data.profileCSV", []any{"a,b\n1,2\n", obj("header", "yes")}, `opts.header must be true, false or "auto", got string "yes"`},
+		{"profile opts unknown", "data.profileCSV", []any{"a,b\n1,2\n", obj("target", "b")}, "opts.target must be a known field"},
+		{"profile onProgress not fn", "data.profileCSV", []any{"a,b\n1,2\n", obj(), obj("onProgress", 3)}, "run.onProgress must be a function, got 3"},
 	}
 	if len(cases) < 60 {
 		t.Fatalf("corpus has %d cases, want ≥ 60", len(cases))

@@ -3,7 +3,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"syscall/js"
@@ -39,59 +38,6 @@ func taskFor(c dataset.ColumnInfo) loss.Kind {
 // column is offered so that its bad cell is reported, not hidden).
 func usable(c dataset.ColumnInfo) bool {
 	return c.Kind == dataset.KindNumeric || c.Kind == dataset.KindMixed
-}
-
-// readProfile profiles the CSV text (once per text) and shows what it
-// finds, for the owner's eyes. It returns the column names.
-func (v *estimateView) readProfile(txt string) []string {
-	mode := v.headerSel.Value()
-	if txt == v.profText && mode == v.profMode && v.profile != nil {
-		return v.profileNames()
-	}
-	v.profText, v.profMode, v.profile, v.loadErr = txt, mode, nil, ""
-	v.checkBox.SetInnerHTML("")
-	show(v.checkBox, false)
-	if strings.TrimSpace(txt) == "" {
-		return nil
-	}
-	p, err := dataset.ProfileText(txt, mode)
-	if err != nil {
-		v.loadErr = err.Error()
-		var ce *checks.Error
-		if errors.As(err, &ce) && ce.Field == "header" {
-			v.loadErr += " Choose “yes” or “no” for “first row is a header” above."
-		}
-		return nil
-	}
-	v.profile = p
-	key := p.HeaderHash
-	if key == "" {
-		key = fmt.Sprintf("%d columns without a header", len(p.Columns))
-	}
-	if key != v.fileKey { // another kind of file: fresh first choices
-		if v.fileKey != "" {
-			v.lossAuto = true // the task chosen for the former file is not this one's
-			v.taskAsked = false
-		}
-		v.fileKey = key
-		v.featState = map[string]bool{}
-		v.targetSel.sel.SetValue("") // the target chosen for the former file is not this one's either
-		v.taskOK = ""
-		v.recall()
-	}
-	if len(p.Problems) > 0 { // a blocking one (ragged rows) is marked there, and stops Parse at Run with its row
-		ownerNote(v.checkBox, "About this file", p.Problems)
-		show(v.checkBox, true)
-	}
-	return v.profileNames()
-}
-
-func (v *estimateView) profileNames() []string {
-	var out []string
-	for _, c := range v.profile.Columns {
-		out = append(out, c.Name)
-	}
-	return out
 }
 
 // ownerNote fills box with findings about the user's own file: labelled as

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
@@ -26,10 +27,19 @@ func tooLarge(n int) error {
 func (v *estimateView) textEdited() {
 	markStale(v.out, v.id, "the CSV text changed")
 	v.cancelColumnsTimer()
-	if n := v.csvText.Underlying().Get("textLength").Int(); n > maxPasteBytes {
+	n := v.csvText.Underlying().Get("textLength").Int()
+	if n > maxPasteBytes {
+		v.stopProfile()
 		v.loadErr = tooLarge(n).Error() // the text's own error: it stays until the text changes
 		v.csvErr.SetTextContent(v.loadErr)
 		return
+	}
+	if n >= asyncProfileBytes { // landed in the box (not through the paste handler): taken out of it
+		go v.hold(v.csvText.Underlying().Get("value"), "the text in the box")
+		return
+	}
+	if n > 0 {
+		v.unhold() // the box's text is the table now
 	}
 	v.colFunc = js.FuncOf(func(js.Value, []js.Value) any {
 		v.cancelColumnsTimer()
@@ -104,15 +114,80 @@ func (v *estimateView) readFile(f js.Value) {
 		return
 	}
 	go func() {
-		t, err := jsio.Await(f.Call("text"))
+		t, err := jsio.Await(f.Call("text")) // read by the browser off the main thread
 		if err != nil {
 			v.csvErr.SetTextContent("Could not read the file: " + err.Error())
 			return
 		}
+		if strLen(t) >= asyncProfileBytes {
+			v.hold(t, "“"+f.Get("name").String()+"”")
+			return
+		}
+		v.unhold()
 		v.csvText.SetValue(t.String())
 		markStale(v.out, v.id, "a new file was loaded")
 		v.columnsChanged()
 	}()
+}
+
+// A large table (asyncProfileBytes or more) is held by the page, not put in
+// the box: Chromium takes seconds to lay out a textarea of 10 MB, and again
+// at every change of the page (issue 29). The box stays empty, its
+// placeholder and the held line saying what is loaded; typing or pasting in
+// it replaces the table.
+
+// hold keeps the JS string t (a large paste or file, named by what) as the
+// table, empties the box, and reads the table's columns (in the worker).
+// Call it from a goroutine: the text is copied into Go (for Parse at Run and
+// the ledger's fingerprint) a piece at a time.
+func (v *estimateView) hold(t js.Value, what string) {
+	v.holdGen++
+	gen := v.holdGen
+	v.csvText.SetValue("")
+	v.stopProfile()
+	size := fmt.Sprintf("%.1f MB", float64(strLen(t))/(1<<20))
+	v.csvProg.SetTextContent("Reading your file (" + size + ")…")
+	s := goString(t)
+	if gen != v.holdGen {
+		return // replaced meanwhile (another paste, or typing in the box)
+	}
+	v.held, v.heldText = t, s
+	v.heldLine.SetTextContent("")
+	appendAll(v.heldLine, text("span", "Your table, "+what+" ("+size+"), is loaded; the box does not show a table this large. "))
+	rm := text("button", "Remove it", "type", "button", "class", "secondary", "id", v.id+"-csv-remove")
+	rm.AddEventListener("click", false, func(dom.Event) {
+		v.unhold()
+		markStale(v.out, v.id, "the table was removed")
+		v.columnsChanged()
+		v.csvText.Focus()
+	})
+	v.heldLine.AppendChild(rm)
+	show(v.heldLine, true)
+	v.csvText.SetAttribute("placeholder", "a table of "+size+" is loaded (above); paste or type here to replace it")
+	v.loadErr = ""
+	markStale(v.out, v.id, "a new table was loaded")
+	v.columnsChanged()
+}
+
+// unhold drops a held table (the box's text, or none, is the table).
+func (v *estimateView) unhold() {
+	v.holdGen++ // a table still being copied is dropped too
+	if !v.held.Truthy() {
+		return
+	}
+	v.held, v.heldText = js.Undefined(), ""
+	v.heldLine.SetTextContent("")
+	show(v.heldLine, false)
+	v.csvText.SetAttribute("placeholder", csvPlaceholder)
+}
+
+// textJS is the CSV table as a JS string (the held one, or the box's),
+// for the worker: never copied through Go.
+func (v *estimateView) textJS() js.Value {
+	if v.held.Truthy() {
+		return v.held
+	}
+	return v.csvText.Underlying().Get("value")
 }
 
 func (v *estimateView) builtin() *builtin {
@@ -147,5 +222,38 @@ func (v *estimateView) text() (string, *builtin) {
 	if b := v.builtin(); b != nil {
 		return b.text, b
 	}
+	if v.held.Truthy() {
+		return v.heldText, nil
+	}
 	return v.csvText.Value(), nil
 }
+
+// goString copies the JS string s into Go a piece at a time (1 Mi UTF-16
+// units, never splitting a surrogate pair), yielding to the event loop
+// between pieces: in one piece a 10 MB copy is a task of 100 ms or more.
+func goString(s js.Value) string {
+	const piece = 1 << 20
+	n := strLen(s)
+	if n <= piece {
+		return s.String()
+	}
+	s = js.Global().Get("Object").New(s) // a String object: its methods can be called from Go
+	var b strings.Builder
+	b.Grow(n + n/8)
+	for i := 0; i < n; {
+		j := min(i+piece, n)
+		if j < n {
+			if c := s.Call("charCodeAt", j-1).Int(); c >= 0xD800 && c <= 0xDBFF {
+				j-- // a high surrogate: its pair goes with the next piece
+			}
+		}
+		b.WriteString(s.Call("substring", i, j).String())
+		i = j
+		jsio.Yield()
+	}
+	return b.String()
+}
+
+// strLen is the length of the JS string s (js.Value.Length panics on a
+// primitive; the String wrapper does not copy the text).
+func strLen(s js.Value) int { return js.Global().Get("Object").New(s).Get("length").Int() }

@@ -52,6 +52,9 @@ func (v *estimateView) build() (*estimateInput, error) {
 		if b != nil {
 			return nil, errors.New("the built-in dataset did not load; check the connection and run again")
 		}
+		if v.loadErr != "" { // a paste refused as too large left the box empty: its error, not "empty"
+			return nil, showAt(v.csvErr, errors.New(v.loadErr))
+		}
 		return nil, showAt(v.csvErr, checks.Errorf("the CSV text", "a table: paste one or drop a file on the box (it is empty)"))
 	}
 	l := v.lossKind()
@@ -211,6 +214,11 @@ func (v *estimateView) dataError(err error, b *builtin) error {
 func (v *estimateView) runEstimate() {
 	v.formErr.SetTextContent("")
 	v.rangesErr.SetTextContent("")
+	if txt, b := v.text(); b == nil && txt != v.lastText { // an edit still inside the debounce
+		v.cancelColumnsTimer()
+		v.columnsChanged()
+	}
+	v.awaitProfile()                   // a large file still being read in the worker: its columns first
 	v.csvErr.SetTextContent(v.loadErr) // a former run's message about the data is replaced by this run's
 	// The task of a CSV suggested from its contents (a column's labels and
 	// kinds) is the page's guess, not a public input: the owner confirms it

@@ -118,6 +118,13 @@ type estimateView struct {
 	profile             *dataset.Profile
 	profText            string      // the text profiled
 	profMode            string      // with this header declaration
+	profDone            bool        // profile (or loadErr) is profText's: it is not profiled again
+	profJob             *profileJob // a large text's profile under way in the worker (estimate_profile.go)
+	csvProg             dom.Element // its progress
+	held                js.Value    // a large table held out of the box (estimate_data.go), as a JS string
+	heldText            string      // the same, in Go
+	heldLine            dom.Element // says what is held, with a button to remove it
+	holdGen             int         // counts holds and unholds (a copy under way is dropped when another starts)
 	fileKey             string      // the profiled file's column names (hash), to tell a new kind of file
 	loadErr             string      // the text's own error (too large, not CSV), kept in csvErr until the text changes
 	checkBox            dom.Element // findings about the file, for the owner only
@@ -148,6 +155,9 @@ type estimateView struct {
 	colFunc             js.Func  // its callback
 	lastText            string   // the text the columns were detected from
 }
+
+// csvPlaceholder is the CSV box's placeholder when it holds the table.
+const csvPlaceholder = "x1,x2,label\n0.1,0.5,yes\n…"
 
 func buildEstimateView(root dom.Element) {
 	v := &estimateView{id: idPrefix(root, "est"), root: root, declared: map[string][2]string{}, positive: map[string]string{}, private: map[string]privateRange{},
@@ -189,7 +199,7 @@ func buildEstimateView(root dom.Element) {
 	// CSV input.
 	v.csvBox = el("div", "class", "csvbox", "id", id+"-csvbox", "hidden", "")
 	v.csvText = el("textarea", "id", id+"-csv", "rows", "6", "spellcheck", "false",
-		"placeholder", "x1,x2,label\n0.1,0.5,yes\n…", "aria-describedby", id+"-csv-help "+id+"-csv-err").(*dom.HTMLTextAreaElement)
+		"placeholder", csvPlaceholder, "aria-describedby", id+"-csv-help "+id+"-csv-err").(*dom.HTMLTextAreaElement)
 	file := el("input", "type", "file", "id", id+"-file", "accept", ".csv,.tsv,text/csv,text/tab-separated-values,text/plain")
 	v.dropMissing = el("input", "type", "checkbox", "id", id+"-drop").(*dom.HTMLInputElement)
 	dropLab := el("label", "for", id+"-drop", "class", "check")
@@ -199,13 +209,16 @@ func buildEstimateView(root dom.Element) {
 	headerRow := el("div", "class", "filerow")
 	appendAll(headerRow, text("label", "first row is a header: ", "for", id+"-header"), v.headerSel)
 	v.csvErr = el("div", "id", id+"-csv-err", "class", "error", "role", "alert")
+	v.csvProg = el("div", "id", id+"-csv-progress", "class", "help", "role", "status")
+	v.heldLine = el("div", "id", id+"-csv-held", "class", "help", "hidden", "")
 	v.checkBox = el("div", "id", id+"-csv-check", "class", "owner-note", "role", "status", "hidden", "")
 	appendAll(v.csvBox,
-		text("label", "CSV text (paste here, or drop a file on this box)", "for", id+"-csv"), v.csvText,
+		text("label", "CSV text (paste here, or drop a file on this box)", "for", id+"-csv"), v.heldLine, v.csvText,
 		text("small", fmt.Sprintf("Comma, semicolon or tab separated (detected from the first line; a semicolon file may use decimal commas, 1,5); "+
 			"a header line names the columns; at most %d MB. You declare each used column's range below, and the features are scaled "+
 			"by those ranges to [−1, 1]; results are shown in your columns' units.", maxPasteBytes>>20), "id", id+"-csv-help", "class", "help"),
-		appendAll(el("div", "class", "filerow"), text("label", "or choose a file: ", "for", id+"-file"), file), headerRow, dropLab, v.csvErr, v.checkBox)
+		appendAll(el("div", "class", "filerow"), text("label", fmt.Sprintf("or choose a file (at most %d MB): ", maxPasteBytes>>20), "for", id+"-file"), file),
+		headerRow, dropLab, v.csvErr, v.csvProg, v.checkBox)
 
 	v.featBox = el("fieldset", "class", "features", "id", id+"-features")
 	v.rangesBox = el("fieldset", "class", "features", "id", id+"-ranges")
@@ -237,6 +250,7 @@ func buildEstimateView(root dom.Element) {
 	v.formErr = el("div", "id", id+"-err", "class", "error", "role", "alert")
 	v.workLine = el("p", "id", id+"-work", "class", "detail", "role", "status")
 	v.run = newRunner(id, "Run privately")
+	v.run.showLeft = true
 	v.ledger = newLedgerView(root, id)
 	v.out = el("div", "class", "results", "id", id+"-results", "aria-live", "polite")
 	v.summary = el("div", "id", id+"-summary")
@@ -281,9 +295,18 @@ func buildEstimateView(root dom.Element) {
 		if !cd.Truthy() {
 			return
 		}
-		if n := js.Global().Get("Object").New(cd.Call("getData", "text")).Get("length").Int(); n > maxPasteBytes {
+		t := cd.Call("getData", "text")
+		switch n := strLen(t); {
+		case n > maxPasteBytes:
 			e.PreventDefault()
-			v.csvErr.SetTextContent(tooLarge(n).Error())
+			v.stopProfile()
+			v.loadErr = tooLarge(n).Error() // the text's own error: it stays until the text changes
+			v.csvErr.SetTextContent(v.loadErr)
+		case n >= asyncProfileBytes:
+			// Held by the page, never laid out in the box (estimate_data.go).
+			e.PreventDefault()
+			v.cancelColumnsTimer()
+			go v.hold(t, "pasted")
 		}
 	})
 	v.targetSel.sel.AddEventListener("change", false, func(dom.Event) {

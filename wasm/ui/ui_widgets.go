@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"syscall/js"
+	"time"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -220,6 +221,10 @@ type runner struct {
 	status      dom.Element
 	wrap        dom.Element
 	ctl         js.Value // AbortController of the current run
+	// showLeft: the status says "about N s left" from the run's progress
+	// (the estimate view); now is the clock (a test's own).
+	showLeft bool
+	now      func() time.Time
 }
 
 func newRunner(id, label string) *runner {
@@ -246,11 +251,18 @@ func (r *runner) start(msg string) (opts js.Value, release func()) {
 	r.bar.SetValue(0)
 	r.status.SetTextContent(msg)
 	r.ctl = js.Global().Get("AbortController").New()
+	if r.now == nil {
+		r.now = time.Now
+	}
+	t0 := r.now()
 	onProg := js.FuncOf(func(_ js.Value, a []js.Value) any {
 		if len(a) > 0 && a[0].Type() == js.TypeObject {
 			d, t := a[0].Get("done").Float(), a[0].Get("total").Float()
 			if t > 0 {
 				r.bar.SetValue(d / t)
+				if left, ok := timeLeft(r.now().Sub(t0).Seconds(), d/t); ok && r.showLeft {
+					r.status.SetTextContent(strings.TrimSuffix(msg, "…") + ": " + about(left) + " left.")
+				}
 			}
 		}
 		return nil
@@ -259,6 +271,18 @@ func (r *runner) start(msg string) (opts js.Value, release func()) {
 	opts.Set("onProgress", onProg)
 	opts.Set("signal", r.ctl.Get("signal"))
 	return opts, func() { onProg.Release() }
+}
+
+// timeLeft is the time a run has left, from its progress f (done/total) after
+// elapsed seconds: elapsed·(1 − f)/f, the rate so far applied to the work
+// left — measured on this run, with its workers, under the load of the
+// moment. ok is false before 2 % of the work and 1 s (the start-up, not the
+// rate, dominates then).
+func timeLeft(elapsed, f float64) (left float64, ok bool) {
+	if !(f >= 0.02) || elapsed < 1 {
+		return 0, false
+	}
+	return elapsed * math.Max(0, 1-f) / f, true
 }
 
 // done ends a run; err (if any) is shown, a cancellation as such.

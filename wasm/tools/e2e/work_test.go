@@ -32,21 +32,18 @@ func TestEstimateWork(t *testing.T) {
 	if got := p.value("est-loss"); got != "logistic" {
 		t.Fatalf("task %q, want logistic for a yes/no target", got)
 	}
+	p.setValue("est-loss", "logistic")         // the owner's own choice: no confirming press of Run (issue 30)
+	p.setValue("est-estimator", "exponential") // Algorithm 1, whose passes the limits are about (DP-GD is the default since issue 29)
 	p.setValue("est-ranges-line", "a: -1..1, b: -1..1, c: -1..1")
 	p.click("est-ranges-apply")
 	p.waitJS(`document.getElementById("est-positive") !== null`, 5*time.Second)
 	p.setValue("est-positive", "yes")
 	p.setValue("est-delta", "1e-6")
+	p.setValue("est-budget-delta", "1e-7") // the table's budget: δ below 1/n = 1e-5
 	if w := p.value("est-workers"); w != eval[string](p, `String(navigator.hardwareConcurrency)`) {
 		t.Errorf("workers %q: a cross-origin isolated page offers every core by default", w)
 	}
 
-	// Algorithm 1's first-order sampler, whose work grows as n²·d (the page's default for logistic is now DP-GD,
-	// whose work is far smaller: DEFAULTS.md's rule).
-	p.setValue("est-estimator", "exponential")
-	// The suggested task is confirmed first (a Run that spends nothing).
-	p.click("est-run")
-	p.waitJS(`document.getElementById("est-err").textContent.startsWith("Check the task first")`, 20*time.Second)
 	// Refused: over the page's hour.
 	p.setValue("est-epsilon", "2.5")
 	p.click("est-run")
@@ -97,16 +94,29 @@ func TestEstimateWork(t *testing.T) {
 	epsW := strconv.FormatFloat(epsC*35/secsC, 'g', 3, 64)
 	eval[bool](p, `(() => { document.getElementById("est-status").textContent = ""; return true })()`)
 	p.setValue("est-epsilon", epsW)
+	eval[bool](p, `(() => { window.statusSeen = []; new MutationObserver(() => window.statusSeen.push(document.getElementById("est-status").textContent))
+		.observe(document.getElementById("est-status"), {childList: true, characterData: true, subtree: true}); return true })()`)
 	p.click("est-run")
 	p.waitJS(`document.getElementById("est-work").textContent.includes("This run takes about") || document.getElementById("est-status").textContent !== ""`, 60*time.Second)
 	t.Logf("ε = %s: %s", epsW, p.text("#est-work"))
 	if s := p.text("#est-work"); !strings.Contains(s, "This run takes about") {
 		t.Errorf("work line %q", s)
 	}
-	if s := p.text("#est-status"); strings.HasPrefix(s, "Sampling") {
-		if !strings.Contains(s, "(about ") {
-			t.Errorf("status %q lacks the estimate", s)
+	if s := p.text("#est-status"); strings.HasPrefix(s, "Sampling") && !strings.Contains(s, "(about ") {
+		t.Errorf("status %q lacks the estimate", s)
+	}
+	// While it runs, the time left is said from its progress; then it is cancelled.
+	for end := time.Now().Add(90 * time.Second); time.Now().Before(end); time.Sleep(time.Second) {
+		if eval[bool](p, `window.statusSeen.some((s) => /: about [0-9.]+ (s|min) left\.$/.test(s)) || document.getElementById("est-status").textContent === "Done."`) {
+			break
 		}
+	}
+	if s := eval[[]string](p, `window.statusSeen.filter((s) => s.endsWith(" left."))`); len(s) == 0 {
+		t.Errorf("no 'about N s left' while running; the status was %q (%s)", eval[[]string](p, `window.statusSeen`), p.text("#est-err"))
+	} else {
+		t.Logf("while running: %q", s[0])
+	}
+	if eval[bool](p, `!document.getElementById("est-cancel").disabled`) {
 		p.click("est-cancel")
 		p.waitJS(`!document.getElementById("est-status").textContent.startsWith("Sampling")`, 60*time.Second)
 	}
