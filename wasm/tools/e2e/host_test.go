@@ -246,6 +246,10 @@ const widgetStylesJS = `(() => {
   const props = %s.filter((p) => !p.startsWith("--")).concat(["--dp-fg", "--dp-muted", "--dp-accent", "--dp-warn", "--dp-card"]);
   const out = {};
   const walk = (el, key) => {
+    // An element with the hidden attribute is not rendered, and the reset
+    // leaves it alone on purpose (all: revert would undo hidden's display:
+    // none); once shown, the reset applies to it (docs/ELEMENTS.md, Styles).
+    if (el.hasAttribute("hidden")) return;
     const cs = getComputedStyle(el);
     for (const p of props) out[key + "\t" + p] = cs.getPropertyValue(p).trim();
     [...el.children].forEach((c, i) => walk(c, key + ">" + c.localName + "[" + i + "]"));
