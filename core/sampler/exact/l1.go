@@ -88,19 +88,7 @@ func l1Mixture(r *rand.Rand, sorted []float64, a, b float64, off []float64) floa
 	s := 1 / math.Sqrt(2*b)
 	l1Offsets(sorted, off)
 	// Pass 1: streaming log-sum-exp of the piece weights.
-	mx, sum := math.Inf(-1), 0.0
-	for k := 0; k <= len(sorted); k++ {
-		_, _, _, lw := l1Piece(sorted, k, off[k], a, b, s)
-		if !(lw > math.Inf(-1)) {
-			continue
-		}
-		if lw > mx {
-			sum = sum*math.Exp(mx-lw) + 1
-			mx = lw
-		} else {
-			sum += math.Exp(lw - mx)
-		}
-	}
+	mx, sum := l1WeightSum(sorted, off, a, b, s)
 	// Pass 2: select piece k with probability w_k / Σw.
 	u := r.Float64() * sum
 	acc := 0.0
@@ -189,8 +177,18 @@ func L1LogNorm(sorted []float64, a, b float64) float64 {
 	n := len(sorted)
 	off := make([]float64, n+1)
 	l1Offsets(sorted, off)
-	mx, sum := math.Inf(-1), 0.0
-	for k := 0; k <= n; k++ {
+	mx, sum := l1WeightSum(sorted, off, a, b, s)
+	// l1Piece's log weights omit the constant −a(S_n − 2S_{k0}) common to all
+	// pieces; S_n − 2S_{k0} = off[n] + off[0].
+	return mx + math.Log(sum) + math.Log(s*math.Sqrt(2*math.Pi)) - a*(off[n]+off[0])
+}
+
+// l1WeightSum is the streaming log-sum-exp of l1Piece's log weights over the
+// n+1 pieces: Σ_k w_k = e^mx · sum, with pieces of weight 0 skipped. The
+// sampler (l1Mixture) and the normaliser (L1LogNorm) share it.
+func l1WeightSum(sorted []float64, off []float64, a, b, s float64) (mx, sum float64) {
+	mx = math.Inf(-1)
+	for k := 0; k <= len(sorted); k++ {
 		_, _, _, lw := l1Piece(sorted, k, off[k], a, b, s)
 		if !(lw > math.Inf(-1)) {
 			continue
@@ -202,7 +200,5 @@ func L1LogNorm(sorted []float64, a, b float64) float64 {
 			sum += math.Exp(lw - mx)
 		}
 	}
-	// l1Piece's log weights omit the constant −a(S_n − 2S_{k0}) common to all
-	// pieces; S_n − 2S_{k0} = off[n] + off[0].
-	return mx + math.Log(sum) + math.Log(s*math.Sqrt(2*math.Pi)) - a*(off[n]+off[0])
+	return mx, sum
 }
