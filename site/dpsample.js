@@ -329,6 +329,7 @@ export async function load(options = {}) {
   api._test = {
     panic: () => rt.call("_test.panic", []), spin: (ms, opts) => rt.call("_test.spin", [ms, opts]),
     crashShard: (k) => rt.call("_test.crashShard", [k]), poolMode: (m) => rt.call("_test.poolMode", [m]), poolStats: () => rt.call("_test.poolStats", []),
+    slowShard: (ms) => rt.call("_test.slowShard", [ms]), keepWorkers: (b) => rt.call("_test.keepWorkers", [b]),
   };
   return api;
 }

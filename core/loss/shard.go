@@ -217,6 +217,9 @@ type Sharded struct {
 	remote []bool    // shards whose lin lives remotely
 	failed error
 	note   func(error)
+	watch  *speedWatch // nil: no speed watch (fallback.go)
+	slowed error       // ErrSlower once the run fell back
+	slow   bool        // the last window was slower: fall back before the next pass
 }
 
 // NewSharded returns the set's passes on w workers natively: w−1 persistent
@@ -278,9 +281,18 @@ func (sh *Sharded) runLocal(i int, op Op, v, lin []float64) {
 }
 
 // run runs op on every shard; failed remote shards are taken over by the
-// caller (for OpBregman after rebuilding their lin at lastZ).
+// caller (for OpBregman after rebuilding their lin at lastZ), and so are all
+// of them after a window slower than the caller alone (fallback.go).
 func (sh *Sharded) run(op Op, v, lin []float64) {
+	if sh.slow {
+		sh.slow = false
+		sh.fallBack(op, lin)
+	}
 	remote := sh.ex != nil && sh.anyRemote()
+	var t0, t1 time.Time
+	if remote && sh.watch != nil {
+		t0 = sh.watch.clock()
+	}
 	if remote {
 		sh.ex.Begin(op, v, lin, sh.part)
 	}
@@ -292,7 +304,13 @@ func (sh *Sharded) run(op Op, v, lin []float64) {
 	if !remote {
 		return
 	}
+	if sh.watch != nil {
+		t1 = sh.watch.clock()
+	}
 	failed, err := sh.ex.Wait()
+	if w := sh.watch; w != nil && len(failed) == 0 {
+		sh.slow = w.record(w.clock().Sub(t0), t1.Sub(t0), sh.n, sh.localRows())
+	}
 	if len(failed) == 0 {
 		return
 	}
@@ -303,19 +321,23 @@ func (sh *Sharded) run(op Op, v, lin []float64) {
 		}
 	}
 	for _, i := range failed {
-		if sh.local[i] {
-			continue
+		if !sh.local[i] {
+			sh.takeOver(i, op, lin)
+			sh.runLocal(i, op, v, lin)
 		}
-		sh.local[i] = true
-		if op == OpBregman && sh.remote[i] {
-			// Rebuild the shard's lin at the last Linearize point; its
-			// block sums go to a scratch copy (part holds the Bregman op's).
-			set, lo := sh.sets[i], sh.bounds[i]
-			set.LinearizeBlocks(sh.lastZ, lin[3*lo:3*(lo+set.n)], make([]float64, Blocks(set.n)*(sh.d+1)))
-		}
-		sh.remote[i] = false
-		sh.runLocal(i, op, v, lin)
 	}
+}
+
+// takeOver makes the caller compute shard i from now on; a remote shard's
+// lin is rebuilt first at the last Linearize point if op is OpBregman (its
+// block sums go to a scratch copy: part holds the Bregman op's).
+func (sh *Sharded) takeOver(i int, op Op, lin []float64) {
+	sh.local[i] = true
+	if op == OpBregman && sh.remote[i] {
+		set, lo := sh.sets[i], sh.bounds[i]
+		set.LinearizeBlocks(sh.lastZ, lin[3*lo:3*(lo+set.n)], make([]float64, Blocks(set.n)*(sh.d+1)))
+	}
+	sh.remote[i] = false
 }
 
 func (sh *Sharded) anyRemote() bool {

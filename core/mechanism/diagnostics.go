@@ -34,7 +34,7 @@ type Diagnostics struct {
 	ClampedTargets int     `json:"clampedTargets"` // records whose target was clamped to targetRange
 	ClampedPoints  int     `json:"clampedPoints"`  // records with a coordinate clamped to pointBox
 	ClippedRows    int     `json:"clippedRows"`    // feature rows shrunk to ‖x‖₂ = clip
-	Workers        int     `json:"workers"`        // shards the passes ran on (Plan.Workers, or 1 if the workers could not start)
+	Workers        int     `json:"workers"`        // shards the passes ran on (Plan.Workers, or 1 if the workers could not start; Note says when they fell back to one, slower)
 	Note           string  `json:"note,omitempty"` // what went wrong with the workers, if anything (the result is unchanged)
 }
 

@@ -2,6 +2,7 @@ package mechanism
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -57,6 +58,11 @@ type Options struct {
 	// Web Workers); nil runs them on goroutines. If it fails, the run uses
 	// one worker and Diagnostics.Note says why.
 	Shards func(set *loss.Set, bounds []int) (loss.Executor, error)
+	// KeepWorkers keeps the shards on their workers even when they are
+	// slower than the sampling worker alone (by default the run then falls
+	// back to it: loss.Sharded.WatchSpeed, and Diagnostics.Note says so). For
+	// tests and benchmarks of the pool itself.
+	KeepWorkers bool
 }
 
 // startShards puts the first-order passes on Plan.Workers shards (no-op for
@@ -69,16 +75,25 @@ func (dr *drawer) startShards(opt Options, diag *Diagnostics) {
 	}
 	diag.Workers = pl.Workers
 	note := func(err error) {
+		if errors.Is(err, loss.ErrSlower) {
+			diag.Note = fmt.Sprintf("the %d workers were slower than one on this device at the time (the cores were busy): "+
+				"the sampling worker took their rows over (the result is unchanged)", pl.Workers)
+			return
+		}
 		diag.Note = fmt.Sprintf("a worker failed (%v): its rows were taken over by the sampling worker (the result is unchanged)", err)
 	}
 	bounds := loss.Partition(pl.N, pl.Workers)
 	if opt.Shards == nil {
 		dr.sh = loss.NewSharded(p.set, pl.Workers)
+		dr.sh.Notify(note)
 	} else if ex, err := opt.Shards(p.set, bounds); err != nil {
 		diag.Workers = 1
 		diag.Note = fmt.Sprintf("%d workers could not start (%v): the run used one worker (the result is unchanged)", pl.Workers, err)
 	} else {
 		dr.sh = loss.NewShardedWith(p.set, bounds, ex, note)
+	}
+	if dr.sh != nil && !opt.KeepWorkers {
+		dr.sh.WatchSpeed(time.Now)
 	}
 }
 

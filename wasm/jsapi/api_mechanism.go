@@ -173,7 +173,7 @@ func mechanismAPI() map[string]any {
 				return nil, rc.Finish(err)
 			}
 			if l == nil {
-				res, err := mechanism.SampleWith(rc.Ctx, req, rc.Progress, mechanism.Options{Shards: startPool})
+				res, err := mechanism.SampleWith(rc.Ctx, req, rc.Progress, mechanism.Options{Shards: startPool, KeepWorkers: keepWorkers})
 				if err = rc.Finish(err); err != nil {
 					return nil, err
 				}
@@ -197,7 +197,7 @@ func mechanismAPI() map[string]any {
 				st.Key = key
 				notify(onLedger, jsio.Encode(st))
 			}
-			res, err := c.SampleWith(rc.Ctx, rc.Progress, mechanism.Options{Shards: startPool})
+			res, err := c.SampleWith(rc.Ctx, rc.Progress, mechanism.Options{Shards: startPool, KeepWorkers: keepWorkers})
 			if err = rc.Finish(err); err != nil {
 				return nil, err
 			}

@@ -19,6 +19,9 @@ import (
 // (build.sh checks that).
 const Hooks = true
 
+// keepWorkers turns the fallback to one worker off (_test.keepWorkers).
+var keepWorkers = false
+
 // addHooks installs the hidden namespaces:
 //
 //	dpsample._bench.kernels()        → [{name, group, unit, perIter, iters}]
@@ -27,6 +30,8 @@ const Hooks = true
 //	dpsample._test.spin(ms)          → busy-waits ms without yielding
 //	dpsample._test.crashShard(k)     → the next worker pool's last shard throws after k passes
 //	dpsample._test.poolStats()       → {passes, beginMs, localMs, waitMs}: the last pool's hand-off timings
+//	dpsample._test.slowShard(ms)     → the next worker pool's last shard busy-waits ms after each pass
+//	dpsample._test.keepWorkers(b)    → true: runs keep their shards on the workers even when slower (no fallback)
 //	dpsample._test.poolMode(mode)    → "auto", "messages" or "shared": how the next pools talk to their shards
 //
 // _bench is used by `./build.sh bench` (wasm/tools/bench): the same Go
@@ -69,6 +74,27 @@ func addHooks(api map[string]any) {
 				return nil, err
 			}
 			pool.CrashAfter = int(k)
+			return nil, nil
+		}),
+		// slowShard makes the next pool's last shard busy-wait ms after
+		// each pass, to prove that a pool slower than one worker falls back
+		// (loss.Sharded.WatchSpeed) and the result does not change.
+		"slowShard": jsio.Export(func(a []js.Value) (any, error) {
+			ms, err := jsio.Number(jsio.Arg(a, 0), "ms")
+			if err != nil {
+				return nil, err
+			}
+			pool.SlowMs = ms
+			return nil, nil
+		}),
+		// keepWorkers(true) turns the fallback to one worker off for the
+		// next runs (tests and benchmarks of the pool itself).
+		"keepWorkers": jsio.Export(func(a []js.Value) (any, error) {
+			b := jsio.Arg(a, 0)
+			if b.Type() != js.TypeBoolean {
+				return nil, &checks.Error{Field: "keep", Rule: "a boolean", Got: jsio.Describe(b)}
+			}
+			keepWorkers = b.Bool()
 			return nil, nil
 		}),
 		// poolStats returns the last pool's hand-off timings (pool.Stats).

@@ -43,6 +43,10 @@ var (
 	// CrashAfter, when > 0, makes the last shard of the next pool throw
 	// after that many passes (a test hook); it is reset by Start.
 	CrashAfter = 0
+	// SlowMs, when > 0, makes the last shard of the next pool busy-wait
+	// that many milliseconds after each pass, as a shard on a busy core
+	// would (a test hook of the fallback to one worker); reset by Start.
+	SlowMs = 0.0
 	// StartTimeout bounds the start of the shard workers; Timeout bounds
 	// one pass of a shard.
 	StartTimeout = 20 * time.Second
@@ -121,8 +125,8 @@ func Start(set *loss.Set, bounds []int) (*Pool, error) {
 	}
 	w := len(bounds) - 1
 	LastStats = Stats{}
-	crash := CrashAfter
-	CrashAfter = 0
+	crash, slow := CrashAfter, SlowMs
+	CrashAfter, SlowMs = 0, 0
 	d := set.Dim()
 	p := &Pool{d: d, workers: make([]js.Value, w), alive: make([]bool, w), b0: make([]int, w), nb: make([]int, w),
 		events: make(chan event, 8*w+64)}
@@ -197,6 +201,9 @@ func Start(set *loss.Set, bounds []int) (*Pool, error) {
 			"ball": prm.Ball, "d": d, "x": x, "y": y}
 		if crash > 0 && s == w-1 {
 			msg["crashAfter"] = crash
+		}
+		if slow > 0 && s == w-1 {
+			msg["slowMs"] = slow
 		}
 		if p.shared {
 			msg["shared"] = map[string]any{"ctl": p.ctl, "vec": p.vec, "part": p.views[s], "slot": s - 1}

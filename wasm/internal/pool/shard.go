@@ -110,7 +110,7 @@ func shardRun(_ js.Value, a []js.Value) (out any) {
 	return msg
 }
 
-// shardServe(ctl, vec, part, slot, seen, crashAfter) serves passes from
+// shardServe(ctl, vec, part, slot, seen, crashAfter, slowMs) serves passes from
 // shared memory until op 0 and returns "" (or an error message, which
 // shard.js throws: the owner then sees the worker fail). It is the loop of
 // site/shard.js's shared mode, in Go so that a pass costs no call from JS
@@ -119,7 +119,9 @@ func shardRun(_ js.Value, a []js.Value) (out any) {
 // Between passes it polls ctl[0] for up to SpinMs before it sleeps in
 // Atomics.wait (waking a sleeping thread costs about as much again).
 // seen is ctl[0] as read before "loaded" was posted; with crashAfter > 0
-// (a test hook) it fails after that many passes, as a crashed worker would.
+// (a test hook) it fails after that many passes, as a crashed worker would;
+// with slowMs > 0 (a test hook) it busy-waits that long after each pass, as
+// a shard on a busy core would.
 func shardServe(_ js.Value, a []js.Value) (out any) {
 	defer recoverPass(&out)
 	if shard.set == nil {
@@ -127,6 +129,10 @@ func shardServe(_ js.Value, a []js.Value) (out any) {
 	}
 	ctl, vec, part := jsio.Arg(a, 0), jsio.Arg(a, 1), jsio.Arg(a, 2)
 	slot, seen, crashAfter := jsio.Arg(a, 3).Int(), jsio.Arg(a, 4).Int(), jsio.Arg(a, 5).Int()
+	var slow time.Duration
+	if s := jsio.Arg(a, 6); s.Type() == js.TypeNumber {
+		slow = time.Duration(s.Float() * float64(time.Millisecond))
+	}
 	at := loadAtomics()
 	if vec.Length() != len(shard.v) {
 		return "shard serve: vec has the wrong length"
@@ -155,6 +161,8 @@ func shardServe(_ js.Value, a []js.Value) (out any) {
 			return msg
 		}
 		partV.CopyTo(part)
+		for end := time.Now().Add(slow); time.Now().Before(end); {
+		}
 		at.store.Invoke(ctl, 2+slot, seen)
 		at.notify.Invoke(ctl, 2+slot)
 	}

@@ -45,8 +45,12 @@ type poolResult struct {
 // cross-origin isolated) a seeded first-order run on 2 and 4 shard workers —
 // with shared memory and with messages — returns θ bit for bit equal to the
 // one-worker run; a pool whose last shard worker crashes mid-run returns the
-// same θ with a note saying so; a run on a pool can be cancelled, and the
-// module works afterwards.
+// same θ with a note saying so; a pool slower than one worker (its last
+// shard busy-waits 20 ms a pass) falls back to the sampling worker alone with
+// the same θ and a note saying so (issue 29 item 5); a run on a pool can be
+// cancelled, and the module works afterwards. The fallback is off
+// (_test.keepWorkers) for the runs that check the pool itself: on a loaded
+// machine the messages pool is slower than one worker.
 func TestWorkerPool(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
@@ -54,6 +58,7 @@ func TestWorkerPool(t *testing.T) {
 		t.Fatal("the dev server's page is not cross-origin isolated (COOP/COEP)")
 	}
 	eval[bool](p, poolSetup+` true`)
+	eval[any](p, `dpsampleRemote.then(d => d._test.keepWorkers(true))`)
 	one := eval[poolResult](p, `poolRun(1)`)
 	if !one.OK || one.Workers != 1 || len(one.Theta) != 8 {
 		t.Fatalf("one worker: %+v", one)
@@ -85,6 +90,14 @@ func TestWorkerPool(t *testing.T) {
 		if !strings.Contains(r.Note, "worker failed") || !strings.Contains(r.Note, "crashed") {
 			t.Errorf("%s: crashed shard: note %q", mode, r.Note)
 		}
+	}
+	eval[any](p, `dpsampleRemote.then(d => d._test.poolMode("shared"))`)
+	eval[any](p, `dpsampleRemote.then(d => d._test.keepWorkers(false))`)
+	eval[any](p, `dpsampleRemote.then(d => d._test.slowShard(20))`)
+	r := eval[poolResult](p, `poolRun(2)`)
+	same("shared W=2, last shard slowed by 20 ms a pass", r, 2)
+	if !strings.Contains(r.Note, "slower than one") {
+		t.Errorf("a pool with a slowed shard: note %q, want the fallback to one worker named", r.Note)
 	}
 	eval[any](p, `dpsampleRemote.then(d => d._test.poolMode("auto"))`)
 	c := eval[poolResult](p, `(() => { const ac = new AbortController(); setTimeout(() => ac.abort(), 150);
