@@ -132,6 +132,12 @@ func (v *estimateView) render(in *estimateInput, r *mechanism.Result) {
 	if dg.Trials > 0 {
 		work += fmt.Sprintf(", %s and %s", count(int(dg.Trials), "rejection trial"), count(int(dg.LossEvals), "loss evaluation"))
 	}
+	if dg.Workers > 1 {
+		work += fmt.Sprintf(" on %d workers", dg.Workers)
+	}
+	if dg.Note != "" {
+		work += " (" + dg.Note + ")"
+	}
 	p1 := el("p")
 	appendAll(p1, text("strong", "Not private — for your eyes only: "),
 		doc().CreateTextNode(fmt.Sprintf("the released θ has loss %.4g against %.4g for the best θ with ‖θ‖ ≤ C (excess %.3g). ",

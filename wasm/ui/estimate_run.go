@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -338,6 +339,7 @@ func (v *estimateView) runEstimate() {
 		eta = " (" + about(est.seconds) + ")"
 	}
 	opts, release := v.run.start(fmt.Sprintf("Sampling from %s × %s in the worker%s…", count(len(in.req.X), "row"), count(len(in.req.X[0]), "column"), eta))
+	t0 := time.Now()
 	res, err := v.ledger.sample(opts, key, jsio.EncodeTyped(in.req))
 	release()
 	var out mechanism.Result
@@ -359,6 +361,7 @@ func (v *estimateView) runEstimate() {
 	if out.Privacy.Ledger != nil {
 		v.ledger.setState(*out.Privacy.Ledger)
 	}
+	est.ranFor(time.Since(t0).Seconds()) // the workers' speed-up, for the next estimate
 	v.render(in, &out)
 	clearStale(v.out, v.id)
 }

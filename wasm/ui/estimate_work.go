@@ -5,6 +5,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
 // Work before it starts (issue 24). The page's limit on a table is the time
@@ -25,7 +27,12 @@ import (
 //	> maxRunSeconds   is refused, with the number of rows that would fit.
 //
 // Only n, d, the form's parameters and the device's speed enter: never the
-// values of the rows. The text box itself is capped at maxPasteBytes, a
+// values of the rows. The device's speed is that of the moment (issue 29
+// item 5): a pass is timed again when the last timing is older than
+// costMaxAge, and the workers' speed-up is the one the last run on as many
+// workers achieved (workerSpeeds), counted at workerGain a worker only until
+// a run has measured it. A run whose workers turn out slower than one falls
+// back to one by itself (loss.Sharded.WatchSpeed). The text box itself is capped at maxPasteBytes, a
 // bound on what the page parses on its main thread, far above what the time
 // limit lets a smooth loss run at the default ε.
 const (
@@ -33,9 +40,13 @@ const (
 	confirmSeconds = 120
 	maxRunSeconds  = 3600
 	// workerGain is the speed-up each worker beyond the first is counted
-	// for: measured 0.62–0.70 in Chromium on 2 cores at n = 10,000 (the
-	// rows-per-tab table of docs/BENCHMARKS.md).
+	// for until a run has measured it here: measured 0.62–0.70 in Chromium
+	// on 2 cores at n = 10,000 (the rows-per-tab table of docs/BENCHMARKS.md).
 	workerGain = 0.6
+	// costMaxAge: an older pass timing is taken again (the load changes).
+	costMaxAge = 30 * time.Second
+	// speedMaxAge: an older measured speed-up is not used.
+	speedMaxAge = 10 * time.Minute
 )
 
 // costKey is a measured pass: the loss's kind and the row length.
@@ -45,22 +56,35 @@ type costKey struct {
 	value bool // a value pass (Mean) rather than a first-order pass (Linearize)
 }
 
-// passCosts caches the measured seconds per row·column·pass.
-var passCosts = map[costKey]float64{}
+// passCosts caches the measured seconds per row·column·pass, with the time
+// of the measurement.
+var passCosts = map[costKey]timed{}
+
+// timed is a measured rate and when it was measured.
+type timed struct {
+	v  float64
+	at time.Time
+}
+
+// workerSpeeds are the speed-ups over one worker that the last run on W
+// workers achieved on this device (speed of the run ÷ the pass timing of
+// its estimate), by W: timings, not private, kept in the page for its owner.
+var workerSpeeds = map[int]timed{}
 
 // costRows are the rows of the measurement (public, deterministic, on the
 // unit sphere: the clipped rows the sampler sees).
 const costRows = 2048
 
 // passCost returns the seconds one pass of the loss costs per row·column on
-// this device: the best rate of a few rounds of passes over costRows public
-// rows of d columns over 150 ms of rounds (V8 compiles the hot loop in
-// tiers), about 0.2 s of the main thread the first time for a (loss, d),
-// cached after.
+// this device: the median rate of the later half of a few rounds of passes
+// over costRows public rows of d columns over 150 ms of rounds (V8 compiles
+// the hot loop in tiers), about 0.2 s the first time for a (loss, d), in rounds of ≈ 10 ms
+// between which the main thread is yielded (no long task), and again when
+// the last timing is older than costMaxAge. Call it from a goroutine.
 func passCost(k loss.Kind, d int, value bool) float64 {
 	key := costKey{k, d, value}
-	if c, ok := passCosts[key]; ok {
-		return c
+	if c, ok := passCosts[key]; ok && time.Since(c.at) < costMaxAge {
+		return c.v
 	}
 	x := make([][]float64, costRows)
 	y := make([]float64, costRows)
@@ -101,6 +125,7 @@ func passCost(k loss.Kind, d int, value bool) float64 {
 		}
 	}
 	round := func(passes int) time.Duration {
+		jsio.Yield() // the event loop runs between rounds
 		t0 := time.Now()
 		for range passes {
 			pass()
@@ -112,13 +137,18 @@ func passCost(k loss.Kind, d int, value bool) float64 {
 		passes *= 2
 	}
 	// V8 runs a function in its baseline tier first and optimises it once
-	// it is hot: keep timing rounds for 150 ms and take the best.
-	best := math.Inf(1)
-	for t0 := time.Now(); time.Since(t0) < 150*time.Millisecond; {
-		best = math.Min(best, round(passes).Seconds())
+	// it is hot: keep timing rounds for 150 ms and take the median of the
+	// later half — optimised by then, and slowed as much as the load of the
+	// moment slows this thread (the best round would be the one in which
+	// the device happened to be free).
+	var times []float64
+	for t0 := time.Now(); time.Since(t0) < 150*time.Millisecond || len(times) < 4; {
+		times = append(times, round(passes).Seconds())
 	}
-	c := best / float64(passes) / float64(costRows*d)
-	passCosts[key] = c
+	later := times[len(times)/2:]
+	slices.Sort(later)
+	c := later[len(later)/2] / float64(passes) / float64(costRows*d)
+	passCosts[key] = timed{c, time.Now()}
 	return c
 }
 
@@ -130,6 +160,35 @@ type workEstimate struct {
 	workers  int
 	fixed    bool
 	nsPerRow float64 // measured nanoseconds per row·column·pass
+	speed    float64 // the workers' speed-up over one counted
+	measured bool    // speed was measured by a recent run on as many workers
+}
+
+// workerSpeed is the speed-up of w workers: the last run's on w workers
+// if recent, else 1 + workerGain·(w − 1) on a cross-origin isolated page
+// (shared memory) and 1 otherwise.
+func workerSpeed(w int) (speed float64, measured bool) {
+	if w <= 1 {
+		return 1, false
+	}
+	if s, ok := workerSpeeds[w]; ok && time.Since(s.at) < speedMaxAge {
+		return s.v, true
+	}
+	if isolated() {
+		return 1 + workerGain*float64(w-1), false
+	}
+	return 1, false
+}
+
+// ranFor records the speed-up a finished run on e.workers achieved: the
+// seconds its passes would have taken at e's pass timing on one worker,
+// over the seconds it took (start-up included). Short runs (under 2 s)
+// say more about the start-up than about the workers and are not kept.
+func (e workEstimate) ranFor(elapsed float64) {
+	if e.workers <= 1 || math.IsNaN(e.seconds) || elapsed < 2 {
+		return
+	}
+	workerSpeeds[e.workers] = timed{math.Max(0.1, e.seconds*e.speed/elapsed), time.Now()}
 }
 
 // estimateWork turns the plan's work into seconds on this device.
@@ -137,12 +196,9 @@ func estimateWork(in *estimateInput, pl mechanism.Plan) workEstimate {
 	value := pl.Method != "first-order"
 	c := passCost(in.kind, pl.D, value)
 	w := max(1, pl.Workers)
-	speed := 1.0
-	if isolated() {
-		speed += workerGain * float64(w-1)
-	}
+	speed, measured := workerSpeed(w)
 	return workEstimate{seconds: pl.Work.Passes * pl.Work.RowsTimesD * c / speed, passes: pl.Work.Passes, rows: pl.N, d: pl.D,
-		workers: w, fixed: pl.FixedWork, nsPerRow: c * 1e9}
+		workers: w, fixed: pl.FixedWork, nsPerRow: c * 1e9, speed: speed, measured: measured}
 }
 
 // about writes a duration for people: "about 40 s", "about 7 min".
@@ -162,8 +218,11 @@ func about(s float64) string {
 func (e workEstimate) describe() string {
 	s := fmt.Sprintf("%s over %s × %d columns, measured here at %.2g ns per row·column", count(int(math.Round(e.passes)), "pass/passes"),
 		count(e.rows, "row"), e.d, e.nsPerRow)
-	if e.workers > 1 {
-		s += fmt.Sprintf(", on %d workers", e.workers)
+	switch {
+	case e.workers > 1 && e.measured:
+		s += fmt.Sprintf(", on %d workers (%.2g× one in the last run on them)", e.workers, e.speed)
+	case e.workers > 1:
+		s += fmt.Sprintf(", on %d workers (counted at %.2g× one until a run measures them)", e.workers, e.speed)
 	}
 	if e.fixed {
 		s += "; fixed work: the same passes whatever the rows hold"

@@ -73,6 +73,10 @@ func TestEstimateWork(t *testing.T) {
 	if s := p.text("#est-work"); !strings.Contains(s, "min") || !strings.Contains(s, "Without fixed work") {
 		t.Errorf("long-run warning: %q", s)
 	}
+	// No run has measured the workers yet: the estimate says how it counts them (issue 29 item 5).
+	if w := p.value("est-workers"); w != "1" && !strings.Contains(p.text("#est-work"), "workers (counted at 1.6× one until a run measures them)") {
+		t.Errorf("long-run warning on %s workers does not say how they are counted: %q", w, p.text("#est-work"))
+	}
 	time.Sleep(500 * time.Millisecond)
 	if s := p.text("#est-status"); strings.HasPrefix(s, "Sampling") {
 		t.Errorf("a long run started on the first press: %q", s)
