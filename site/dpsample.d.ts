@@ -11,8 +11,9 @@ export type Loss = "l1" | "l2dist" | "lad" | "quantile" | "hinge" | "logistic" |
 
 export interface Request {
   loss: Loss | string;
-  /** n rows × d features (or points for location losses); rows may be Float64Arrays. */
-  x: (number[] | Float64Array)[];
+  /** n rows × d features (or points for location losses); rows may be Float64Arrays, or the whole matrix one
+   *  row-major Float64Array with its shape (one transfer instead of n). */
+  x: (number[] | Float64Array)[] | FlatMatrix;
   /** labels (±1 for classifiers) or targets, where the loss needs them. */
   y?: number[] | Float64Array;
   epsilon: number;
@@ -198,8 +199,12 @@ export interface BoundsRow {
   applies: boolean; why: string;
 }
 
+/** A matrix as one row-major Float64Array of shape[0]·shape[1] values (what parseCSV returns with {flat: true}). */
+export interface FlatMatrix { data: Float64Array; shape: [number, number] }
+
 export interface Table {
-  x: Float64Array[]; y?: Float64Array; columns: string[]; allColumns: string[]; dropped: number;
+  /** rows, or with parseCSV's {flat: true} one FlatMatrix. */
+  x: Float64Array[] | FlatMatrix; y?: Float64Array; columns: string[]; allColumns: string[]; dropped: number;
   header: boolean; target?: string; mapping?: Record<string, number>;
   /** "comma", "semicolon" or "tab", detected from the first line. */
   delimiter?: string;
@@ -240,7 +245,7 @@ export interface DPSample {
   version: string;
   /** Each column's bounds, median and quartiles, found privately (raw rows at any scale). Under {ledger} it is
    *  charged to that table's budget first and refused, naming ledger, when it does not fit; δ must be below 1/n. */
-  describe(req: { x: number[][] | Float64Array[]; epsilon: number; delta: number; seed?: number },
+  describe(req: { x: number[][] | Float64Array[] | FlatMatrix; epsilon: number; delta: number; seed?: number },
            opts?: { ledger?: string; onLedger?: (state: LedgerState) => void }): Promise<Description>;
   privacy: {
     delta(gdp: number, epsilon: number): Promise<number>;
@@ -272,10 +277,13 @@ export interface DPSample {
   /** header: true (the first row is a header), false (it is data) or "auto" (default: guessed; a first row mixing numbers
    *  and text unlike the second is an error naming header that asks you to say). */
   data: { parseCSV(text: string, opts?: { target?: string; drop?: "missing"; features?: string[]; positive?: string; targetType?: "numeric" | "label";
-                                          header?: boolean | "auto" }): Promise<Table>;
+                                          header?: boolean | "auto"; flat?: boolean }, run?: RunOptions): Promise<Table>;
           /** NOT private: a file's columns (kinds, missing cells, up to 50 labels) and problems, for its owner's eyes
            *  (the form's first choices); onProgress in bytes read. */
-          profileCSV(text: string, opts?: { header?: boolean | "auto" }, run?: RunOptions): Promise<CSVProfile> };
+          profileCSV(text: string, opts?: { header?: boolean | "auto" }, run?: RunOptions): Promise<CSVProfile>;
+          /** NOT private: the hex SHA-256 of the table's canonical form (row order, line ends, delimiter, quoting and number
+           *  spelling do not change it), the key under which the page keeps a table's budget; for its owner's storage. */
+          tableKey(text: string): Promise<string> };
   /** The site's dimension-free demonstration: synthetic rank-k data embedded in each d of dims; excess risk of
    *  Algorithm 1 and of projected (baseline) and unprojected DP-GD, both on core/dpgd's public schedule (recorded per
    *  point), calibrated with the same accountant. */

@@ -95,7 +95,7 @@ function abortError(msg) {
 }
 
 // Calls whose last argument carries {onProgress, signal} (or a bare progress function).
-const RUNS = { "mechanism.sample": 1, "describe": 1, "lowerbound.run": 1, "demo.dimensionFree": 1, "data.profileCSV": 2, "_test.spin": 1 };
+const RUNS = { "mechanism.sample": 1, "describe": 1, "lowerbound.run": 1, "demo.dimensionFree": 1, "data.profileCSV": 2, "data.parseCSV": 2, "_test.spin": 1 };
 // The fields those options may have (the Go side rejects others; the loader
 // must too, since it does not forward the object: a typo such as {ledgr: key}
 // would otherwise run without the budget).
@@ -109,7 +109,7 @@ const NAMES = {
   fingerprint: ["code", "rows", "trace"],
   lowerbound: ["run"],
   bounds: ["table"],
-  data: ["parseCSV", "profileCSV"],
+  data: ["parseCSV", "profileCSV", "tableKey"],
   demo: ["dimensionFree"],
 };
 

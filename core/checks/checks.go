@@ -151,8 +151,8 @@ func Matrix(field string, x [][]float64) (n, d int, err error) {
 				Rule: fmt.Sprintf("a row of length %d like %s[0] (ragged rows)", d, field), Got: fmt.Sprintf("length %d", len(row))}
 		}
 		for j, v := range row {
-			if err := Finite(fmt.Sprintf("%s[%d][%d]", field, i, j), v); err != nil {
-				return 0, 0, err
+			if !finite(v) { // the field's name only for the error: a cell's Sprintf costs more than the check
+				return 0, 0, Finite(fmt.Sprintf("%s[%d][%d]", field, i, j), v)
 			}
 		}
 	}
@@ -165,12 +165,14 @@ func Vector(field string, y []float64, n int) error {
 		return &Error{Field: field, Rule: fmt.Sprintf("an array of length %d", n), Got: fmt.Sprintf("length %d", len(y))}
 	}
 	for i, v := range y {
-		if err := Finite(fmt.Sprintf("%s[%d]", field, i), v); err != nil {
-			return err
+		if !finite(v) {
+			return Finite(fmt.Sprintf("%s[%d]", field, i), v)
 		}
 	}
 	return nil
 }
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // First returns the first non-nil error, so that a validation reads as one
 // list of rules in the order their messages should be reported:

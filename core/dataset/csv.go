@@ -24,6 +24,7 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -87,6 +88,28 @@ func parseNum(s string) (float64, bool) {
 
 // Parse reads CSV text into a Table.
 func Parse(text string, opt Options) (*Table, error) {
+	return ParseContext(context.Background(), text, opt, nil)
+}
+
+// ParseContext is Parse for a caller that shows progress or may cancel (the
+// page parses a large table in its worker): a non-nil progress is called
+// with done = the bytes of text read so far and total = len(text) every few
+// thousand rows, and once with done = total when the table is complete;
+// when ctx is done it stops with ctx's error.
+func ParseContext(ctx context.Context, text string, opt Options, progress func(done, total int)) (*Table, error) {
+	t, err := parse(text, opt, func(read int) error {
+		if progress != nil {
+			progress(read, len(text))
+		}
+		return ctx.Err()
+	})
+	if err == nil && progress != nil {
+		progress(len(text), len(text))
+	}
+	return t, err
+}
+
+func parse(text string, opt Options, tick func(read int) error) (*Table, error) {
 	if len(text) > MaxBytes {
 		return nil, checks.Errorf("text", "at most %d MB of CSV (got %.1f MB)", MaxBytes>>20, float64(len(text))/(1<<20))
 	}
@@ -96,7 +119,7 @@ func Parse(text string, opt Options) (*Table, error) {
 	if err := opt.validTarget(); err != nil {
 		return nil, err
 	}
-	dl, recs, err := readRecords(text, opt.Header, nil)
+	dl, recs, err := readRecords(text, opt.Header, tick)
 	if err != nil {
 		return nil, err
 	}

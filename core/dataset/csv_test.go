@@ -1,7 +1,11 @@
 package dataset
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -108,5 +112,53 @@ func TestRealDatasets(t *testing.T) {
 	tab, err = Parse(string(pg), Options{Target: "sex", Features: feats, Drop: "missing", Positive: "MALE"})
 	if err != nil || tab.Coding != CodingPositive || !slices.Equal(tab.Y, inferred) {
 		t.Fatalf("penguins with positive \"MALE\": %v, coding %q", err, tab.Coding)
+	}
+}
+
+// TestParseContext: the progress reports bytes read, increasing, ending
+// once at len(text); the table is Parse's; a cancelled context stops the
+// read with its error (and no table).
+func TestParseContext(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x,y,label\n")
+	for i := 0; b.Len() < 1<<20; i++ {
+		fmt.Fprintf(&b, "%d.5,%d,%s\n", i%97, i%13, []string{"yes", "no"}[i%2])
+	}
+	txt := b.String()
+	opt := Options{Target: "label", Positive: "yes", TargetType: TargetLabel}
+	var done []int
+	tab, err := ParseContext(context.Background(), txt, opt, func(d, total int) {
+		if total != len(txt) {
+			t.Fatalf("progress total %d, want len(text) = %d", total, len(txt))
+		}
+		done = append(done, d)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(done) < 5 || done[len(done)-1] != len(txt) {
+		t.Fatalf("progress %v: want several reports ending at %d", done, len(txt))
+	}
+	for i := 1; i < len(done); i++ {
+		if done[i] < done[i-1] || (done[i] == done[i-1] && i != len(done)-1) {
+			t.Fatalf("progress not increasing: %v", done)
+		}
+	}
+	want, err := Parse(txt, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(tab, want) {
+		t.Errorf("ParseContext's table differs from Parse's")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	tab, err = ParseContext(ctx, txt, opt, func(int, int) {
+		if calls++; calls == 2 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || tab != nil {
+		t.Errorf("cancelled: table %v, error %v; want context.Canceled", tab != nil, err)
 	}
 }

@@ -12,12 +12,16 @@ import (
 
 func dataAPI() map[string]any {
 	return map[string]any{
+		// parseCSV(text, opts?, {onProgress, signal}?) → the table; with
+		// opts.flat, x is {data: Float64Array, shape: [n, d]} (one transfer
+		// instead of n rows; mechanism.sample and describe accept it as x).
+		// onProgress gets the bytes read ({done, total, fraction}).
 		"parseCSV": jsio.Export(func(a []js.Value) (any, error) {
 			tv, err := csvText(jsio.Arg(a, 0))
 			if err != nil {
 				return nil, err
 			}
-			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "target", "drop", "features", "positive", "targetType", "header")
+			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "target", "drop", "features", "positive", "targetType", "header", "flat")
 			if err != nil {
 				return nil, err
 			}
@@ -62,12 +66,24 @@ func dataAPI() map[string]any {
 					opt.Features = append(opt.Features, f.Index(i).String())
 				}
 			}
-			tab, err := dataset.Parse(tv.String(), opt)
+			flat, err := o.OptBool("flat")
 			if err != nil {
 				return nil, err
 			}
+			rc, err := jsio.NewRunControl(jsio.Arg(a, 2), "run")
+			if err != nil {
+				return nil, err
+			}
+			tab, err := dataset.ParseContext(rc.Ctx, tv.String(), opt, rc.Progress)
+			if err = rc.Finish(err); err != nil {
+				return nil, err
+			}
 			out := js.Global().Get("Object").New()
-			out.Set("x", jsio.Float64Rows(tab.X))
+			if flat != nil && *flat {
+				out.Set("x", jsio.FlatMatrix(tab.X))
+			} else {
+				out.Set("x", jsio.Float64Rows(tab.X))
+			}
 			if tab.Y != nil {
 				out.Set("y", jsio.Float64Array(tab.Y))
 			}
@@ -129,6 +145,18 @@ func dataAPI() map[string]any {
 				return nil, err
 			}
 			return jsio.Encode(p), nil
+		}),
+		// tableKey(text) → the hex SHA-256 of the table's canonical form
+		// (dataset.TableKey: row order, line ends, delimiter, quoting and
+		// number spelling do not change it): the key under which the page
+		// keeps a table's budget, for a ledger of one's own. NOT private: a
+		// fingerprint of the data, for its owner's storage, never released.
+		"tableKey": jsio.Export(func(a []js.Value) (any, error) {
+			tv, err := csvText(jsio.Arg(a, 0))
+			if err != nil {
+				return nil, err
+			}
+			return dataset.TableKey(tv.String())
 		}),
 	}
 }

@@ -53,9 +53,10 @@ func (v *estimateView) cloudPlot(in *estimateInput, r *mechanism.Result, units [
 		series = plot.Contours(xs, ys, z, levels, "#c8c8c8")
 		series[0].Name = "loss contours"
 	}
-	dx, dy := make([]float64, 0, len(in.raw)), make([]float64, 0, len(in.raw))
-	for _, row := range in.raw {
-		dx, dy = append(dx, row[0]), append(dy, row[1])
+	step := plotStep(len(in.raw))
+	dx, dy := make([]float64, 0, len(in.raw)/step+1), make([]float64, 0, len(in.raw)/step+1)
+	for i := 0; i < len(in.raw); i += step {
+		dx, dy = append(dx, in.raw[i][0]), append(dy, in.raw[i][1])
 	}
 	sx, sy := make([]float64, len(units)), make([]float64, len(units))
 	for i, s := range units {
@@ -64,12 +65,37 @@ func (v *estimateView) cloudPlot(in *estimateInput, r *mechanism.Result, units [
 	// The private sample(s) last, large and outlined, so they are found
 	// among hundreds of rows.
 	series = append(series,
-		plot.Series{Name: "your rows (not private)", X: dx, Y: dy, Kind: plot.Points, Color: "#c4c4c4", Radius: 2.5},
+		plot.Series{Name: rowsName(len(in.raw)), X: dx, Y: dy, Kind: plot.Points, Color: "#c4c4c4", Radius: 2.5},
 		plot.Series{Name: "non-private minimiser (not private)", X: fit[:1], Y: fit[1:2], Kind: plot.Points, Color: plot.Palette[1], Radius: 6, Stroke: "#000"},
 		plot.Series{Name: samplesName(len(units)), X: sx, Y: sy, Kind: plot.Points, Color: plot.Palette[0], Radius: 7, Stroke: "#000"})
 	return &plot.Plot{Title: "Private centre over your rows", XLabel: in.columns[0],
 		YLabel: in.columns[1], Series: series, XMin: xlo, XMax: xhi, YMin: ylo, YMax: yhi, Height: 480,
 		Desc: "Each large blue dot is one private sample of the centre, in the columns' units; small grey dots are your rows; grey lines are level sets of the loss; the orange dot is the non-private minimiser."}
+}
+
+// plotRows bounds the rows a figure draws: a figure of 100,000 dots is a
+// long task to lay out and says no more than one of 5,000.
+const plotRows = 5000
+
+// plotStep is the stride of the rows drawn: every row up to plotRows, then
+// every step-th (a rule of n alone).
+func plotStep(n int) int { return max(1, (n+plotRows-1)/plotRows) }
+
+// rowsName names the rows' series, with the stride when it is not 1.
+func rowsName(n int) string {
+	if s := plotStep(n); s > 1 {
+		return fmt.Sprintf("your rows (not private; every %s of %s)", ordinal(s), count(n, "row"))
+	}
+	return "your rows (not private)"
+}
+
+// ordinal writes k-th for k ≥ 2 ("2nd", "3rd", "20th").
+func ordinal(k int) string {
+	suffix := "th"
+	if k%100 < 11 || k%100 > 13 {
+		suffix = [...]string{"th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th"}[k%10]
+	}
+	return fmt.Sprintf("%d%s", k, suffix)
 }
 
 func samplesName(m int) string {
@@ -158,14 +184,15 @@ func coefPlot(in *estimateInput, r *mechanism.Result) *plot.Plot {
 func regressionPlot(in *estimateInput, units [][]float64, fit []float64) *plot.Plot {
 	rg := in.ranges[0]
 	lo, hi := rg.Lo-0.05*(rg.Hi-rg.Lo), rg.Hi+0.05*(rg.Hi-rg.Lo)
-	xs, ys := make([]float64, 0, len(in.raw)), make([]float64, 0, len(in.raw))
-	for i, row := range in.raw {
-		xs, ys = append(xs, row[0]), append(ys, in.table.Y[i])
+	step := plotStep(len(in.raw))
+	xs, ys := make([]float64, 0, len(in.raw)/step+1), make([]float64, 0, len(in.raw)/step+1)
+	for i := 0; i < len(in.raw); i += step {
+		xs, ys = append(xs, in.raw[i][0]), append(ys, in.table.Y[i])
 	}
 	line := func(beta []float64) ([]float64, []float64) {
 		return []float64{lo, hi}, []float64{beta[1] + beta[0]*lo, beta[1] + beta[0]*hi}
 	}
-	series := []plot.Series{{Name: "your rows (not private)", X: xs, Y: ys, Kind: plot.Points, Color: "#b0b0b0", Radius: 2.5}}
+	series := []plot.Series{{Name: rowsName(len(in.raw)), X: xs, Y: ys, Kind: plot.Points, Color: "#b0b0b0", Radius: 2.5}}
 	fx, fy := line(fit)
 	series = append(series, plot.Series{Name: "non-private line (not private)", X: fx, Y: fy, Color: plot.Palette[1], Dashed: true})
 	for i := len(units) - 1; i >= 0; i-- { // the first sample last: on top

@@ -96,7 +96,7 @@ func (v *estimateView) findRanges() (missing []string, err error) {
 	if v.dropMissing.Checked() {
 		opt.Drop = "missing"
 	}
-	t, err := dataset.Parse(txt, opt)
+	t, err := v.parseTable(txt, opt)
 	if err != nil {
 		return nil, v.dataError(err, nil)
 	}
@@ -119,7 +119,7 @@ func (v *estimateView) findRanges() (missing []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	req := map[string]any{"x": t.X, "epsilon": float64(privateEpsilon), "delta": delta}
+	req := map[string]any{"epsilon": float64(privateEpsilon), "delta": delta}
 	opts, release := v.run.start(fmt.Sprintf("Finding the ranges of %s privately (ε = %g of this table's budget)…", count(len(cols), "column"), float64(privateEpsilon)))
 	opts.Delete("onProgress") // describe is one short call: no progress, no cancel
 	opts.Delete("signal")
@@ -129,7 +129,7 @@ func (v *estimateView) findRanges() (missing []string, err error) {
 	releaseLedger, err := v.ledger.runOptions(opts, key)
 	var res js.Value
 	if err == nil {
-		res, err = callRemote("describe", jsio.Encode(req), opts)
+		res, err = callRemote("describe", flatRequest(req, t.X), opts)
 		releaseLedger()
 	}
 	release()

@@ -85,7 +85,7 @@ func (v *estimateView) build() (*estimateInput, error) {
 	in.positive = opt.Positive
 	if len(opt.Features) == 0 {
 		// No columns to offer usually means the file itself is malformed: say how.
-		if _, err := dataset.Parse(txt, dataset.Options{Target: opt.Target, Drop: opt.Drop, Header: opt.Header}); err != nil {
+		if _, err := v.parseTable(txt, dataset.Options{Target: opt.Target, Drop: opt.Drop, Header: opt.Header}); err != nil {
 			return nil, v.dataError(err, b)
 		}
 		return nil, checks.Errorf("features", "at least one checked feature column")
@@ -94,7 +94,7 @@ func (v *estimateView) build() (*estimateInput, error) {
 		return nil, showAt(v.rangesErr, checks.Errorf("positive",
 			"the label of %s coded +1 (every other label is −1): type it above; the page does not choose it from the data", opt.Target))
 	}
-	t, err := dataset.Parse(txt, opt)
+	t, err := v.parseTable(txt, opt)
 	if err != nil {
 		return nil, v.dataError(err, b)
 	}
@@ -118,9 +118,8 @@ func (v *estimateView) build() (*estimateInput, error) {
 		}
 		ranges[c] = r
 	}
-	for _, row := range t.X {
-		in.raw = append(in.raw, append([]float64(nil), row...))
-	}
+	in.raw = withColumn(t.X, false) // one backing array: a million rows are not a million allocations
+	jsio.Yield()                    // a large table's steps are tasks of their own
 	if err := t.Scale(ranges); err != nil {
 		return nil, showAt(v.rangesErr, err)
 	}
@@ -148,13 +147,12 @@ func (v *estimateView) build() (*estimateInput, error) {
 		}
 		targetRange = []float64{-1, 1}
 	}
+	jsio.Yield()
 	x := t.X
 	if l.Supervised() { // an intercept: a constant public feature
-		x = make([][]float64, len(t.X))
-		for i, r := range t.X {
-			x[i] = append(append(make([]float64, 0, len(r)+1), r...), 1)
-		}
+		x = withColumn(t.X, true)
 		in.columns = append(in.columns, "intercept")
+		jsio.Yield()
 	}
 	var vals [3]float64
 	for i, f := range []numberField{v.eps, v.delta, v.c} {
@@ -196,6 +194,29 @@ func (v *estimateView) build() (*estimateInput, error) {
 		return nil, err
 	}
 	return in, nil
+}
+
+// withColumn copies rows into one backing array, with a last column of
+// ones when one is true (the intercept).
+func withColumn(rows [][]float64, one bool) [][]float64 {
+	if len(rows) == 0 {
+		return nil
+	}
+	d := len(rows[0])
+	if one {
+		d++
+	}
+	flat := make([]float64, len(rows)*d)
+	out := make([][]float64, len(rows))
+	for i, r := range rows {
+		row := flat[i*d : (i+1)*d : (i+1)*d]
+		copy(row, r)
+		if one {
+			row[d-1] = 1
+		}
+		out[i] = row
+	}
+	return out
 }
 
 // dataError shows a parse error once: in the CSV box for a CSV, with the
@@ -340,7 +361,9 @@ func (v *estimateView) runEstimate() {
 	}
 	opts, release := v.run.start(fmt.Sprintf("Sampling from %s × %s in the worker%s…", count(len(in.req.X), "row"), count(len(in.req.X[0]), "column"), eta))
 	t0 := time.Now()
-	res, err := v.ledger.sample(opts, key, jsio.EncodeTyped(in.req))
+	noX := in.req
+	noX.X = nil // encoded once, flat
+	res, err := v.ledger.sample(opts, key, flatRequest(noX, in.req.X))
 	release()
 	var out mechanism.Result
 	if err == nil {

@@ -252,6 +252,13 @@ func buildEstimateView(root dom.Element) {
 	v.run = newRunner(id, "Run privately")
 	v.run.showLeft = true
 	v.ledger = newLedgerView(root, id)
+	v.ledger.source = func() (js.Value, string) {
+		s, b := v.text()
+		if b != nil {
+			return js.Undefined(), "" // a built-in: hashed here
+		}
+		return v.textJS(), s
+	}
 	v.out = el("div", "class", "results", "id", id+"-results", "aria-live", "polite")
 	v.summary = el("div", "id", id+"-summary")
 	v.fig = el("figure", "id", id+"-plot", "class", "plot")

@@ -54,6 +54,11 @@ type ledgerView struct {
 	blocked    string // why the table's stored budget cannot be read back ("" when it can): runs are refused
 	gen        int    // generation of tableChanged, so a late hash never overwrites a newer table's
 	text       string // the table tableChanged last saw
+	// source returns the form's table as a JS string and as the Go string
+	// it was read into (estimateView.textJS/text): a large table is hashed
+	// in the worker from the former (estimate_parse.go).
+	source           func() (js.Value, string)
+	keyText, keyMemo string // the last table hashed and its key
 }
 
 func newLedgerView(root dom.Element, id string) *ledgerView {
@@ -130,10 +135,50 @@ func (lv *ledgerView) budget() (eps, delta float64, err error) {
 func tableKey(txt string) (string, error) { return dataset.TableKey(txt) }
 
 // legacyKey is the key before issue 30, the SHA-256 of the text's bytes: a
-// budget stored under it is carried over to tableKey (sync).
+// budget stored under it is carried over to tableKey (sync). A large text
+// is hashed by the browser's SubtleCrypto where it has one (native code,
+// asynchronous; Go's SHA-256 of 10 MB is a long task). Call it from a
+// goroutine.
 func legacyKey(txt string) string {
+	if len(txt) >= asyncProfileBytes {
+		if subtle := js.Global().Get("crypto").Get("subtle"); subtle.Truthy() && js.Global().Get("TextEncoder").Truthy() {
+			bytes := js.Global().Get("TextEncoder").New().Call("encode", txt)
+			if buf, err := jsio.Await(subtle.Call("digest", "SHA-256", bytes)); err == nil {
+				sum := make([]byte, 32)
+				if js.CopyBytesToGo(sum, js.Global().Get("Uint8Array").New(buf)) == 32 {
+					return hex.EncodeToString(sum)
+				}
+			}
+		}
+	}
 	sum := sha256.Sum256([]byte(txt))
 	return hex.EncodeToString(sum[:])
+}
+
+// keyFor is tableKey(txt), remembered for the last table, and hashed in the
+// worker when txt is the form's large table. Call it from a goroutine.
+func (lv *ledgerView) keyFor(txt string) (string, error) {
+	if txt == lv.keyText && lv.keyMemo != "" {
+		return lv.keyMemo, nil
+	}
+	var key string
+	var err error
+	if src, s := lv.sourceOf(); len(txt) >= asyncProfileBytes && s == txt {
+		key, err = tableKeyOf(txt, src)
+	} else {
+		key, err = tableKey(txt)
+	}
+	if err == nil {
+		lv.keyText, lv.keyMemo = txt, key
+	}
+	return key, err
+}
+
+func (lv *ledgerView) sourceOf() (js.Value, string) {
+	if lv.source == nil {
+		return js.Undefined(), ""
+	}
+	return lv.source()
 }
 
 // storage returns localStorage, or undefined where the browser refuses it
@@ -303,7 +348,7 @@ func (lv *ledgerView) tableChanged(txt string) {
 		return
 	}
 	go func() {
-		key, err := tableKey(txt)
+		key, err := lv.keyFor(txt)
 		if gen != lv.gen {
 			return
 		}
@@ -337,7 +382,7 @@ func (lv *ledgerView) prepare(txt string) (string, error) {
 		return "", shownError{err}
 	}
 	lv.gen++ // a tableChanged still hashing is superseded
-	key, err := tableKey(txt)
+	key, err := lv.keyFor(txt)
 	if err != nil {
 		return "", fmt.Errorf("could not fingerprint the table for its privacy budget: %w", err)
 	}

@@ -168,8 +168,8 @@ func Vector(v js.Value, field string, wantLen int) ([]float64, error) {
 			js.CopyBytesToGo(Float64Bytes(out), bytes)
 		}
 		for i, x := range out {
-			if err := checks.Finite(fmt.Sprintf("%s[%d]", field, i), x); err != nil {
-				return nil, err
+			if math.IsNaN(x) || math.IsInf(x, 0) { // the name only for the error (a Sprintf a cell is most of the time)
+				return nil, checks.Finite(fmt.Sprintf("%s[%d]", field, i), x)
 			}
 		}
 		return out, nil
@@ -202,10 +202,16 @@ func checkLength(field string, n, wantLen int) error {
 	return nil
 }
 
-// Matrix reads n rows of equal length d ≥ 1 (arrays or Float64Arrays).
+// Matrix reads n rows of equal length d ≥ 1: an array of rows (arrays or
+// Float64Arrays), or one row-major Float64Array with its shape,
+// {data: Float64Array of n·d, shape: [n, d]} (one copy instead of n: the
+// form data.parseCSV returns with {flat: true}).
 func Matrix(v js.Value, field string) ([][]float64, error) {
+	if v.Type() == js.TypeObject && !IsArray(v) && v.Get("shape").Type() != js.TypeUndefined {
+		return flatMatrix(v, field)
+	}
 	if v.Type() != js.TypeObject || !IsArray(v) {
-		return nil, &checks.Error{Field: field, Rule: "an array of rows (arrays of numbers or Float64Arrays)", Got: Describe(v)}
+		return nil, &checks.Error{Field: field, Rule: "an array of rows (arrays of numbers or Float64Arrays) or {data, shape}", Got: Describe(v)}
 	}
 	n := v.Length()
 	if n == 0 {
@@ -230,4 +236,55 @@ func Matrix(v js.Value, field string) ([][]float64, error) {
 		rows[i] = r
 	}
 	return rows, nil
+}
+
+// flatMatrix reads {data: Float64Array, shape: [n, d]} (Matrix), its rows
+// sharing one backing array.
+func flatMatrix(v js.Value, field string) ([][]float64, error) {
+	sh := v.Get("shape")
+	if !IsArray(sh) || sh.Length() != 2 {
+		return nil, &checks.Error{Field: field + ".shape", Rule: "[rows, columns]", Got: Describe(sh)}
+	}
+	var dims [2]int
+	for i := range dims {
+		x := sh.Index(i)
+		if x.Type() != js.TypeNumber || x.Float() != float64(int(x.Float())) || x.Float() < 1 || x.Float() > MaxCells {
+			return nil, &checks.Error{Field: fmt.Sprintf("%s.shape[%d]", field, i), Rule: fmt.Sprintf("a whole number in [1, %d]", MaxCells), Got: Describe(x)}
+		}
+		dims[i] = x.Int()
+	}
+	n, d := dims[0], dims[1]
+	if n*d > MaxCells {
+		return nil, checks.Errorf(field, "at most %d numbers (got %d rows × %d)", MaxCells, n, d)
+	}
+	data := v.Get("data")
+	if data.Type() != js.TypeObject || !data.InstanceOf(js.Global().Get("Float64Array")) {
+		return nil, &checks.Error{Field: field + ".data", Rule: "a Float64Array", Got: Describe(data)}
+	}
+	flat, err := Vector(data, field+".data", n*d)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([][]float64, n)
+	for i := range rows {
+		rows[i] = flat[i*d : (i+1)*d : (i+1)*d]
+	}
+	return rows, nil
+}
+
+// FlatMatrix writes rows (of equal length d ≥ 1) as {data, shape}: one
+// Float64Array of n·d values, row after row (Matrix reads it back).
+func FlatMatrix(rows [][]float64) js.Value {
+	d := 0
+	if len(rows) > 0 {
+		d = len(rows[0])
+	}
+	flat := make([]float64, 0, len(rows)*d)
+	for _, r := range rows {
+		flat = append(flat, r...)
+	}
+	out := js.Global().Get("Object").New()
+	out.Set("data", Float64Array(flat))
+	out.Set("shape", []any{len(rows), d})
+	return out
 }

@@ -455,3 +455,53 @@ func TestEstimateLargePaste(t *testing.T) {
 	}
 	p.noConsoleErrors()
 }
+
+// TestEstimateLargeRun (issue 29 item 4): a Run on a pasted 10 MB table
+// (about a million rows) reads the table in the worker, with its progress
+// under the box — for the private ranges (blank here) and for the model —,
+// hashes its budget's key there, and sends the rows to the sampler as one
+// Float64Array; the run then starts (or asks for a second press, or is
+// refused, by its time estimate). The main thread's long tasks are logged,
+// not asserted (tests do not time things).
+func TestEstimateLargeRun(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.setValue("est-data", "csv")
+	eval[bool](p, `(() => { window.bigCSV = "size,count,label\n" + "0.5,2,yes\n3.25,1,no\n".repeat(10*(1<<20)/20); return true })()`)
+	p.paste("est-csv", "bigCSV")
+	p.waitJS(`[...document.querySelectorAll("#est-features input")].map(c => c.value).join() === "size,count"`, 3*time.Minute)
+	p.setValue("est-loss", "logistic") // the owner's choice: no confirming press (issue 30)
+	p.waitJS(`document.getElementById("est-positive") !== null`, 10*time.Second)
+	p.setValue("est-positive", "yes")
+	p.setValue("est-budget-delta", "1e-8") // below 1/n
+	p.setValue("est-delta", "1e-9")
+	eval[bool](p, `(() => { window.longTasks = []; window.progressSeen = [];
+		window.longObs = new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longTasks.push(Math.round(e.duration)) });
+		window.longObs.observe({type: "longtask"});
+		window.progObs = new MutationObserver(() => window.progressSeen.push(document.getElementById("est-csv-progress")?.textContent));
+		window.progObs.observe(document.getElementById("est-csvbox"), {childList: true, characterData: true, subtree: true});
+		return true })()`)
+	p.click("est-run")
+	started := `document.getElementById("est-status").textContent.startsWith("Sampling") || document.getElementById("est-work").textContent.includes("Press Run again") || document.getElementById("est-err").textContent !== ""`
+	p.waitJS(started, 5*time.Minute)
+	time.Sleep(500 * time.Millisecond)
+	long := eval[[]int](p, `(() => { window.longObs.disconnect(); window.progObs.disconnect(); return window.longTasks })()`)
+	t.Logf("Run on 10 MB: status %q; work %q; error %q", p.text("#est-status"), p.text("#est-work"), p.text("#est-err"))
+	t.Logf("Run on 10 MB: the main thread's long tasks (Chromium longtask entries): %v ms", long)
+	seen := eval[[]string](p, `window.progressSeen.filter(s => s)`)
+	pct := false
+	for _, s := range seen {
+		pct = pct || (strings.Contains(s, "Reading your table (10.0 MB) in the background for this run") && strings.Contains(s, "%"))
+	}
+	if !pct {
+		t.Errorf("no progress of the table's reading at Run (the line showed %q)", seen)
+	}
+	if s := p.text("#est-err"); s != "" && !strings.Contains(s, "would take") {
+		t.Errorf("Run on 10 MB: error %q", s)
+	}
+	if eval[bool](p, `!document.getElementById("est-cancel").disabled`) {
+		p.click("est-cancel")
+		p.waitJS(`!document.getElementById("est-status").textContent.startsWith("Sampling")`, 60*time.Second)
+	}
+	p.noConsoleErrors()
+}

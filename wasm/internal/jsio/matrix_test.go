@@ -1,0 +1,62 @@
+//go:build js && wasm
+
+package jsio
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"syscall/js"
+	"testing"
+
+	"github.com/dpsample/dpsample/core/checks"
+)
+
+// TestFlatMatrix: {data, shape} (FlatMatrix) reads back as the same rows as
+// the array-of-rows form; a wrong shape, a short or long data, a non-finite
+// value or data that is not a Float64Array is an error naming the field.
+func TestFlatMatrix(t *testing.T) {
+	rows := [][]float64{{1, 2, 3}, {4, 5, 6}, {-7, 0.5, 1e-300}, {8, 9, 10}}
+	got, err := Matrix(FlatMatrix(rows), "req.x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, rows) {
+		t.Fatalf("flat round trip %v, want %v", got, rows)
+	}
+	viaRows, err := Matrix(Float64Rows(rows), "req.x")
+	if err != nil || !reflect.DeepEqual(viaRows, got) {
+		t.Fatalf("rows form %v (%v), flat form %v", viaRows, err, got)
+	}
+	// A row's slice must not reach into the next row.
+	got[0] = append(got[0], 99)
+	if got[1][0] != 4 {
+		t.Fatal("appending to a row overwrote the next one")
+	}
+	obj := func(data any, shape any) js.Value {
+		o := js.Global().Get("Object").New()
+		o.Set("data", data)
+		o.Set("shape", shape)
+		return o
+	}
+	f := func(v ...float64) js.Value { return Float64Array(v) }
+	for _, c := range []struct {
+		v     js.Value
+		field string
+	}{
+		{obj(f(1, 2, 3, 4), []any{2}), "req.x.shape"},
+		{obj(f(1, 2, 3, 4), []any{2, 0}), "req.x.shape[1]"},
+		{obj(f(1, 2, 3, 4), []any{1.5, 2}), "req.x.shape[0]"},
+		{obj(f(1, 2, 3), []any{2, 2}), "req.x.data"},
+		{obj(f(1, 2, 3, 4, 5), []any{2, 2}), "req.x.data"},
+		{obj(f(1, math.NaN(), 3, 4), []any{2, 2}), "req.x.data[1]"},
+		{obj([]any{1, 2, 3, 4}, []any{2, 2}), "req.x.data"},
+		{obj(f(1, 2), []any{MaxCells, 2}), "req.x"},
+	} {
+		_, err := Matrix(c.v, "req.x")
+		var ce *checks.Error
+		if !errors.As(err, &ce) || ce.Field != c.field {
+			t.Errorf("%s: error %v, want one naming %q", Describe(c.v), err, c.field)
+		}
+	}
+}
