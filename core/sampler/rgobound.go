@@ -9,10 +9,10 @@ import "math"
 // the Lipschitz constant of Z = f(X′) − f(X) (and of each Z_j = f_j(X′) −
 // f_j(X)) as a function of the Gaussian pair (X, X′) ~ N(m, σ²I_{2d}), times σ.
 //
-// Tail (Gaussian isoperimetry: Sudakov–Tsirelson 1974, Borell 1975; e.g.
-// Ledoux, "The concentration of measure phenomenon", 2001, Thm 2.5 with
-// (2.9)): an L-Lipschitz function F of N(0, σ²I) satisfies
-// P(F > med F + t) ≤ Φ̄(t/(Lσ)), Φ̄ the standard normal tail. The pair is
+// Tail (Gaussian isoperimetry: Sudakov–Tsirelson 1974, Borell 1975; see
+// Ledoux, "The concentration of measure phenomenon", 2001, ch. 2): an
+// L-Lipschitz function F of N(0, σ²I) satisfies P(F > med F + t) ≤ Φ̄(t/(Lσ)),
+// Φ̄ the standard normal tail (the half-space is the extremal set). The pair is
 // exchangeable, so Z =ᵈ −Z and 0 is a median of Z (and of each Z_j), hence
 //
 //	P(Z > z) ≤ Φ̄(z/s)  and  P(−Z > z) ≤ Φ̄(z/s)  for z ≥ 0.       (isoperimetric tail)
