@@ -156,7 +156,7 @@ const (
 // product of two logarithms, ln(KL₀/(2τ_c²)) from the mixing bound and
 // ≈ (c/s)²/2 ≈ ln(T/τ_R) from the bias, so the optimum ρ* solves
 // 2·(c/s)²/2/ρ = ln(KL₀/(2τ_c²))/(1 − ρ): ρ* ≈ 0.6 for the budgets of
-// Algorithm 1 (τ ≈ 10⁻⁶); the planned work is flat near it (≈ 0.3 % between
+// Algorithm 1 (τ ≈ 10⁻⁶); the planned work is flat near it (≈ 0.2 % between
 // ρ = ½ and ρ*), so a grid suffices.
 var mixShares = []float64{0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8}
 
@@ -170,8 +170,11 @@ var mixShares = []float64{0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8}
 // linear f. π is α-strongly log-concave, so it satisfies LSI(1/α)
 // (Bakry–Émery), and the exact proximal sampler contracts KL by (1+αλ)⁻²
 // per step (Chen–Chewi–Salim–Wibisono 2022, Thm 3: KL(ρ_T‖π) ≤
-// KL(ρ₀‖π)/(1+αλ)^{2T}; the rate is attained by a Gaussian π, whose mean
-// contracts by 1/(1+αλ) per step). With Pinsker, TV ≤ √(KL/2) ≤ τ_c when
+// KL(ρ₀‖π)/(1+αλ)^{2T}, each half-step a Gaussian channel contracting KL by
+// 1/(1+αλ) under the LSI of π and of π∗N(0, λI); theorem number as recalled
+// in design/privacy-and-sampler.md, the paper not re-read here. The rate is
+// attained by a Gaussian π, whose mean contracts by 1/(1+αλ) per step, so
+// it is tight). With Pinsker, TV ≤ √(KL/2) ≤ τ_c when
 //
 //	T ≥ ln(KL₀/(2τ_c²)) / (2 ln(1 + αλ))      (T ≥ 1; the log is clamped at 0).
 //
