@@ -101,7 +101,7 @@ type Plan struct {
 	// Fixed work (Request.FixedWork): whether the proximal sampler's work is
 	// fixed, its total trial budget B per sample, the zeroth-order
 	// stochastic RGO's total of factory draws B_f per sample, and the TV
-	// share of an overrun of either (sampler.TotalBudget, FactoryBudget); 0
+	// share of an overrun of either (sampler.TotalBudget, DrawBudget); 0
 	// without fixed work or for an exact sampler, whose work is not fixed
 	// (docs/PRIVACY.md §5).
 	FixedWork    bool    `json:"fixedWork"`

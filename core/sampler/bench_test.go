@@ -84,8 +84,8 @@ func BenchmarkBreastCancerPrivateSample(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("n=%d d=%d s*=%.6f η=%.4f μ=%.6g TV=%.4g: mode=%s T=%d λ=%.4g R=%.4g τ₁=%.3g M=%d expected evals ≤ %.4g",
-		n, d, s, eta, mu, bud.TV, pl.Mode, pl.Steps, pl.Lambda, pl.RadiusBall, pl.Tau1, pl.TrialBudget, pl.ExpectedLossEvals)
+	b.Logf("n=%d d=%d s*=%.6f η=%.4f μ=%.6g TV=%.4g: mode=%s T=%d λ=%.4g R=%.4g s=%.3g M=%d expected evals ≤ %.4g",
+		n, d, s, eta, mu, bud.TV, pl.Mode, pl.Steps, pl.Lambda, pl.RadiusBall, pl.Scale, pl.TrialBudget, pl.ExpectedLossEvals)
 	for i := 0; i < b.N; i++ {
 		r, _ := rng.New(nil)
 		x, st, err := Run(context.Background(), pl, pot, r, nil)

@@ -7,11 +7,12 @@
 // proximal sampler of Lee–Liu–Lu Lemma E.2 (after Gopi–Lee–Liu 2022), with the
 // stated total-variation budget spent as follows (Plan documents each term):
 //
-//	TV(output, π) ≤ τ_c (mixing) + T·τ_step (inexact RGO).
+//	TV(output, π) ≤ τ_c (mixing) + T·τ_step (inexact RGO)  (+ τ_over with WorkTotal).
 //
 // The alternating sampler (Lee–Shen–Tian 2021; Chen–Chewi–Salim–Wibisono 2022)
 // is Gibbs sampling on π(x, y) ∝ π(x)·exp(−‖x−y‖²/(2λ)):
 //
+//	x₀ ~ N(0, α⁻¹I)                          (data-independent start, KL(x₀‖π) ≤ ηG²/(2μ))
 //	y ← x + √λ·N(0, I)                       (exact)
 //	x ← RGO(y): ∝ exp(−f(x) − (α/2)‖x‖² − ‖x−y‖²/(2λ))
 //

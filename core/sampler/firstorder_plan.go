@@ -101,7 +101,7 @@ type FirstOrderPlan struct {
 //
 //	λ = c/(η·Curv), σ² = λ/(1+λα), κ = σ²η·Curv, ρ = κ/(2+κ), a_k = ρ^k·σηD·(1+κ),
 //	p_min = e^{−(κ/2)(1+a²)},  a = AnchorBound: AnchorTol (adaptive) or a_K (fixed work),
-//	T = ⌈ln(1 + αW²/(2τ_c²)) / (2 ln(1 + αλ))⌉     (the same bound as NewPlan),
+//	T = ⌈ln(1 + αW²/(2τ_c²)) / (2 ln(1 + αλ))⌉     (CCSW22's W₂ bound from x₀ = 0; NewPlan now starts at N(0, α⁻¹I) with a KL bound),
 //	M = the least M with T₀·(1 − p_min)^M ≤ FailShare·τ, T₀ = T at τ_c = τ/2,
 //	τ_c = τ − T₀·(1 − p_min)^M − τ_over  (≥ (1 − FailShare − OverShare)τ; T ≤ T₀ at this τ_c),
 //

@@ -24,19 +24,24 @@ import (
 // lower bound uniform in y, so the trial cap could not be budgeted.
 //
 // TV bound. For two rejection samplers with acceptance weights a and W,
-// TV ≤ E|a − W| / E W, and E W ≥ e^{−c} by Jensen (E[f(X′) − f(X)] = 0).
+// TV ≤ E|a − W| / E W, and E W = e^{−c}·E e^Z ≥ e^{−c} by Jensen (E Z = 0).
 // Z = f(X′) − f(X), and each Z_j = f_j(X′) − f_j(X), is a √2·G_f-Lipschitz
-// function of the pair, hence sub-Gaussian with proxy v = 2G_f²σ² ≤ 2G_f²λ =
-// 1/(2L), L = ln(1/τ₁) (Herbst; Gaussian concentration), so P(Z > t) ≤ e^{−t²/(2v)}
-// and e^{−c²/(2v)} ≤ τ₁ at c = 1.
-//   - full: E|a − W| = E(W − 1)₊ = e^{−1}E(e^Z − e)₊ ≤ e^{−1}∫₁^∞ e^{z − z²/(2v)} dz
-//     ≤ e^{−1}·e·τ₁/(1/v − 1), so TV ≤ e·τ₁/(2L − 1).
-//   - stochastic: for u = E_J w_J ≥ 0, |e^{−ũ} − e^{−u}| ≤ |ũ − u|; for u < 0 it is
-//     ≤ (e^{−u} − 1) + ũ; either way |a − W| ≤ (W − 1)₊ + E_J|w̃_J − w_J|, and
-//     E|w̃_J − w_J| = E(Z_J − c)₊ + E(−Z_J − (K − c))₊ ≤ 2·v·τ₁ ≤ τ₁/L (K = 2c = 2,
-//     Mills' ratio). So TV ≤ e·τ₁/(2L − 1) + e·τ₁/L. Truncating N at the cap
-//     changes a by ≤ P(N > cap), adding e·P(N > cap).
-//   - the trial cap M adds P(M rejections) ≤ (1 − p)^M, p ≥ e^{−1} − bias/e.
+// function of the pair, symmetric (the pair is exchangeable), so by Gaussian
+// isoperimetry P(Z > z) ≤ Φ̄(z/s) for z ≥ 0, s = √2·G_f·σ (rgobound.go; the
+// planner before issue 31 used the weaker sub-Gaussian tail e^{−z²/(2s²)}).
+//   - full: E|a − W| = E(W − 1)₊ = e^{−c}E(e^Z − e^c)₊, so
+//     TV ≤ E(e^Z − e^c)₊ ≤ e^{s²/2}Φ̄(c/s − s) − e^cΦ̄(c/s) (clampBias; equality
+//     for a linear loss).
+//   - stochastic: u = E_J w_J = c − Z, ũ = E_J w̃_J = u + R₁ − R₂ with
+//     R₁ = E_J(Z_J − c)₊ (w < 0 clipped up to 0), R₂ = E_J(−Z_J − (K − c))₊
+//     (w > K clipped down to K). For u ≥ 0, |e^{−ũ} − e^{−u}| ≤ |ũ − u|; for
+//     u < 0, |a − W| = (W − 1) + (1 − e^{−ũ}) ≤ (W − 1) + ũ ≤ (W − 1)₊ + |ũ − u|.
+//     Either way |a − W| ≤ (W − 1)₊ + R₁ + R₂, and E R₁ ≤ excess(s, c),
+//     E R₂ ≤ excess(s, K − c) (E(Y − a)₊ ≤ sφ(a/s) − aΦ̄(a/s)). So
+//     TV ≤ clampBias + e^c·(excess(s, c) + excess(s, K − c)). Truncating N at
+//     the cap changes a by ≤ P(N > cap), adding e^c·P(N > cap).
+//   - the trial cap M adds P(M rejections) ≤ (1 − p)^M, p ≥ e^{−c}(1 − bias)
+//     (− P(N > cap)): E a ≥ E W − E|a − W| ≥ e^{−c} − e^{−c}·bias.
 //
 // Clips (w < 0 or w > K) and clamps (W > 1) are counted in Stats.Clips so that
 // the bound can be checked numerically.

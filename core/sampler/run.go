@@ -32,8 +32,9 @@ type Stats struct {
 	AnchorMisses int64 // anchors whose last pass left ‖r‖ > AnchorBound·σ (0 in exact arithmetic)
 }
 
-// Run draws one sample from π_B within TV pl.TV (Plan documents the split),
-// starting from x₀ = 0 and running exactly pl.Steps steps.
+// Run draws one sample from π within TV pl.TV (Plan documents the split),
+// starting from x₀ ~ N(0, α⁻¹I) (data-independent) and running exactly
+// pl.Steps steps.
 //
 // Work is done in chunks of pl.ChunkSteps steps; after each chunk progress
 // (if non-nil) is called with (steps done, pl.Steps) and may block (the wasm
@@ -44,9 +45,9 @@ type Stats struct {
 // Potential's. Work: T is fixed; with pl.Work = WorkAdaptive each RGO call
 // stops at its first accepted trial, so the number of trials (and, in
 // stochastic mode, loss evaluations) is random with a mean that depends on
-// the data only through E[min(1, e^{Z−1})] ∈ [e⁻¹(1−O(τ₁)), e^{−1+1/(4 ln(1/τ₁))}],
-// a relative spread of ≈ 1/(4 ln(1/τ₁)) (≈ 1% at the privacy budgets of
-// interest); with WorkPerStep or WorkTotal (work.go) the counters of Stats
+// the data only through E[min(1, e^{Z−c})] ∈ [e^{−c}(1 − bias), e^{−c+s²/2}],
+// a relative spread of ≈ s²/2 (≈ 2% at the privacy budgets of interest,
+// s ≈ 0.2); with WorkPerStep or WorkTotal (work.go) the counters of Stats
 // other than Failures, Clips, Overruns and Padded are functions of the plan
 // alone.
 func Run(ctx context.Context, pl Plan, pot Potential, r *rand.Rand, progress func(done, total int)) ([]float64, Stats, error) {
@@ -83,6 +84,13 @@ func Run(ctx context.Context, pl Plan, pot Potential, r *rand.Rand, progress fun
 	}
 	if pl.start != nil {
 		copy(c.x, pl.start)
+	} else {
+		// x₀ ~ N(0, α⁻¹I): the start whose KL to π NewPlan bounds by KL₀.
+		sd := 1 / math.Sqrt(pl.Alpha)
+		for j := range c.x {
+			c.x[j] = sd * r.NormFloat64()
+		}
+		c.st.Draws += int64(d)
 	}
 	if !c.full {
 		c.poisCDF = poissonCDF(FactoryRate, pl.PoissonCap)

@@ -32,7 +32,7 @@ import (
 //     The run's totals are fixed; the split of the trials between the steps
 //     is not, so the time between two progress events still varies with the
 //     data. The zeroth-order sampler's stochastic mode has a second budget,
-//     B_f draws of its Bernoulli factory in all (FactoryBudget), spent and
+//     B_f draws of its Bernoulli factory in all (DrawBudget, rgobound.go), spent and
 //     padded the same way.
 //
 // The random draws follow the same rule: a padded trial draws its proposal
@@ -74,42 +74,20 @@ func checkWork(w string) error {
 // (steps − 1)/B < p). At B = steps·m no overrun is possible (N_t ≤ m), so the
 // bound is then 0.
 func TotalBudget(steps, m int, p, target float64) (int64, float64) {
-	t, full := int64(steps), int64(steps)*int64(m)
-	bound := func(b int64) float64 {
-		if b >= full {
-			return 0
-		}
-		q := float64(t-1) / float64(b)
-		if q >= p {
-			return 1
-		}
-		return math.Exp(-float64(b) * klBernoulli(q, p))
-	}
-	return leastBudget(t, full, bound, target)
+	bound := func(b int64) float64 { return trialOverrun(steps, m, p, b) }
+	return leastBudget(int64(steps), int64(steps)*int64(m), bound, target)
 }
 
-// FactoryBudget returns the least B_f ≤ trials·cap with P(overrun) ≤ target
-// and that bound, for the Bernoulli factories of at most trials RGO trials
-// (stochastic mode). Trial i makes at most N_i draws, N_i ~ Poisson(rate) ∧
-// cap independent of the data and of the other trials, so the total is
-// dominated by Poisson(rate·trials) and, by Chernoff,
-//
-//	P(overrun) ≤ P(Poisson(λ) ≥ B_f + 1) ≤ exp(−λ + k(1 + ln λ − ln k)),  k = B_f + 1 > λ = rate·trials.
-//
-// At B_f = trials·cap no overrun is possible, so the bound is then 0.
-func FactoryBudget(trials int64, rate float64, cap int, target float64) (int64, float64) {
-	lam, full := rate*float64(trials), trials*int64(cap)
-	bound := func(b int64) float64 {
-		if b >= full {
-			return 0
-		}
-		k := float64(b + 1)
-		if k <= lam {
-			return 1
-		}
-		return math.Exp(-lam + k*(1+math.Log(lam)-math.Log(k)))
+// trialOverrun is TotalBudget's bound on P(overrun) at budget b.
+func trialOverrun(steps, m int, p float64, b int64) float64 {
+	if b >= int64(steps)*int64(m) {
+		return 0
 	}
-	return leastBudget(int64(lam), full, bound, target)
+	q := float64(steps-1) / float64(b)
+	if q >= p {
+		return 1
+	}
+	return math.Exp(-float64(b) * klBernoulli(q, p))
 }
 
 // leastBudget returns the least b in [lo, hi] with bound(b) ≤ target, and

@@ -10,9 +10,9 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// TestTotalBudget: the Chernoff bounds of TotalBudget and FactoryBudget
-// hold against the exact binomial and Poisson tails (gonum), stay below the
-// target, and B is the least count with that bound; at B = T·M the bound is
+// TestTotalBudget: the Chernoff bound of TotalBudget holds against the exact
+// binomial tail (gonum) and stays below the target (DrawBudget's bound:
+// TestDrawBudgetHolds), and B is the least count with that bound; at B = T·M the bound is
 // 0 (no overrun possible).
 func TestTotalBudget(t *testing.T) {
 	for _, c := range []struct {
@@ -40,18 +40,7 @@ func TestTotalBudget(t *testing.T) {
 			t.Errorf("%+v: B = T·M with bound %g ≠ 0", c, bound)
 		}
 	}
-	for _, c := range []struct {
-		trials int64
-		cap    int
-		target float64
-	}{{2000, 17, 1e-9}, {30, 12, 1e-6}, {100000, 20, 1e-12}} {
-		bf, bound := FactoryBudget(c.trials, FactoryRate, c.cap, c.target)
-		exact := 1 - distuv.Poisson{Lambda: FactoryRate * float64(c.trials)}.CDF(float64(bf))
-		t.Logf("trials %d cap %d: B_f = %d (%.3f per trial), bound %.3g, exact tail %.3g", c.trials, c.cap, bf, float64(bf)/float64(c.trials), bound, exact)
-		if bound > c.target || exact > bound*(1+1e-6)+1e-15 || bf > c.trials*int64(c.cap) {
-			t.Errorf("%+v: B_f = %d, bound %g, exact %g", c, bf, bound, exact)
-		}
-	}
+
 }
 
 // TestWorkModesLaw: padding does not change the law. The first-order

@@ -22,17 +22,17 @@ type CostRow struct {
 	Eta, Mu, TV   float64
 	Mode          string  `json:"mode"`
 	Steps         int     `json:"T"`
-	StepsFormula  float64 `json:"TFormula"` // ⌈ln(1+αW²/(2τ_c²)) / (2 ln(1+αλ))⌉
-	StepsApprox   float64 `json:"TApprox"`  // 2(G_f²/α)·ln(1/τ₁)·ln(1+αW²/(2τ_c²))
+	StepsFormula  float64 `json:"TFormula"` // max(1, ⌈ln(KL₀/(2τ_c²)) / (2 ln(1+αλ))⌉)
+	StepsApprox   float64 `json:"TApprox"`  // (G_f²/α)·ln(KL₀/(2τ_c²))/s²
 	Lambda        float64 `json:"lambda"`
-	LambdaFormula float64 `json:"lambdaFormula"` // 1/(4 G_f² ln(1/τ₁))
-	Tau1          float64 `json:"tau1"`
+	LambdaFormula float64 `json:"lambdaFormula"` // s²/(2G_f² − s²α)
+	Scale         float64 `json:"scale"`         // s, the isoperimetric scale of Z
 	GfSqOverAlpha float64 `json:"GfSqOverAlpha"`
 	Measured      int64   `json:"measuredSteps"`
 	TrialsPerStep float64 `json:"trialsPerStep"`
 	TrialsSE      float64 `json:"trialsPerStepSE"`
 	EvalsPerStep  float64 `json:"lossEvalsPerStep"`
-	EvalsBound    float64 `json:"lossEvalsPerStepBound"` // 2K·e (stochastic) or 2n·e (full)
+	EvalsBound    float64 `json:"lossEvalsPerStepBound"` // 2·StepDraws (stochastic) or 2n/p_min (full)
 	Failures      int64   `json:"failures"`
 	Clips         int64   `json:"clips"`
 	ExpectedEvals float64 `json:"expectedLossEvalsFullRun"`
@@ -51,19 +51,20 @@ func cost() ([]CostRow, error) {
 				return nil, err
 			}
 			gf := c.Eta * 1
-			logNum := math.Log1p(pl.Alpha * pl.W2 / (2 * pl.TauC * pl.TauC))
+			logNum := math.Max(0, math.Log(pl.KL0/(2*pl.TauC*pl.TauC)))
+			s2 := pl.Scale * pl.Scale
 			row := CostRow{N: n, D: d, Eta: c.Eta, Mu: c.Mu, TV: c.TV, Mode: pl.Mode, Steps: pl.Steps,
-				StepsFormula:  math.Ceil(logNum / (2 * math.Log1p(pl.Alpha*pl.Lambda))),
-				StepsApprox:   2 * gf * gf / pl.Alpha * math.Log(1/pl.Tau1) * logNum,
+				StepsFormula:  math.Max(1, math.Ceil(logNum/(2*math.Log1p(pl.Alpha*pl.Lambda)))),
+				StepsApprox:   gf * gf / pl.Alpha * logNum / s2,
 				Lambda:        pl.Lambda,
-				LambdaFormula: 1 / (4 * gf * gf * math.Log(1/pl.Tau1)),
-				Tau1:          pl.Tau1,
+				LambdaFormula: s2 / (2*gf*gf - s2*pl.Alpha),
+				Scale:         pl.Scale,
 				GfSqOverAlpha: gf * gf / pl.Alpha,
 				ExpectedEvals: pl.ExpectedLossEvals,
 			}
-			row.EvalsBound = 2 * sampler.FactoryRate * math.E
+			row.EvalsBound = 2 * pl.StepDraws
 			if pl.Mode == sampler.ModeFull {
-				row.EvalsBound = 2 * float64(n) * math.E
+				row.EvalsBound = 2 * float64(n) / pl.PMin
 			}
 			pot, err := benchkit.GLM(loss.Logistic, n, d, rng.Seeded(uint64(n*100+d)))
 			if err != nil {
@@ -81,9 +82,9 @@ func cost() ([]CostRow, error) {
 			}
 			row.Measured = st.Steps
 			row.TrialsPerStep = float64(st.Trials) / float64(st.Steps)
-			// Trials per RGO call are geometric-like with mean ≈ e; its
-			// variance is ≤ (1−p)/p² ≈ e² − e, so SE ≈ √((e²−e)/steps).
-			row.TrialsSE = math.Sqrt((math.E*math.E - math.E) / float64(st.Steps))
+			// Trials per RGO call are geometric-like with mean ≈ 1/p; its
+			// variance is ≤ (1−p)/p², so SE ≈ √((1−p)/p²/steps).
+			row.TrialsSE = math.Sqrt((1 - pl.PMin) / (pl.PMin * pl.PMin) / float64(st.Steps))
 			row.EvalsPerStep = float64(st.LossEvals) / float64(st.Steps)
 			row.Failures, row.Clips = st.Failures, st.Clips
 			rows = append(rows, row)

@@ -72,7 +72,7 @@ func main() {
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
-	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", "utility" (§3b, the dimension-free experiment) or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
+	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", "utility" (§3b, the dimension-free experiment), "cost" (§2, native) or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
 	study := flag.String("study", "", "run (or resume) the real-data study of issue 20, appending its runs to this JSON-lines file, and exit")
 	studyDatasets := flag.String("study-datasets", "", "with -study: a comma-separated subset of the study's datasets")
 	studyAlso := flag.String("study-also", "", "with -study: comma-separated further runs files to read (runs another process did)")
@@ -220,6 +220,10 @@ func remeasure(root, section, rowsBase string) error {
 		if r.Study, err = loadStudy(root, filepath.Join("docs", "study", "runs.jsonl.gz")); err != nil {
 			return err
 		}
+	case "cost":
+		if r.Cost, err = cost(); err != nil {
+			return err
+		}
 	case "audit":
 		if r.Audit, err = privacyAudit(); err != nil {
 			return err
@@ -239,7 +243,7 @@ func remeasure(root, section, rowsBase string) error {
 			return err
 		}
 	default:
-		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit", "rows", "utility" or "study")`, section)
+		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit", "rows", "utility", "cost" or "study")`, section)
 	}
 	if r.Remeasured == nil {
 		r.Remeasured = map[string]string{}
