@@ -287,12 +287,18 @@ func TestAnyColumnGivesFiniteRange(t *testing.T) {
 func TestLargeNAccuracy(t *testing.T) {
 	r := rng.Seeded(3)
 	const n = 20000
-	laws := map[string]func() float64{
-		"normal(50, 10)": func() float64 { return 50 + 10*r.NormFloat64() },
-		"lognormal":      func() float64 { return math.Exp(r.NormFloat64()) },
-		"years":          func() float64 { return float64(1990 + r.IntN(31)) },
+	// In a fixed order: the laws share r (a map's order made the data, and
+	// so the test, differ from run to run).
+	laws := []struct {
+		name string
+		draw func() float64
+	}{
+		{"normal(50, 10)", func() float64 { return 50 + 10*r.NormFloat64() }},
+		{"lognormal", func() float64 { return math.Exp(r.NormFloat64()) }},
+		{"years", func() float64 { return float64(1990 + r.IntN(31)) }},
 	}
-	for name, law := range laws {
+	for _, lw := range laws {
+		name, law := lw.name, lw.draw
 		x := make([][]float64, n)
 		v := make([]float64, n)
 		for i := range x {
@@ -330,7 +336,13 @@ func TestLargeNAccuracy(t *testing.T) {
 				}
 			}
 		}
-		// A wider range needs a widened window (≈ 2 % of draws): P(≥ 4 of 20) < 10⁻³.
+		// A wider range needs a widened window: how often depends on the
+		// data (how near the threshold the count of the next magnitude window
+		// is), not on the noise alone — over 40 lognormal data sets of this
+		// size, 6 gave ≥ 4 wide ranges of 20 (the former claim, P(≥ 4) <
+		// 10⁻³ from a 2 % widening rate, was wrong, and the laws' map order
+		// made the data differ from run to run). The data here are fixed; the
+		// limit keeps the widening occasional for them.
 		if wide >= 4 {
 			t.Errorf("%s: %d of 20 ranges wider than the central 99 %% + 2·(1 + Margin) bins", name, wide)
 		}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/loss"
@@ -21,7 +23,7 @@ func TestSampleWorkers(t *testing.T) {
 		var first []float64
 		for _, w := range []int{0, 2, 4} {
 			req := Request{Loss: "logistic", X: x, Y: y, Epsilon: 0.2, Delta: 1e-5, Radius: 1, Seed: seed(9), Workers: w}
-			res, err := Sample(context.Background(), req, nil)
+			res, err := SampleWith(context.Background(), req, nil, Options{KeepWorkers: true}) // on a busy machine the speed watch may fall back (TestSampleFallback)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +126,7 @@ func TestSampleWorkersClippedRows(t *testing.T) {
 		y[i] = float64(i%2*2 - 1)
 	}
 	req := Request{Loss: "logistic", X: x, Y: y, Epsilon: 1, Delta: 1e-5, Radius: 1, Clip: 0.3, Seed: seed(30), Workers: 2}
-	res, err := SampleWith(context.Background(), req, nil, Options{Shards: newShardCopies})
+	res, err := SampleWith(context.Background(), req, nil, Options{Shards: newShardCopies, KeepWorkers: true}) // the copies run on the caller: no speed watch
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,6 +141,53 @@ func TestSampleWorkersClippedRows(t *testing.T) {
 	for j := range one.Theta {
 		if math.Float64bits(one.Theta[j]) != math.Float64bits(res.Theta[j]) {
 			t.Fatalf("2 workers: θ %v, one worker %v", res.Theta[:3], one.Theta[:3])
+		}
+	}
+}
+
+// slowCopies are shardCopies whose every pass waits 20 ms more, as shards
+// on busy cores would.
+type slowCopies struct{ *shardCopies }
+
+func (e slowCopies) Wait() ([]int, error) {
+	time.Sleep(20 * time.Millisecond)
+	return e.shardCopies.Wait()
+}
+
+// TestSampleFallback (issue 29 item 5): shards slower than the caller alone
+// (every pass 20 ms late, against well under a millisecond of rows) are
+// taken over after the first window (loss.WatchPasses, loss.WatchWindow):
+// the θ is the one-worker θ bit for bit, and the note says so.
+func TestSampleFallback(t *testing.T) {
+	const n, d = 2 * loss.MinShardRows, 4
+	x, y := make([][]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = []float64{math.Sin(float64(i)), math.Cos(0.3 * float64(i)), 0.5, float64(i%3) / 3}
+		y[i] = float64(i%2*2 - 1)
+	}
+	req := Request{Loss: "logistic", X: x, Y: y, Epsilon: 0.3, Delta: 1e-5, Radius: 1, Seed: seed(29), Workers: 2}
+	slow := func(s *loss.Set, b []int) (loss.Executor, error) {
+		ex, err := newShardCopies(s, b)
+		if err != nil {
+			return nil, err
+		}
+		return slowCopies{ex.(*shardCopies)}, nil
+	}
+	res, err := SampleWith(context.Background(), req, nil, Options{Shards: slow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Diagnostics.Note, "slower than one") {
+		t.Errorf("slow shards: note %q, want the fallback named", res.Diagnostics.Note)
+	}
+	req.Workers = 1
+	one, err := Sample(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range one.Theta {
+		if math.Float64bits(one.Theta[j]) != math.Float64bits(res.Theta[j]) {
+			t.Fatalf("θ after the fallback %v, one worker %v", res.Theta, one.Theta)
 		}
 	}
 }
