@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # dpsample build script.
-#   ./build.sh build   copy wasm_exec.js from this Go toolchain into site/ and build site/dpsample.wasm
+#   ./build.sh build   copy wasm_exec.js from this Go toolchain into site/ and build the two modules: site/dpsample.wasm
+#                      (the page's: API and UI) and site/dpsample-api.wasm (the JS API alone, build tag dpsample_apionly)
 #   ./build.sh serve   build, then serve the repository root on http://127.0.0.1:8080/ (ADDR overrides)
 #   ./build.sh dist    the release: dist/dpsample-<version>/ (what a host serves; `npm pack` makes a tarball of
 #                      it); it changes no tracked file (DIST_DOCS=write rewrites docs/ELEMENTS.md's hosting table, DIST_DOCS=check fails when it is stale)
@@ -16,6 +17,7 @@ GOROOT_WASM="$(go env GOROOT)/lib/wasm"
 WASM_EXEC="$GOROOT_WASM/go_js_wasm_exec"
 STATICCHECK_VERSION=v0.8.2
 HOOKS=dpsample_hooks
+APIONLY=dpsample_apionly # the API's own module, without wasm/ui (wasm/main_apionly.go)
 
 log() { printf '\n==> %s\n' "$*"; }
 
@@ -31,22 +33,23 @@ build() {
   mkdir -p site
   cp "$GOROOT_WASM/wasm_exec.js" site/wasm_exec.js
   build_module site/dpsample.wasm "${WASM_TAGS:-}"
+  build_module site/dpsample-api.wasm "${WASM_TAGS:-} $APIONLY"
   # Precompressed siblings of the module, the built-in data, the scripts, the
   # stylesheet and the pages, served by the dev server (and by static hosts
   # that honour them) when the browser accepts the encoding; the dev server
   # skips a sibling older than its original (a file edited since the build).
-  # The module's .gz is written by zopfli (≈ 5 % smaller, still plain gzip)
+  # The modules' .gz are written by zopfli (≈ 5 % smaller, still plain gzip)
   # when it is installed (Debian: apt-get install zopfli), else gzip -9; the
-  # compressed copies of an unchanged module (same sha256) are kept.
+  # compressed copies of an unchanged file (same sha256) are kept.
   local f sum
-  for f in site/dpsample.wasm site/data/*.csv site/*.js site/*.css site/*.svg *.html; do
+  for f in site/dpsample.wasm site/dpsample-api.wasm site/data/*.csv site/*.js site/*.css site/*.svg *.html; do
     sum="$(sha256sum < "$f")"
     if [ -f "$f.gz" ] && [ -f "$f.sha256" ] && [ "$(cat "$f.sha256")" = "$sum" ]; then
       touch "$f.gz" # not older than the original: the dev server serves it
       if [ -f "$f.br" ]; then touch "$f.br"; fi
       continue
     fi
-    if [ "$f" = site/dpsample.wasm ] && command -v zopfli >/dev/null 2>&1; then
+    if [ "${f%.wasm}" != "$f" ] && command -v zopfli >/dev/null 2>&1; then
       zopfli --i1 -c "$f" > "$f.gz"
     else
       gzip -9 -n -c "$f" > "$f.gz"
@@ -56,18 +59,21 @@ build() {
     fi
     printf '%s' "$sum" > "$f.sha256"
   done
-  printf 'built site/dpsample.wasm (%s bytes; gzip %s, brotli %s)\n' "$(wc -c < site/dpsample.wasm)" \
-    "$(wc -c < site/dpsample.wasm.gz)" "$( [ -f site/dpsample.wasm.br ] && wc -c < site/dpsample.wasm.br || echo n/a)"
+  for f in site/dpsample.wasm site/dpsample-api.wasm; do
+    printf 'built %s (%s bytes; gzip %s, brotli %s)\n' "$f" "$(wc -c < "$f")" \
+      "$(wc -c < "$f.gz")" "$( [ -f "$f.br" ] && wc -c < "$f.br" || echo n/a)"
+  done
 }
 
-# dist writes the release (wasm/tools/dist): its own module, built without
-# the test hooks whatever WASM_TAGS says (site/dpsample.wasm is left alone),
+# dist writes the release (wasm/tools/dist): its own two modules, built
+# without the test hooks whatever WASM_TAGS says (site/ is left alone),
 # Go's wasm_exec.js, and the files of site/ and docs/ a host needs.
 dist() {
   dist_tmp="$(mktemp -d)"
   trap 'rm -rf "$dist_tmp"' EXIT
   build_module "$dist_tmp/dpsample.wasm" ""
-  go run ./wasm/tools/dist -root . -out dist -wasm "$dist_tmp/dpsample.wasm" -wasm-exec "$GOROOT_WASM/wasm_exec.js" -docs "${DIST_DOCS:-warn}"
+  build_module "$dist_tmp/dpsample-api.wasm" "$APIONLY"
+  go run ./wasm/tools/dist -root . -out dist -wasm "$dist_tmp/dpsample.wasm" -wasm-api "$dist_tmp/dpsample-api.wasm" -wasm-exec "$GOROOT_WASM/wasm_exec.js" -docs "${DIST_DOCS:-warn}"
 }
 
 # ensure_tools installs what a fresh machine lacks: node (for GOOS=js tests)
@@ -103,6 +109,7 @@ static_checks() {
   go vet ./...
   GOOS=js GOARCH=wasm go vet ./core/... ./wasm/...
   GOOS=js GOARCH=wasm go vet -tags "$HOOKS" ./wasm/...
+  GOOS=js GOARCH=wasm go vet -tags "$APIONLY" ./wasm
   log "staticcheck $STATICCHECK_VERSION"
   GOBIN="$(go env GOPATH)/bin" go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
   local sc; sc="$(go env GOPATH)/bin/staticcheck"
@@ -113,7 +120,8 @@ static_checks() {
 
 # layout_checks fails when a package boundary of README's layout is crossed:
 # wasm/jsapi and wasm/ui import each other, core/ imports os or syscall/js
-# (for either GOOS), or the shipped module links the benchmark kernels.
+# (for either GOOS), the shipped module links the benchmark kernels, or the
+# API's own module (-tags dpsample_apionly) links wasm/ui or its DOM bindings.
 layout_checks() {
   log "layout (go list)"
   local mod deps fail=0
@@ -132,6 +140,10 @@ layout_checks() {
   if grep -qx "$mod/core/benchkit" <<<"$deps"; then echo "the shipped module links core/benchkit (build it without -tags $HOOKS)"; fail=1; fi
   deps="$(GOOS=js GOARCH=wasm go list -tags "$HOOKS" -deps ./wasm)"
   if ! grep -qx "$mod/core/benchkit" <<<"$deps"; then echo "-tags $HOOKS no longer links core/benchkit: the check above tests nothing"; fail=1; fi
+  deps="$(GOOS=js GOARCH=wasm go list -tags "$APIONLY" -deps ./wasm)"
+  if grep -qx -e "$mod/wasm/ui" -e 'honnef.co/go/js/dom/v2' <<<"$deps"; then echo "-tags $APIONLY (dpsample-api.wasm) links wasm/ui or honnef.co/go/js/dom/v2"; fail=1; fi
+  deps="$(GOOS=js GOARCH=wasm go list -deps ./wasm)"
+  if ! grep -qx "$mod/wasm/ui" <<<"$deps"; then echo "dpsample.wasm no longer links wasm/ui: the check above tests nothing"; fail=1; fi
   return $fail
 }
 

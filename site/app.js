@@ -1,6 +1,7 @@
 // Boots dpsample on the page: the Web Worker (for every computation that can
 // take more than a few milliseconds) and, on the main thread, the Go UI that
-// fills the page's sections. Both run the same site/dpsample.wasm, compiled once.
+// fills the page's sections. Both run the same site/dpsample.wasm (the page's
+// module: the API and the UI), compiled once.
 //
 // Start-up never waits silently: #status says which stage is running, a stage
 // that fails says why (naming the file), and a stage still running after
@@ -45,7 +46,7 @@ function fail(e) {
 }
 
 // The UI awaits this Promise (wasm/ui/remote.go) before its first remote call.
-globalThis.dpsampleRemote = load();
+globalThis.dpsampleRemote = load({ wasmURL: "dpsample.wasm" }); // not the API's own module: one download
 globalThis.dpsampleRemote.catch(fail);
 
 async function boot() {

@@ -307,7 +307,7 @@ export interface Loaded extends DPSample {
 
 /** Options of load(). */
 export interface LoadOptions {
-  /** URL of dpsample.wasm (default: next to dpsample.js). */
+  /** URL of the module (default: dpsample-api.wasm next to dpsample.js, the API alone; dpsample.wasm, the page's module with the elements' UI, when this page has already fetched it). */
   wasmURL?: string | URL;
   /** URL of worker.js (default: next to dpsample.js); must be same-origin with the page. */
   workerURL?: string | URL;

@@ -1,5 +1,6 @@
-// dpsample worker: runs the same dpsample.wasm as the page, so every call of
-// the JS API can run off the main thread. Protocol (structured-clone messages):
+// dpsample worker: runs the module load() gives it (dpsample-api.wasm, or on a
+// page with the elements the page's own dpsample.wasm), so every call of the
+// JS API can run off the main thread. Protocol (structured-clone messages):
 //   main → worker  {type:"init", module: WebAssembly.Module}
 //   worker → main  {type:"ready", version} | {type:"exited"} | {type:"fatal", message}
 //   main → worker  {type:"call", id, path:"mechanism.sample", args:[…], progress:bool, signal:bool, ledger?:key}

@@ -51,9 +51,9 @@ var sizeToken = regexp.MustCompile(`\b(\d+(?:\.\d+)?) (B|KB|MB)\b`)
 
 // hostingBlock is the generated part of docs/ELEMENTS.md's "Files to copy".
 func hostingBlock(v string, files []entry, sizes map[string]size) string {
-	var page size // what a page with the elements downloads: everything fetched but the data
+	var page size // what a page with the elements downloads: everything fetched but the data and the API's own module
 	for _, e := range files {
-		if s, ok := sizes[e.Path]; ok && !strings.HasPrefix(e.Path, "data/") {
+		if s, ok := sizes[e.Path]; ok && !strings.HasPrefix(e.Path, "data/") && e.Path != apiModule {
 			page.Raw, page.Gzip, page.Brotli = page.Raw+s.Raw, page.Gzip+s.Gzip, page.Brotli+s.Brotli
 		}
 	}
@@ -63,6 +63,13 @@ func hostingBlock(v string, files []entry, sizes map[string]size) string {
 	fmt.Fprintf(&b, "A page with the elements downloads the module, its scripts and `style.css`: **%s** raw, **%s** as\n", fmtSize(page.Raw), fmtSize(page.Gzip))
 	fmt.Fprintf(&b, "gzip, **%s** as brotli (and a data file when `<dp-estimate>` selects it). The module alone: %s raw, %s gzip, %s brotli.\n",
 		fmtSize(page.Brotli), fmtSize(sizes["dpsample.wasm"].Raw), fmtSize(sizes["dpsample.wasm"].Gzip), fmtSize(sizes["dpsample.wasm"].Brotli))
+	var api size // what a page that only calls load() downloads: dpsample.js, worker.js, wasm_exec.js and the API's module
+	for _, p := range []string{"dpsample.js", "worker.js", "wasm_exec.js", apiModule} {
+		s := sizes[p]
+		api.Raw, api.Gzip, api.Brotli = api.Raw+s.Raw, api.Gzip+s.Gzip, api.Brotli+s.Brotli
+	}
+	fmt.Fprintf(&b, "A page that only uses the JS API (`load()`) downloads `dpsample.js`, `worker.js`, `wasm_exec.js` and `%s`:\n", apiModule)
+	fmt.Fprintf(&b, "**%s** raw, **%s** as gzip, **%s** as brotli.\n", fmtSize(api.Raw), fmtSize(api.Gzip), fmtSize(api.Brotli))
 	fmt.Fprintln(&b)
 	fmt.Fprintln(&b, "| file | bytes | `.gz` | `.br` | Content-Type | what it is |")
 	fmt.Fprintln(&b, "|---|--:|--:|--:|---|---|")
@@ -144,7 +151,7 @@ func parseSize(m []string) float64 {
 
 // hostReadme is the release's README.md, for whoever puts it on a server.
 func hostReadme(v, elementsSRI string, sizes map[string]size) string {
-	w := sizes["dpsample.wasm"]
+	w, a := sizes["dpsample.wasm"], sizes[apiModule]
 	return `# dpsample ` + v + ` — the release for web pages
 
 dpsample draws differentially private models *by sampling* (Lee, Liu & Lu, *The Power of Sampling*), entirely in
@@ -177,11 +184,12 @@ like this folder.
 - From the page's own origin: the computations run in a Web Worker, which browsers start only from the page's
   origin.
 - Content types: ` + "`.js` `text/javascript`, `.wasm` `application/wasm` (required), `.css` `text/css`, `.csv` `text/csv`" + `.
-- The module is ` + fmtSize(w.Raw) + `; its ` + "`.gz` (" + fmtSize(w.Gzip) + ") and `.br` (" + fmtSize(w.Brotli) + `) copies, and those of
-  the scripts and data, are for servers that send a precompressed copy with ` + "`Content-Encoding`" + ` (nginx
+- The module of the elements is ` + fmtSize(w.Raw) + `; its ` + "`.gz` (" + fmtSize(w.Gzip) + ") and `.br` (" + fmtSize(w.Brotli) + `) copies, and those of
+  the JS API's own module (` + "`" + apiModule + "`" + `, ` + fmtSize(a.Gzip) + ` as gzip, what ` + "`load()`" + ` starts on a page without the
+  elements), the scripts and data, are for servers that send a precompressed copy with ` + "`Content-Encoding`" + ` (nginx
   ` + "`gzip_static on; brotli_static on;`, Caddy `file_server { precompressed br gzip }`" + `; most hosting
   services compress on their own). A plain static server (` + "`python3 -m http.server`" + `) sends the module raw:
-  then ` + "`dpsample.js`" + ` cancels that download and fetches ` + "`dpsample.wasm.gz`" + ` itself, decompressing it in the
+  then ` + "`dpsample.js`" + ` cancels that download and fetches the module's ` + "`.gz`" + ` itself, decompressing it in the
   browser. Keep the ` + "`.gz`" + ` files beside the originals.
 - Content-Security-Policy: dpsample needs ` + "`script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; connect-src 'self'`" + `.
 

@@ -20,7 +20,44 @@ func testFiles() ([]entry, map[string]size) {
 		}
 	}
 	sizes["dpsample.wasm"] = size{Raw: 8_350_000, Gzip: 1_500_000, Brotli: 1_080_000}
+	sizes[apiModule] = size{Raw: 4_950_000, Gzip: 1_160_000, Brotli: 880_000}
 	return files, sizes
+}
+
+// TestHostingTotals: the block's two download totals — a page with the
+// elements (every fetched file but the data and dpsample-api.wasm) and a page
+// that only calls load() (dpsample.js, worker.js, wasm_exec.js and
+// dpsample-api.wasm) — are the sums of those files' sizes, recomputed here
+// from the release's list.
+func TestHostingTotals(t *testing.T) {
+	files, sizes := testFiles()
+	var page, api size
+	for _, e := range files {
+		s, ok := sizes[e.Path]
+		if !ok || strings.HasPrefix(e.Path, "data/") {
+			continue
+		}
+		switch e.Path {
+		case apiModule:
+			api.Raw, api.Gzip, api.Brotli = api.Raw+s.Raw, api.Gzip+s.Gzip, api.Brotli+s.Brotli
+			continue
+		case "dpsample.js", "worker.js", "wasm_exec.js":
+			api.Raw, api.Gzip, api.Brotli = api.Raw+s.Raw, api.Gzip+s.Gzip, api.Brotli+s.Brotli
+		}
+		page.Raw, page.Gzip, page.Brotli = page.Raw+s.Raw, page.Gzip+s.Gzip, page.Brotli+s.Brotli
+	}
+	if _, ok := sizes[apiModule]; !ok || page.Raw == 0 || api.Raw == 0 {
+		t.Fatalf("the release's list lacks %s or the scripts (page %v, api %v)", apiModule, page, api)
+	}
+	block := hostingBlock("0.1.0", files, sizes)
+	for _, want := range []string{
+		"**" + fmtSize(page.Raw) + "** raw, **" + fmtSize(page.Gzip) + "** as\ngzip, **" + fmtSize(page.Brotli) + "** as brotli",
+		"**" + fmtSize(api.Raw) + "** raw, **" + fmtSize(api.Gzip) + "** as gzip, **" + fmtSize(api.Brotli) + "** as brotli",
+	} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the block lacks %q:\n%s", want, block)
+		}
+	}
 }
 
 func TestFmtSize(t *testing.T) {

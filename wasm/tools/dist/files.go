@@ -32,8 +32,12 @@ const (
 	sumsFile      = "SHA256SUMS"
 )
 
+// apiModule is the JS API's own module (./build.sh's -tags dpsample_apionly):
+// a page with the elements never fetches it.
+const apiModule = "dpsample-api.wasm"
+
 // releaseFiles lists what a host needs, in the order of docs/ELEMENTS.md's
-// table: the one script a page loads and what it loads, the module, the
+// table: the one script a page loads and what it loads, the modules, the
 // styles, the built-in data with their sources, the documentation the
 // widgets link to, the types of the JS API, and the release's own files.
 // index.html, page.css and favicon.svg are dpsample's own page, not the
@@ -47,7 +51,8 @@ func releaseFiles(dataCSVs []string) []entry {
 		{Path: "worker.js", Src: "site/worker.js", Compress: true, Type: js, Note: "the Web Worker every computation runs in"},
 		{Path: "shard.js", Src: "site/shard.js", Compress: true, Type: js, Note: "a data-pass worker of a multi-core run (`workers` > 1), started by the sampling worker"},
 		{Path: "wasm_exec.js", Compress: true, Type: js, Note: "Go's WebAssembly support, from the toolchain that built the module"},
-		{Path: "dpsample.wasm", Compress: true, Type: "application/wasm", Note: "the module; **required** type: `WebAssembly.compileStreaming` rejects any other"},
+		{Path: "dpsample.wasm", Compress: true, Type: "application/wasm", Note: "the module of the elements (the JS API and the widgets' UI); **required** type: `WebAssembly.compileStreaming` rejects any other"},
+		{Path: apiModule, Compress: true, Type: "application/wasm", Note: "the JS API's own module, without the widgets' UI: what `load()` starts on a page without the elements"},
 		{Path: "style.css", Src: "site/style.css", Compress: true, Type: "text/css", Note: "the widgets' styles, scoped to the elements; `elements.js` adds it to the page's `<head>`"},
 		{Path: "lesson.css", Src: "site/lesson.css", Compress: true, Type: "text/css", Note: "`lesson.html`'s own layout"},
 		{Path: "lesson.html", Src: "lesson.html", Compress: true, Type: "text/html", Relink: true, Note: "a lesson page: the private median, the privacy curve, dimension-free, the trace attack and the bounds in one narrative (open it, link it or copy it)"},

@@ -11,11 +11,11 @@
 // ("Hosting") is generated from the release: -docs write rewrites it, -docs
 // check fails when the committed one no longer matches (docs.go).
 //
-// ./build.sh dist builds the module (without the test hooks) and runs
+// ./build.sh dist builds the two modules (without the test hooks) and runs
 //
-//	go run ./wasm/tools/dist -root . -wasm /tmp/…/dpsample.wasm -wasm-exec "$(go env GOROOT)/lib/wasm/wasm_exec.js" [-docs check]
+//	go run ./wasm/tools/dist -root . -wasm /tmp/…/dpsample.wasm -wasm-api /tmp/…/dpsample-api.wasm -wasm-exec "$(go env GOROOT)/lib/wasm/wasm_exec.js" [-docs check]
 //
-// It needs zopfli (the module's .gz, ≈ 5 % smaller than gzip -9) and node
+// It needs zopfli (the modules' .gz, ≈ 5 % smaller than gzip -9) and node
 // (brotli at quality 11), as ./build.sh build uses them.
 package main
 
@@ -43,7 +43,8 @@ import (
 func main() {
 	root := flag.String("root", ".", "repository root")
 	out := flag.String("out", "dist", "folder the release folder dpsample-<version>/ is written in (relative to -root)")
-	wasm := flag.String("wasm", "", "the built module (required; built without the test hooks)")
+	wasm := flag.String("wasm", "", "the built module of the elements, dpsample.wasm (required; built without the test hooks)")
+	wasmAPI := flag.String("wasm-api", "", "the built module of the JS API alone, dpsample-api.wasm (required; -tags dpsample_apionly, without the test hooks)")
 	wasmExec := flag.String("wasm-exec", "", "wasm_exec.js of the Go toolchain that built the module (required)")
 	docs := flag.String("docs", "warn", "docs/ELEMENTS.md's generated hosting table: warn when it no longer matches the release (the default: no tracked file changes), write it, or check it (fail when stale)")
 	printVersion := flag.Bool("version", false, "print the version and exit")
@@ -52,11 +53,11 @@ func main() {
 		fmt.Println(version.Version)
 		return
 	}
-	if *wasm == "" || *wasmExec == "" || (*docs != "write" && *docs != "check" && *docs != "warn") {
-		fmt.Fprintln(os.Stderr, "usage: dist -root . -wasm module.wasm -wasm-exec wasm_exec.js [-out dist] [-docs warn|write|check]")
+	if *wasm == "" || *wasmAPI == "" || *wasmExec == "" || (*docs != "write" && *docs != "check" && *docs != "warn") {
+		fmt.Fprintln(os.Stderr, "usage: dist -root . -wasm dpsample.wasm -wasm-api dpsample-api.wasm -wasm-exec wasm_exec.js [-out dist] [-docs warn|write|check]")
 		os.Exit(2)
 	}
-	dir, err := build(*root, filepath.Join(*root, *out), *wasm, *wasmExec, *docs)
+	dir, err := build(*root, filepath.Join(*root, *out), *wasm, *wasmAPI, *wasmExec, *docs)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dist:", err)
 		os.Exit(1)
@@ -80,7 +81,7 @@ type manifest struct {
 }
 
 // build writes the release and returns its folder.
-func build(root, out, wasm, wasmExec string, docsMode string) (string, error) {
+func build(root, out, wasm, wasmAPI, wasmExec string, docsMode string) (string, error) {
 	v := version.Version
 	if err := checkChangelog(filepath.Join(root, "CHANGELOG.md"), v); err != nil {
 		return "", err
@@ -102,7 +103,7 @@ func build(root, out, wasm, wasmExec string, docsMode string) (string, error) {
 	if err := os.RemoveAll(dir); err != nil {
 		return "", err
 	}
-	given := map[string]string{"dpsample.wasm": wasm, "wasm_exec.js": wasmExec}
+	given := map[string]string{"dpsample.wasm": wasm, apiModule: wasmAPI, "wasm_exec.js": wasmExec}
 	copyFile := func(e entry) error {
 		src := given[e.Path]
 		if e.Src != "" {

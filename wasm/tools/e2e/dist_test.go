@@ -205,6 +205,33 @@ func TestDistNpmInstall(t *testing.T) {
 		p.noConsoleErrors()
 	})
 
+	// A page of an npm user of the JS API alone: load() fetches the API's own
+	// module (its .gz, from the plain server), never the elements' module,
+	// and the page's bytes on the wire are fewer than the course page's.
+	t.Run("api-only", func(t *testing.T) {
+		const apiPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>API</title></head><body></body></html>`
+		if err := os.WriteFile(filepath.Join(site, "api.html"), []byte(apiPage), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := openURL(t, srv.URL+"/api.html")
+		p.waitJS(`document.readyState === "complete"`, 30*time.Second)
+		if v := eval[string](p, `import("./node_modules/dpsample/dpsample.js").then(m => m.load()).then(async dp => { const s = await dp.privacy.calibrate(2, 1e-6); if (!(s > 0)) throw new Error("s " + s); return dp.version; })`); v != version.Version {
+			t.Errorf("load().version = %q, want %q", v, version.Version)
+		}
+		time.Sleep(300 * time.Millisecond) // the last LoadingFinished events
+		p.mu.Lock()
+		apiReqs, apiBytes := strings.Join(p.requests, " "), p.transferred
+		p.mu.Unlock()
+		if !strings.Contains(apiReqs, "/node_modules/dpsample/dpsample-api.wasm.gz") || strings.Contains(apiReqs, "dpsample.wasm") {
+			t.Errorf("load() on a page without the elements: want dpsample-api.wasm.gz and not dpsample.wasm; requests %s", apiReqs)
+		}
+		if apiBytes >= transferred {
+			t.Errorf("the API-only page transferred %.0f B, the course page %.0f B", apiBytes, transferred)
+		}
+		t.Logf("plain server, a page that only calls load(): %.0f bytes on the wire (the course page: %.0f)", apiBytes, transferred)
+		p.noConsoleErrors()
+	})
+
 	t.Run("no-gz", func(t *testing.T) {
 		srv := plainServer(t, site, []string{".wasm.gz"}, nil)
 		p := openURL(t, srv.URL+"/course.html")

@@ -40,6 +40,9 @@ func TestPageTransfer(t *testing.T) {
 	p.mu.Lock()
 	modules := 0
 	for _, r := range p.requests {
+		if strings.Contains(r, "dpsample-api.wasm") {
+			t.Errorf("the page fetched %s, the JS API's own module: its worker must share the page's dpsample.wasm", r)
+		}
 		if strings.Contains(r, "dpsample.wasm") {
 			modules++
 			if !strings.HasSuffix(r, "/site/dpsample.wasm") {
