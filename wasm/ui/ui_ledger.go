@@ -57,8 +57,9 @@ type ledgerView struct {
 	// source returns the form's table as a JS string and as the Go string
 	// it was read into (estimateView.textJS/text): a large table is hashed
 	// in the worker from the former (estimate_parse.go).
-	source           func() (js.Value, string)
-	keyText, keyMemo string // the last table hashed and its key
+	source                 func() (js.Value, string)
+	keyText, keyMemo       string // the last table hashed and its key
+	legacyText, legacyMemo string // the same for legacyKey
 }
 
 func newLedgerView(root dom.Element, id string) *ledgerView {
@@ -139,10 +140,17 @@ func tableKey(txt string) (string, error) { return dataset.TableKey(txt) }
 // is hashed by the browser's SubtleCrypto where it has one (native code,
 // asynchronous; Go's SHA-256 of 10 MB is a long task). Call it from a
 // goroutine.
-func legacyKey(txt string) string {
+func legacyKey(txt string) string { return legacyKeyOf(txt, js.Undefined()) }
+
+// legacyKeyOf is legacyKey with the text also as a JS string src (or
+// undefined), which SubtleCrypto then reads without a copy out of Go.
+func legacyKeyOf(txt string, src js.Value) string {
 	if len(txt) >= asyncProfileBytes {
 		if subtle := js.Global().Get("crypto").Get("subtle"); subtle.Truthy() && js.Global().Get("TextEncoder").Truthy() {
-			bytes := js.Global().Get("TextEncoder").New().Call("encode", txt)
+			if src.Type() != js.TypeString {
+				src = js.ValueOf(txt)
+			}
+			bytes := js.Global().Get("TextEncoder").New().Call("encode", src)
 			if buf, err := jsio.Await(subtle.Call("digest", "SHA-256", bytes)); err == nil {
 				sum := make([]byte, 32)
 				if js.CopyBytesToGo(sum, js.Global().Get("Uint8Array").New(buf)) == 32 {
@@ -153,6 +161,21 @@ func legacyKey(txt string) string {
 	}
 	sum := sha256.Sum256([]byte(txt))
 	return hex.EncodeToString(sum[:])
+}
+
+// legacyFor is legacyKey(txt), remembered for the last table, read from
+// the form's JS string when txt is its large table. Call it from a
+// goroutine.
+func (lv *ledgerView) legacyFor(txt string) string {
+	if txt == lv.legacyText && lv.legacyMemo != "" {
+		return lv.legacyMemo
+	}
+	src, s := lv.sourceOf()
+	if s != txt {
+		src = js.Undefined()
+	}
+	lv.legacyText, lv.legacyMemo = txt, legacyKeyOf(txt, src)
+	return lv.legacyMemo
 }
 
 // keyFor is tableKey(txt), remembered for the last table, and hashed in the
@@ -348,6 +371,9 @@ func (lv *ledgerView) tableChanged(txt string) {
 		return
 	}
 	go func() {
+		if len(txt) >= asyncProfileBytes {
+			jsio.Yield() // a large table's hand-off to the worker in a task of its own (the profile's is in this one)
+		}
 		key, err := lv.keyFor(txt)
 		if gen != lv.gen {
 			return
@@ -357,7 +383,7 @@ func (lv *ledgerView) tableChanged(txt string) {
 			return
 		}
 		lv.key = key
-		st, err := lv.sync(key, legacyKey(txt))
+		st, err := lv.sync(key, lv.legacyFor(txt))
 		if gen != lv.gen {
 			return
 		}
@@ -392,7 +418,7 @@ func (lv *ledgerView) prepare(txt string) (string, error) {
 		return "", err
 	}
 	defer unlock()
-	st, err := lv.sync(key, legacyKey(txt))
+	st, err := lv.sync(key, lv.legacyFor(txt))
 	if err != nil {
 		return "", err
 	}
