@@ -97,16 +97,23 @@ func Parse(text string, opt Options) (*Table, error) {
 // thousand rows, and once with done = total when the table is complete;
 // when ctx is done it stops with ctx's error.
 func ParseContext(ctx context.Context, text string, opt Options, progress func(done, total int)) (*Table, error) {
-	t, err := parse(text, opt, func(read int) error {
-		if progress != nil {
-			progress(read, len(text))
-		}
-		return ctx.Err()
-	})
+	t, err := parse(text, opt, readTick(ctx, len(text), progress))
 	if err == nil && progress != nil {
 		progress(len(text), len(text))
 	}
 	return t, err
+}
+
+// readTick is readRecords' tick for ParseContext and ProfileTextContext:
+// it reports the bytes read to progress (if non-nil) and stops when ctx is
+// done.
+func readTick(ctx context.Context, total int, progress func(done, total int)) func(read int) error {
+	return func(read int) error {
+		if progress != nil {
+			progress(read, total)
+		}
+		return ctx.Err()
+	}
 }
 
 func parse(text string, opt Options, tick func(read int) error) (*Table, error) {

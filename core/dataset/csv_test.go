@@ -3,7 +3,6 @@ package dataset
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -119,12 +118,7 @@ func TestRealDatasets(t *testing.T) {
 // once at len(text); the table is Parse's; a cancelled context stops the
 // read with its error (and no table).
 func TestParseContext(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("x,y,label\n")
-	for i := 0; b.Len() < 1<<20; i++ {
-		fmt.Fprintf(&b, "%d.5,%d,%s\n", i%97, i%13, []string{"yes", "no"}[i%2])
-	}
-	txt := b.String()
+	txt := megabyteCSV()
 	opt := Options{Target: "label", Positive: "yes", TargetType: TargetLabel}
 	var done []int
 	tab, err := ParseContext(context.Background(), txt, opt, func(d, total int) {

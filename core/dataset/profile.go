@@ -96,13 +96,7 @@ func ProfileTextContext(ctx context.Context, text, header string, progress func(
 	if len(text) > MaxBytes {
 		return nil, checks.Errorf("text", "at most %d MB of CSV (got %.1f MB)", MaxBytes>>20, float64(len(text))/(1<<20))
 	}
-	tick := func(read int) error {
-		if progress != nil {
-			progress(read, len(text))
-		}
-		return ctx.Err()
-	}
-	dl, recs, err := readRecords(text, header, tick)
+	dl, recs, err := readRecords(text, header, readTick(ctx, len(text), progress))
 	if err != nil {
 		return nil, err
 	}

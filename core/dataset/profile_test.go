@@ -155,12 +155,7 @@ func TestPositiveCheck(t *testing.T) {
 // len(text) once at the end; the profile is ProfileText's; a cancelled
 // context stops the read with its error.
 func TestProfileTextContext(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("x,y,label\n")
-	for i := 0; b.Len() < 1<<20; i++ {
-		fmt.Fprintf(&b, "%d.5,%d,%s\n", i%97, i%13, []string{"yes", "no"}[i%2])
-	}
-	txt := b.String()
+	txt := megabyteCSV()
 	var done []int
 	p, err := ProfileTextContext(context.Background(), txt, HeaderAuto, func(d, total int) {
 		if total != len(txt) {
@@ -197,4 +192,15 @@ func TestProfileTextContext(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || calls != 2 {
 		t.Errorf("cancelled after the 2nd report: err %v after %d reports, want context.Canceled after 2", err, calls)
 	}
+}
+
+// megabyteCSV is a table of about 1 MB (55,000 rows: x, y, label), for the
+// progress and cancel tests of ProfileTextContext and ParseContext.
+func megabyteCSV() string {
+	var b strings.Builder
+	b.WriteString("x,y,label\n")
+	for i := 0; b.Len() < 1<<20; i++ {
+		fmt.Fprintf(&b, "%d.5,%d,%s\n", i%97, i%13, []string{"yes", "no"}[i%2])
+	}
+	return b.String()
 }
