@@ -21,12 +21,19 @@ import (
 // the worker the same way (flatRequest). A shorter text is parsed here, in
 // well under the 50 ms of a long task.
 
+// inWorker is forWorker once the worker has loaded (a worker that could not
+// load leaves the work to this thread). Call it from a goroutine.
+func inWorker(txt string) bool {
+	if !forWorker(txt) {
+		return false
+	}
+	_, err := remote()
+	return err == nil
+}
+
 // parseTable parses the form's table with opt. Call it from a goroutine.
 func (v *estimateView) parseTable(txt string, opt dataset.Options) (*dataset.Table, error) {
-	if len(txt) < asyncProfileBytes || !js.Global().Get("dpsampleRemote").Truthy() {
-		return dataset.Parse(txt, opt)
-	}
-	if _, err := remote(); err != nil {
+	if !inWorker(txt) {
 		return dataset.Parse(txt, opt)
 	}
 	o := jsio.Encode(opt)
@@ -89,10 +96,7 @@ func remoteParseError(err error) error {
 // tableKeyOf is the table's budget key (tableKey), hashed in the worker for
 // a large text. Call it from a goroutine.
 func tableKeyOf(txt string, src js.Value) (string, error) {
-	if len(txt) < asyncProfileBytes || !js.Global().Get("dpsampleRemote").Truthy() {
-		return tableKey(txt)
-	}
-	if _, err := remote(); err != nil {
+	if !inWorker(txt) {
 		return tableKey(txt)
 	}
 	res, err := callRemote("data.tableKey", src)

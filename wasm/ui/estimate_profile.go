@@ -19,6 +19,12 @@ import (
 // profiled here at once, in well under the 50 ms of a long task.
 const asyncProfileBytes = 1 << 17
 
+// forWorker reports whether txt is read in the worker: asyncProfileBytes or
+// more, on a page that has one (dpsampleRemote).
+func forWorker(txt string) bool {
+	return len(txt) >= asyncProfileBytes && js.Global().Get("dpsampleRemote").Truthy()
+}
+
 // profileJob is a profile under way in the worker.
 type profileJob struct {
 	text, mode string
@@ -47,7 +53,7 @@ func (v *estimateView) readProfile(txt string) []string {
 	if strings.TrimSpace(txt) == "" {
 		return nil
 	}
-	if len(txt) >= asyncProfileBytes && js.Global().Get("dpsampleRemote").Truthy() {
+	if forWorker(txt) {
 		v.profileInWorker(txt, mode)
 		return nil
 	}
