@@ -25,6 +25,19 @@ func (p *page) reloadPage() {
 	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
 }
 
+// irisOneRelease opens the page, sets up irisCSV(",") for the ℓ1 centre
+// and runs it once: the table's budget then holds one release.
+func irisOneRelease(t *testing.T) (*page, string) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
+	csv := irisCSV(",")
+	p.setupIrisL1(csv, "1")
+	p.ledgerReleases(0)
+	p.runEstimate()
+	p.ledgerReleases(1)
+	return p, csv
+}
+
 // sameIrisOtherwise is irisCSV(",") saved again: rows in reverse order
 // (header first), CRLF line ends, numbers as 5.10 / 4.0e0, trailing blank
 // lines.
@@ -47,13 +60,7 @@ func sameIrisOtherwise(csv string) string {
 // not; a budget stored under the former key (the bytes' SHA-256) is carried
 // over.
 func TestLedgerKey(t *testing.T) {
-	p := newPage(t, "/")
-	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
-	csv := irisCSV(",")
-	p.setupIrisL1(csv, "1")
-	p.ledgerReleases(0)
-	p.runEstimate()
-	p.ledgerReleases(1)
+	p, csv := irisOneRelease(t)
 	// (Each step waits for a meter that differs from the step before: the
 	// meter keeps the last table's line while the new one is read.)
 	p.setupIrisL1(strings.Replace(csv, "4.8,", "4.9,", 1), "1")
@@ -86,13 +93,7 @@ func TestLedgerKey(t *testing.T) {
 // way out, and reset says what it forgets, then runs start from zero (main
 // silently ran on a fresh budget).
 func TestLedgerUnreadable(t *testing.T) {
-	p := newPage(t, "/")
-	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
-	csv := irisCSV(",")
-	p.setupIrisL1(csv, "1")
-	p.ledgerReleases(0)
-	p.runEstimate()
-	p.ledgerReleases(1)
+	p, csv := irisOneRelease(t)
 	n := eval[int](p, `(() => { let n = 0; for (const k of Object.keys(localStorage)) { if (!k.startsWith("dpsample.ledger.")) continue;
 	  const st = JSON.parse(localStorage.getItem(k)); if (st.history.length !== 1) continue;
 	  st.addedByAnotherVersion = true; localStorage.setItem(k, JSON.stringify(st)); n++ } return n })()`)
