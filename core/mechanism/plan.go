@@ -54,6 +54,9 @@ type Request struct {
 	// maxTV caps the samples' total variation when the request runs under a
 	// ledger (ledger.go); never set from outside the package.
 	maxTV float64
+	// shapeN, when positive, is the number of rows planned for in place of
+	// len(X) (PlanShape: X is then a stand-in of the same row length).
+	shapeN int
 }
 
 // Plan holds the data-independent parameters of one request.
@@ -204,16 +207,20 @@ func prepare(req Request) (*prepared, error) {
 		return nil, err
 	}
 	// Sizes first, before the data is copied.
-	if len(req.X) > maxN {
-		return nil, &checks.Error{Field: "x", Rule: fmt.Sprintf("at most %d rows", maxN), Got: fmt.Sprint(len(req.X))}
+	rows := len(req.X)
+	if req.shapeN > 0 {
+		rows = req.shapeN
 	}
-	if len(req.X) > 0 && len(req.X[0]) > maxD {
+	if rows > maxN {
+		return nil, &checks.Error{Field: "x", Rule: fmt.Sprintf("at most %d rows", maxN), Got: fmt.Sprint(rows)}
+	}
+	if rows > 0 && len(req.X[0]) > maxD {
 		return nil, &checks.Error{Field: "x[0]", Rule: fmt.Sprintf("a row of at most %d features", maxD), Got: fmt.Sprint(len(req.X[0]))}
 	}
-	if len(req.X) > 0 && len(req.X)*len(req.X[0]) > maxCells {
+	if rows > 0 && rows*len(req.X[0]) > maxCells {
 		return nil, checks.Errorf("x", "at most %d numbers in all (n·d)", maxCells)
 	}
-	if len(req.X) == 1 {
+	if rows == 1 {
 		return nil, &checks.Error{Field: "x", Rule: "at least 2 rows", Got: "1 row"}
 	}
 	if err := checks.IntRange("workers", req.Workers, 0, loss.MaxWorkers); err != nil {
@@ -228,6 +235,9 @@ func prepare(req Request) (*prepared, error) {
 		return nil, err
 	}
 	n, d := set.N(), set.Dim()
+	if req.shapeN > 0 {
+		n = req.shapeN
+	}
 	if err := checks.IntRange("rank", req.Rank, 0, d); err != nil {
 		return nil, err
 	}
