@@ -172,7 +172,7 @@ func (v *estimateView) hold(t js.Value, what string) {
 // unhold drops a held table (the box's text, or none, is the table).
 func (v *estimateView) unhold() {
 	v.holdGen++ // a table still being copied is dropped too
-	if !v.held.Truthy() {
+	if !v.holding() {
 		return
 	}
 	v.held, v.heldText = js.Undefined(), ""
@@ -181,10 +181,15 @@ func (v *estimateView) unhold() {
 	v.csvText.SetAttribute("placeholder", csvPlaceholder)
 }
 
+// holding reports whether a large table is held. Not v.held.Truthy(): the
+// truthiness of a JS string is read by copying the whole string into Go
+// (syscall/js), a task of 150–400 ms for 10 MB (issue 29 item 4).
+func (v *estimateView) holding() bool { return v.held.Type() == js.TypeString }
+
 // textJS is the CSV table as a JS string (the held one, or the box's),
 // for the worker: never copied through Go.
 func (v *estimateView) textJS() js.Value {
-	if v.held.Truthy() {
+	if v.holding() {
 		return v.held
 	}
 	return v.csvText.Underlying().Get("value")
@@ -222,17 +227,18 @@ func (v *estimateView) text() (string, *builtin) {
 	if b := v.builtin(); b != nil {
 		return b.text, b
 	}
-	if v.held.Truthy() {
+	if v.holding() {
 		return v.heldText, nil
 	}
 	return v.csvText.Value(), nil
 }
 
-// goString copies the JS string s into Go a piece at a time (1 Mi UTF-16
+// goString copies the JS string s into Go a piece at a time (256 Ki UTF-16
 // units, never splitting a surrogate pair), yielding to the event loop
-// between pieces: in one piece a 10 MB copy is a task of 100 ms or more.
+// between pieces: in one piece a 10 MB copy is a task of 100 ms or more,
+// and a piece of 1 Mi units still took 60–80 ms in Chromium.
 func goString(s js.Value) string {
-	const piece = 1 << 20
+	const piece = 1 << 18
 	n := strLen(s)
 	if n <= piece {
 		return s.String()

@@ -68,7 +68,7 @@ func (v *estimateView) parseTable(txt string, opt dataset.Options) (*dataset.Tab
 	if err := jsio.Decode(res, t); err != nil {
 		return nil, err
 	}
-	if t.X, err = jsio.Matrix(x, "x"); err != nil {
+	if t.X, err = jsio.MatrixPieces(x, "x"); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -108,9 +108,10 @@ func tableKeyOf(txt string, src js.Value) (string, error) {
 
 // flatRequest encodes a request (without its rows) for the worker and adds
 // the rows x as one Float64Array ({data, shape}: jsio.Matrix reads it), so
-// that a large table is one copy, not a JS object per row.
+// that a large table is one copy, not a JS object per row, made a piece at
+// a time. Call it from a goroutine.
 func flatRequest(req any, x [][]float64) js.Value {
 	o := jsio.EncodeTyped(req)
-	o.Set("x", jsio.FlatMatrix(x))
+	o.Set("x", jsio.FlatMatrixPieces(x))
 	return o
 }

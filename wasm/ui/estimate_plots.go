@@ -53,10 +53,9 @@ func (v *estimateView) cloudPlot(in *estimateInput, r *mechanism.Result, units [
 		series = plot.Contours(xs, ys, z, levels, "#c8c8c8")
 		series[0].Name = "loss contours"
 	}
-	step := plotStep(len(in.raw))
-	dx, dy := make([]float64, 0, len(in.raw)/step+1), make([]float64, 0, len(in.raw)/step+1)
-	for i := 0; i < len(in.raw); i += step {
-		dx, dy = append(dx, in.raw[i][0]), append(dy, in.raw[i][1])
+	dx, dy := make([]float64, 0, len(in.raw.rows)), make([]float64, 0, len(in.raw.rows))
+	for _, r := range in.raw.rows {
+		dx, dy = append(dx, r[0]), append(dy, r[1])
 	}
 	sx, sy := make([]float64, len(units)), make([]float64, len(units))
 	for i, s := range units {
@@ -65,7 +64,7 @@ func (v *estimateView) cloudPlot(in *estimateInput, r *mechanism.Result, units [
 	// The private sample(s) last, large and outlined, so they are found
 	// among hundreds of rows.
 	series = append(series,
-		plot.Series{Name: rowsName(len(in.raw)), X: dx, Y: dy, Kind: plot.Points, Color: "#c4c4c4", Radius: 2.5},
+		plot.Series{Name: rowsName(in.raw.n), X: dx, Y: dy, Kind: plot.Points, Color: "#c4c4c4", Radius: 2.5},
 		plot.Series{Name: "non-private minimiser (not private)", X: fit[:1], Y: fit[1:2], Kind: plot.Points, Color: plot.Palette[1], Radius: 6, Stroke: "#000"},
 		plot.Series{Name: samplesName(len(units)), X: sx, Y: sy, Kind: plot.Points, Color: plot.Palette[0], Radius: 7, Stroke: "#000"})
 	return &plot.Plot{Title: "Private centre over your rows", XLabel: in.columns[0],
@@ -76,6 +75,23 @@ func (v *estimateView) cloudPlot(in *estimateInput, r *mechanism.Result, units [
 // plotRows bounds the rows a figure draws: a figure of 100,000 dots is a
 // long task to lay out and says no more than one of 5,000.
 const plotRows = 5000
+
+// plotted are the rows a figure draws, in the columns' units: every
+// step-th row of n (plotStep), copied before the table is scaled.
+type plotted struct {
+	n, step int
+	rows    [][]float64
+}
+
+// plottedOf copies the rows of x a figure draws (at most plotRows: a
+// million-row table is not copied whole for its figure).
+func plottedOf(x [][]float64) plotted {
+	p := plotted{n: len(x), step: plotStep(len(x))}
+	for i := 0; i < len(x); i += p.step {
+		p.rows = append(p.rows, append([]float64(nil), x[i]...))
+	}
+	return p
+}
 
 // plotStep is the stride of the rows drawn: every row up to plotRows, then
 // every step-th (a rule of n alone).
@@ -184,15 +200,14 @@ func coefPlot(in *estimateInput, r *mechanism.Result) *plot.Plot {
 func regressionPlot(in *estimateInput, units [][]float64, fit []float64) *plot.Plot {
 	rg := in.ranges[0]
 	lo, hi := rg.Lo-0.05*(rg.Hi-rg.Lo), rg.Hi+0.05*(rg.Hi-rg.Lo)
-	step := plotStep(len(in.raw))
-	xs, ys := make([]float64, 0, len(in.raw)/step+1), make([]float64, 0, len(in.raw)/step+1)
-	for i := 0; i < len(in.raw); i += step {
-		xs, ys = append(xs, in.raw[i][0]), append(ys, in.table.Y[i])
+	xs, ys := make([]float64, 0, len(in.raw.rows)), make([]float64, 0, len(in.raw.rows))
+	for j, r := range in.raw.rows {
+		xs, ys = append(xs, r[0]), append(ys, in.table.Y[j*in.raw.step])
 	}
 	line := func(beta []float64) ([]float64, []float64) {
 		return []float64{lo, hi}, []float64{beta[1] + beta[0]*lo, beta[1] + beta[0]*hi}
 	}
-	series := []plot.Series{{Name: rowsName(len(in.raw)), X: xs, Y: ys, Kind: plot.Points, Color: "#b0b0b0", Radius: 2.5}}
+	series := []plot.Series{{Name: rowsName(in.raw.n), X: xs, Y: ys, Kind: plot.Points, Color: "#b0b0b0", Radius: 2.5}}
 	fx, fy := line(fit)
 	series = append(series, plot.Series{Name: "non-private line (not private)", X: fx, Y: fy, Color: plot.Palette[1], Dashed: true})
 	for i := len(units) - 1; i >= 0; i-- { // the first sample last: on top

@@ -24,7 +24,7 @@ import (
 type estimateInput struct {
 	req       mechanism.Request
 	table     *dataset.Table
-	raw       [][]float64     // the features in the columns' units (for the plot)
+	raw       plotted         // the rows the figures draw, in the columns' units
 	ranges    []dataset.Range // declared, one per feature (public)
 	target    *dataset.Range  // declared target range (regression), public
 	plan      mechanism.Plan  // the request's plan (public: its work sets the time estimate)
@@ -118,9 +118,8 @@ func (v *estimateView) build() (*estimateInput, error) {
 		}
 		ranges[c] = r
 	}
-	in.raw = withColumn(t.X, false) // one backing array: a million rows are not a million allocations
-	jsio.Yield()                    // a large table's steps are tasks of their own
-	if err := t.Scale(ranges); err != nil {
+	in.raw = plottedOf(t.X)
+	if err := scaleInPieces(t, ranges); err != nil {
 		return nil, showAt(v.rangesErr, err)
 	}
 	for _, c := range t.Columns {
@@ -147,12 +146,14 @@ func (v *estimateView) build() (*estimateInput, error) {
 		}
 		targetRange = []float64{-1, 1}
 	}
-	jsio.Yield()
 	x := t.X
 	if l.Supervised() { // an intercept: a constant public feature
-		x = withColumn(t.X, true)
+		x = withIntercept(t.X)
+		// The rows live on in x alone: the collector of this thread then
+		// marks one array of a million row slices, not two (it marked
+		// them in one task of 200–300 ms).
+		t.X = nil
 		in.columns = append(in.columns, "intercept")
-		jsio.Yield()
 	}
 	var vals [3]float64
 	for i, f := range []numberField{v.eps, v.delta, v.c} {
@@ -182,7 +183,9 @@ func (v *estimateView) build() (*estimateInput, error) {
 	in.req = mechanism.Request{Loss: l.String(), X: x, Y: y, Epsilon: vals[0], Delta: vals[1], Radius: vals[2], Rank: rank,
 		Clip: math.Sqrt(float64(len(x[0]))), Samples: m, TargetRange: targetRange, Method: v.estSel.sel.Value(), Workers: max(1, workers),
 		FixedWork: &fixed}
-	if in.plan, err = mechanism.NewPlan(in.req); err != nil { // validate here, cheaply, with inline errors
+	// Validated here with inline errors, and planned from n and d without a
+	// pass over the rows (their values are checked where they are sampled).
+	if in.plan, err = mechanism.PlanShape(in.req, len(x), len(x[0])); err != nil {
 		var ce *checks.Error
 		if errors.As(err, &ce) {
 			slot := map[string]numberField{"epsilon": v.eps, "delta": v.delta, "radius": v.c, "rank": v.k, "samples": v.m}
@@ -196,27 +199,49 @@ func (v *estimateView) build() (*estimateInput, error) {
 	return in, nil
 }
 
-// withColumn copies rows into one backing array, with a last column of
-// ones when one is true (the intercept).
-func withColumn(rows [][]float64, one bool) [][]float64 {
+// withIntercept copies rows into one backing array, with a last column of
+// ones (the intercept). A large table is copied a piece of rowsPiece rows at
+// a time, the event loop running between pieces (issue 29 item 4): call it
+// from a goroutine.
+func withIntercept(rows [][]float64) [][]float64 {
 	if len(rows) == 0 {
 		return nil
 	}
-	d := len(rows[0])
-	if one {
-		d++
-	}
+	d := len(rows[0]) + 1
 	flat := make([]float64, len(rows)*d)
 	out := make([][]float64, len(rows))
 	for i, r := range rows {
 		row := flat[i*d : (i+1)*d : (i+1)*d]
 		copy(row, r)
-		if one {
-			row[d-1] = 1
-		}
+		row[d-1] = 1
 		out[i] = row
+		if (i+1)%rowsPiece == 0 {
+			jsio.Yield()
+		}
 	}
 	return out
+}
+
+// rowsPiece is the rows of a piece of withIntercept and scaleInPieces: ≈ 10–30
+// ms in Chromium at a few columns.
+const rowsPiece = 1 << 17
+
+// scaleInPieces is t.Scale(ranges) a piece of rowsPiece rows at a time, the
+// event loop running between pieces (Scale transforms each row on its own;
+// the clamped cells are summed). Call it from a goroutine.
+func scaleInPieces(t *dataset.Table, ranges map[string]dataset.Range) error {
+	for a := 0; a < len(t.X) || a == 0; a += rowsPiece {
+		part := *t
+		part.X, part.Clamped = t.X[a:min(a+rowsPiece, len(t.X))], 0
+		if err := part.Scale(ranges); err != nil {
+			return err
+		}
+		t.Clamped += part.Clamped
+		if a+rowsPiece < len(t.X) {
+			jsio.Yield()
+		}
+	}
+	return nil
 }
 
 // dataError shows a parse error once: in the CSV box for a CSV, with the
@@ -318,7 +343,7 @@ func (v *estimateView) runEstimate() {
 		if in.plan.FixedWork {
 			req, off := in.req, false
 			req.FixedWork = &off
-			if pl, err := mechanism.NewPlan(req); err == nil {
+			if pl, err := mechanism.PlanShape(req, len(req.X), len(req.X[0])); err == nil {
 				alt = estimateWork(in, pl).seconds
 			}
 		}

@@ -32,9 +32,13 @@ func TestTableKey(t *testing.T) {
 	if other, _ := tableKey(strings.Replace(txt, "5.1", "5.2", 1)); other == got {
 		t.Error("a changed cell kept the key")
 	}
-	want := sha256.Sum256([]byte(txt))
-	if legacyKey(txt) != hex.EncodeToString(want[:]) {
-		t.Errorf("legacyKey %q, want the bytes' SHA-256 %x", legacyKey(txt), want)
+	// A large text, hashed in pieces (hashPiece, the event loop between
+	// them), and a short one: the SHA-256 of the bytes either way.
+	for _, s := range []string{txt, strings.Repeat("5.1,setosa ü\n", 3*hashPiece/13+5)} {
+		want := sha256.Sum256([]byte(s))
+		if got := legacyKey(s); got != hex.EncodeToString(want[:]) {
+			t.Errorf("legacyKey of %d bytes %q, want the bytes' SHA-256 %x", len(s), got, want)
+		}
 	}
 }
 

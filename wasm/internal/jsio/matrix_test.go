@@ -4,6 +4,7 @@ package jsio
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"syscall/js"
@@ -53,10 +54,46 @@ func TestFlatMatrix(t *testing.T) {
 		{obj([]any{1, 2, 3, 4}, []any{2, 2}), "req.x.data"},
 		{obj(f(1, 2), []any{MaxCells, 2}), "req.x"},
 	} {
-		_, err := Matrix(c.v, "req.x")
-		var ce *checks.Error
-		if !errors.As(err, &ce) || ce.Field != c.field {
-			t.Errorf("%s: error %v, want one naming %q", Describe(c.v), err, c.field)
+		for name, read := range map[string]func(js.Value, string) ([][]float64, error){"Matrix": Matrix, "MatrixPieces": MatrixPieces} {
+			_, err := read(c.v, "req.x")
+			var ce *checks.Error
+			if !errors.As(err, &ce) || ce.Field != c.field {
+				t.Errorf("%s(%s): error %v, want one naming %q", name, Describe(c.v), err, c.field)
+			}
 		}
+	}
+}
+
+// TestMatrixPieces: a matrix of more than one piece (rows not a whole
+// number of pieces) goes out (FlatMatrixPieces) and comes back
+// (MatrixPieces) as FlatMatrix and Matrix write and read it; a NaN in a
+// later piece is named by its index in data.
+func TestMatrixPieces(t *testing.T) {
+	const n, d = 100_003, 3 // 300,009 cells: two pieces of piecesCells and a bit
+	rows := make([][]float64, n)
+	for i := range rows {
+		rows[i] = []float64{float64(i), -0.5 * float64(i), math.Sin(float64(i))}
+	}
+	out := FlatMatrixPieces(rows)
+	whole := FlatMatrix(rows)
+	a, b := make([]float64, n*d), make([]float64, n*d)
+	CopyFromFloat64Array(a, out.Get("data"))
+	CopyFromFloat64Array(b, whole.Get("data"))
+	if !reflect.DeepEqual(a, b) || out.Get("shape").Index(0).Int() != n || out.Get("shape").Index(1).Int() != d {
+		t.Fatal("FlatMatrixPieces differs from FlatMatrix")
+	}
+	got, err := MatrixPieces(out, "req.x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, rows) {
+		t.Fatal("MatrixPieces(FlatMatrixPieces(rows)) differs from rows")
+	}
+	bad := piecesCells + 7
+	out.Get("data").SetIndex(bad, math.Inf(-1))
+	_, err = MatrixPieces(out, "req.x")
+	var ce *checks.Error
+	if !errors.As(err, &ce) || ce.Field != fmt.Sprintf("req.x.data[%d]", bad) {
+		t.Errorf("−Inf at data[%d]: error %v", bad, err)
 	}
 }

@@ -208,7 +208,7 @@ func checkLength(field string, n, wantLen int) error {
 // form data.parseCSV returns with {flat: true}).
 func Matrix(v js.Value, field string) ([][]float64, error) {
 	if v.Type() == js.TypeObject && !IsArray(v) && v.Get("shape").Type() != js.TypeUndefined {
-		return flatMatrix(v, field)
+		return flatMatrix(v, field, nil)
 	}
 	if v.Type() != js.TypeObject || !IsArray(v) {
 		return nil, &checks.Error{Field: field, Rule: "an array of rows (arrays of numbers or Float64Arrays) or {data, shape}", Got: Describe(v)}
@@ -239,8 +239,9 @@ func Matrix(v js.Value, field string) ([][]float64, error) {
 }
 
 // flatMatrix reads {data: Float64Array, shape: [n, d]} (Matrix), its rows
-// sharing one backing array.
-func flatMatrix(v js.Value, field string) ([][]float64, error) {
+// sharing one backing array. A non-nil yield is called between pieces of
+// piecesCells cells (MatrixPieces).
+func flatMatrix(v js.Value, field string, yield func()) ([][]float64, error) {
 	sh := v.Get("shape")
 	if !IsArray(sh) || sh.Length() != 2 {
 		return nil, &checks.Error{Field: field + ".shape", Rule: "[rows, columns]", Got: Describe(sh)}
@@ -261,30 +262,98 @@ func flatMatrix(v js.Value, field string) ([][]float64, error) {
 	if data.Type() != js.TypeObject || !data.InstanceOf(js.Global().Get("Float64Array")) {
 		return nil, &checks.Error{Field: field + ".data", Rule: "a Float64Array", Got: Describe(data)}
 	}
-	flat, err := Vector(data, field+".data", n*d)
-	if err != nil {
+	if yield == nil {
+		flat, err := Vector(data, field+".data", n*d)
+		if err != nil {
+			return nil, err
+		}
+		return rowsOf(flat, n, d), nil
+	}
+	if err := checkLength(field+".data", data.Length(), n*d); err != nil {
 		return nil, err
 	}
+	flat := make([]float64, n*d)
+	for a := 0; a < len(flat); a += piecesCells {
+		b := min(a+piecesCells, len(flat))
+		bytes := js.Global().Get("Uint8Array").New(data.Get("buffer"), data.Get("byteOffset").Int()+8*a, 8*(b-a))
+		js.CopyBytesToGo(Float64Bytes(flat[a:b]), bytes)
+		for i, x := range flat[a:b] {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, checks.Finite(fmt.Sprintf("%s.data[%d]", field, a+i), x)
+			}
+		}
+		yield()
+	}
 	rows := make([][]float64, n)
-	for i := range rows {
-		rows[i] = flat[i*d : (i+1)*d : (i+1)*d]
+	per := max(1, piecesCells/d)
+	for a := 0; a < n; a += per { // a million row slices are written in pieces too (the collector's barrier)
+		for i := a; i < min(a+per, n); i++ {
+			rows[i] = flat[i*d : (i+1)*d : (i+1)*d]
+		}
+		yield()
 	}
 	return rows, nil
 }
 
+// rowsOf is flat's n rows of d.
+func rowsOf(flat []float64, n, d int) [][]float64 {
+	rows := make([][]float64, n)
+	for i := range rows {
+		rows[i] = flat[i*d : (i+1)*d : (i+1)*d]
+	}
+	return rows
+}
+
+// piecesCells is the piece of MatrixPieces and FlatMatrixPieces: ≈ 10 ms of
+// copying and checking in Chromium.
+const piecesCells = 1 << 18
+
+// MatrixPieces is Matrix for a caller on the page's main thread: a flat
+// matrix ({data, shape}) is copied and checked a piece at a time, the event
+// loop running between pieces (Yield), so that a million-row table is not
+// one long task (issue 29 item 4). Call it from a goroutine.
+func MatrixPieces(v js.Value, field string) ([][]float64, error) {
+	if v.Type() == js.TypeObject && !IsArray(v) && v.Get("shape").Type() != js.TypeUndefined {
+		return flatMatrix(v, field, Yield)
+	}
+	return Matrix(v, field)
+}
+
 // FlatMatrix writes rows (of equal length d ≥ 1) as {data, shape}: one
 // Float64Array of n·d values, row after row (Matrix reads it back).
-func FlatMatrix(rows [][]float64) js.Value {
+func FlatMatrix(rows [][]float64) js.Value { return flatMatrixOf(rows, nil) }
+
+// FlatMatrixPieces is FlatMatrix for a caller on the page's main thread:
+// the rows are copied a piece at a time, the event loop running between
+// pieces (Yield). Call it from a goroutine.
+func FlatMatrixPieces(rows [][]float64) js.Value { return flatMatrixOf(rows, Yield) }
+
+// flatMatrixOf is FlatMatrix, calling a non-nil yield after each piece of
+// about piecesCells cells.
+func flatMatrixOf(rows [][]float64, yield func()) js.Value {
 	d := 0
 	if len(rows) > 0 {
 		d = len(rows[0])
 	}
-	flat := make([]float64, 0, len(rows)*d)
-	for _, r := range rows {
-		flat = append(flat, r...)
+	arr := js.Global().Get("Float64Array").New(len(rows) * d)
+	if d > 0 {
+		bytes := js.Global().Get("Uint8Array").New(arr.Get("buffer"))
+		per := max(1, piecesCells/d) // rows a piece
+		buf := make([]float64, 0, min(len(rows), per)*d)
+		for a := 0; a < len(rows); a += per {
+			b := min(a+per, len(rows))
+			buf = buf[:0]
+			for _, r := range rows[a:b] {
+				buf = append(buf, r...)
+			}
+			js.CopyBytesToJS(bytes.Call("subarray", 8*a*d, 8*b*d), Float64Bytes(buf))
+			if yield != nil && b < len(rows) {
+				yield()
+			}
+		}
 	}
 	out := js.Global().Get("Object").New()
-	out.Set("data", Float64Array(flat))
+	out.Set("data", arr)
 	out.Set("shape", []any{len(rows), d})
 	return out
 }
