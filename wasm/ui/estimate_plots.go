@@ -16,9 +16,20 @@ import (
 
 // cloudPlot: 2-D samples over the loss contours (location losses), in the
 // columns' units: the contours are evaluated on the scaled loss at the
-// scaled image of each grid point.
+// scaled image of each grid point — over the rows the figure draws (every
+// in.raw.step-th): 36² evaluations over a million rows would hold the main
+// thread for seconds, and the level sets of a stride of 5,000 rows are the
+// figure's purpose as well (the legend says so).
 func (v *estimateView) cloudPlot(in *estimateInput, r *mechanism.Result, units [][]float64, fit []float64) *plot.Plot {
-	set, err := loss.New(in.kind, in.req.X, in.req.Y, loss.Params{Clip: in.req.Clip})
+	var rows [][]float64
+	var ys []float64
+	for i := 0; i < len(in.req.X); i += in.raw.step {
+		rows = append(rows, in.req.X[i])
+		if in.req.Y != nil {
+			ys = append(ys, in.req.Y[i])
+		}
+	}
+	set, err := loss.New(in.kind, rows, ys, loss.Params{Clip: in.req.Clip})
 	rx, ry := in.ranges[0], in.ranges[1]
 	pad := func(rg dataset.Range) (float64, float64) {
 		return rg.Lo - 0.05*(rg.Hi-rg.Lo), rg.Hi + 0.05*(rg.Hi-rg.Lo)
@@ -52,6 +63,9 @@ func (v *estimateView) cloudPlot(in *estimateInput, r *mechanism.Result, units [
 		}
 		series = plot.Contours(xs, ys, z, levels, "#c8c8c8")
 		series[0].Name = "loss contours"
+		if in.raw.step > 1 {
+			series[0].Name = "loss contours (of the rows drawn)"
+		}
 	}
 	dx, dy := make([]float64, 0, len(in.raw.rows)), make([]float64, 0, len(in.raw.rows))
 	for _, r := range in.raw.rows {

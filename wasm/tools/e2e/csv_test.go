@@ -509,3 +509,41 @@ func TestEstimateLargeRun(t *testing.T) {
 	}
 	p.noConsoleErrors()
 }
+
+// TestEstimateLargeCentre (issue 29 item 4): a 2-D centre (ℓ1) of a pasted
+// table of 200,000 rows draws its figure over the rows it shows: the
+// contours of the loss over every 40th row (the legend says so), not 36²
+// passes over all rows on the main thread (seconds of frozen page). The
+// main thread's long tasks are logged, not asserted.
+func TestEstimateLargeCentre(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	p.setValue("est-data", "csv")
+	p.setValue("est-loss", "l1")
+	eval[bool](p, `(() => { const r = []; for (let i = 0; i < 200000; i++) r.push((i % 97) / 10 + "," + (i % 89) / 20);
+		window.centreCSV = "a,b\n" + r.join("\n") + "\n"; window.centreCSV.charCodeAt(1e6); return true })()`)
+	p.paste("est-csv", "centreCSV")
+	p.waitJS(`[...document.querySelectorAll("#est-features input")].map(c => c.value).join() === "a,b"`, 2*time.Minute)
+	p.checkFeatures("a", "b")
+	p.setValue("est-lo-0", "0")
+	p.setValue("est-hi-0", "10")
+	p.setValue("est-lo-1", "0")
+	p.setValue("est-hi-1", "5")
+	p.setValue("est-budget-delta", "1e-7")
+	p.setValue("est-delta", "1e-8")
+	eval[bool](p, `(() => { window.longTasks = [];
+		window.longObs = new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longTasks.push(Math.round(e.duration)) });
+		window.longObs.observe({type: "longtask"}); return true })()`)
+	p.runEstimate()
+	time.Sleep(500 * time.Millisecond)
+	t.Logf("2-D centre of 200,000 rows: the main thread's long tasks from Run to the figure (Chromium longtask entries): %v ms",
+		eval[[]int](p, `(() => { window.longObs.disconnect(); return window.longTasks })()`))
+	svg := eval[string](p, `document.querySelector("#est-plot svg").textContent`)
+	if !strings.Contains(svg, "loss contours (of the rows drawn)") || !strings.Contains(svg, "every 40th of 200") {
+		t.Errorf("the figure's legend does not say which rows it draws and contours: %q", svg)
+	}
+	if n := eval[int](p, `document.querySelectorAll("#est-plot svg polyline").length`); n < 2 {
+		t.Errorf("%d contour lines drawn", n)
+	}
+	p.noConsoleErrors()
+}
