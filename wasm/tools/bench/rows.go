@@ -98,14 +98,14 @@ var rowsConfigs = []rowsConfig{
 	{"chromium-fixed-W-messages", "chromium", true, true, "messages", "Chromium W=cores fixed (messages)", 10_000}, // the slowest column: measured where the page's default tables are
 }
 
-const rowsProtocol = "one first-order logistic sample (benchkit.RowsRequest: d = 30 rows on the unit sphere, ε = 1, δ = 1e-5·455/n, C = 10, seeded) per call, the whole mechanism.sample call (plan, sampler, non-private fit); natively in the runner (mechanism.Sample) and in headless Chromium through the page's worker API (load(); the shard workers start inside the call), %d round(s), the fastest call reported; W = 1 and W = all cores offered (native: runtime.NumCPU(); Chromium: navigator.hardwareConcurrency); with fixed work (`fixedWork`, the default since issue 21 and what the page runs: T·(K+1) anchor passes and B trials, padded) and adaptive (`fixedWork: false`, the work of the issue's baseline); in Chromium with shared memory (the dev server sends COOP/COEP) and with messages (dpsample._test.poolMode); \"then\" is the module built at %s, the commit the issue was filed at (before the faster passes, the shards and fixed work), loaded in a second headless Chromium and given the same request (adaptive, one worker: all it had). Each call is timed by the wall clock and by CPU time (getrusage of the runner natively; the headless browser's process tree from /proc in Chromium)."
+const rowsProtocol = "one first-order logistic sample (benchkit.RowsRequest: d = 30 rows on the unit sphere, ε = 1, δ = 1e-5·455/n, C = 10, seeded) per call, the whole mechanism.sample call (plan, sampler, non-private fit); natively in the runner (mechanism.Sample) and in headless Chromium through the page's worker API (load(); the shard workers start inside the call), %d round(s), the fastest call reported; W = 1 and W = all cores offered (native: runtime.NumCPU(); Chromium: navigator.hardwareConcurrency); with fixed work (`fixedWork`, the default since issue 21 and what the page runs: T·(K+1) anchor passes and B trials, padded) and adaptive (`fixedWork: false`, the work of the issue's baseline); in Chromium with shared memory (the dev server sends COOP/COEP) and with messages (dpsample._test.poolMode), with the fallback to one worker off (dpsample._test.keepWorkers: the column measures the workers, which a run on a busy device would otherwise leave for the sampling worker alone); \"then\" is the module built at %s, the commit the issue was filed at (before the faster passes, the shards and fixed work), loaded in a second headless Chromium and given the same request (adaptive, one worker: all it had). Each call is timed by the wall clock and by CPU time (getrusage of the runner natively; the headless browser's process tree from /proc in Chromium)."
 
 // rowsJS generates benchkit.RowsData in the page and runs one sample. A
 // negative workers leaves workers and fixedWork out of the request (the
 // baseline module knows neither field).
 const rowsJS = `(async (n, workers, mode, fixedWork) => {
   const d = await dpsampleRemote;
-  if (workers >= 0) await d._test.poolMode(mode);
+  if (workers >= 0) { await d._test.poolMode(mode); await d._test.keepWorkers(true); }
   const D = 30, x = [], y = [];
   for (let i = 0; i < n; i++) {
     const r = new Array(D); let s = 0, dot = 0;
