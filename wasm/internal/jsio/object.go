@@ -207,7 +207,7 @@ func checkLength(field string, n, wantLen int) error {
 // {data: Float64Array of n·d, shape: [n, d]} (one copy instead of n: the
 // form data.parseCSV returns with {flat: true}).
 func Matrix(v js.Value, field string) ([][]float64, error) {
-	if v.Type() == js.TypeObject && !IsArray(v) && v.Get("shape").Type() != js.TypeUndefined {
+	if isFlat(v) {
 		return flatMatrix(v, field, nil)
 	}
 	if v.Type() != js.TypeObject || !IsArray(v) {
@@ -238,9 +238,14 @@ func Matrix(v js.Value, field string) ([][]float64, error) {
 	return rows, nil
 }
 
+// isFlat reports whether v is a matrix in the {data, shape} form.
+func isFlat(v js.Value) bool {
+	return v.Type() == js.TypeObject && !IsArray(v) && v.Get("shape").Type() != js.TypeUndefined
+}
+
 // flatMatrix reads {data: Float64Array, shape: [n, d]} (Matrix), its rows
-// sharing one backing array. A non-nil yield is called between pieces of
-// piecesCells cells (MatrixPieces).
+// sharing one backing array, copied and checked in pieces of piecesCells
+// cells; a non-nil yield is called after each piece (MatrixPieces).
 func flatMatrix(v js.Value, field string, yield func()) ([][]float64, error) {
 	sh := v.Get("shape")
 	if !IsArray(sh) || sh.Length() != 2 {
@@ -262,13 +267,6 @@ func flatMatrix(v js.Value, field string, yield func()) ([][]float64, error) {
 	if data.Type() != js.TypeObject || !data.InstanceOf(js.Global().Get("Float64Array")) {
 		return nil, &checks.Error{Field: field + ".data", Rule: "a Float64Array", Got: Describe(data)}
 	}
-	if yield == nil {
-		flat, err := Vector(data, field+".data", n*d)
-		if err != nil {
-			return nil, err
-		}
-		return rowsOf(flat, n, d), nil
-	}
 	if err := checkLength(field+".data", data.Length(), n*d); err != nil {
 		return nil, err
 	}
@@ -278,30 +276,27 @@ func flatMatrix(v js.Value, field string, yield func()) ([][]float64, error) {
 		bytes := js.Global().Get("Uint8Array").New(data.Get("buffer"), data.Get("byteOffset").Int()+8*a, 8*(b-a))
 		js.CopyBytesToGo(Float64Bytes(flat[a:b]), bytes)
 		for i, x := range flat[a:b] {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
+			if math.IsNaN(x) || math.IsInf(x, 0) { // the name only for the error (a Sprintf a cell is most of the time)
 				return nil, checks.Finite(fmt.Sprintf("%s.data[%d]", field, a+i), x)
 			}
 		}
-		yield()
+		if yield != nil {
+			yield()
+		}
 	}
+	// A million row slices are written in pieces too (on the page, the
+	// collector's write barrier made one piece a long task).
 	rows := make([][]float64, n)
 	per := max(1, piecesCells/d)
-	for a := 0; a < n; a += per { // a million row slices are written in pieces too (the collector's barrier)
+	for a := 0; a < n; a += per {
 		for i := a; i < min(a+per, n); i++ {
 			rows[i] = flat[i*d : (i+1)*d : (i+1)*d]
 		}
-		yield()
+		if yield != nil {
+			yield()
+		}
 	}
 	return rows, nil
-}
-
-// rowsOf is flat's n rows of d.
-func rowsOf(flat []float64, n, d int) [][]float64 {
-	rows := make([][]float64, n)
-	for i := range rows {
-		rows[i] = flat[i*d : (i+1)*d : (i+1)*d]
-	}
-	return rows
 }
 
 // piecesCells is the piece of MatrixPieces and FlatMatrixPieces: ≈ 10 ms of
@@ -313,7 +308,7 @@ const piecesCells = 1 << 18
 // loop running between pieces (Yield), so that a million-row table is not
 // one long task (issue 29 item 4). Call it from a goroutine.
 func MatrixPieces(v js.Value, field string) ([][]float64, error) {
-	if v.Type() == js.TypeObject && !IsArray(v) && v.Get("shape").Type() != js.TypeUndefined {
+	if isFlat(v) {
 		return flatMatrix(v, field, Yield)
 	}
 	return Matrix(v, field)
