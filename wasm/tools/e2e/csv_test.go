@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -83,6 +84,28 @@ func (p *page) paste(id, expr string) {
 	p.t.Helper()
 	eval[bool](p, `(() => { const dt = new DataTransfer(); dt.setData("text/plain", `+expr+`);
 		document.getElementById("`+id+`").dispatchEvent(new ClipboardEvent("paste", {clipboardData: dt, bubbles: true, cancelable: true})); return true })()`)
+}
+
+// watchMainThread starts recording the main thread's long tasks (Chromium
+// longtask entries) and, with progress, every line shown under the CSV box
+// (window.progressSeen). Tests log the tasks; they do not time things.
+func (p *page) watchMainThread(progress bool) {
+	p.t.Helper()
+	eval[bool](p, `((progress) => { window.longTasks = []; window.progressSeen = [];
+		window.longObs = new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longTasks.push(Math.round(e.duration)) });
+		window.longObs.observe({type: "longtask"});
+		if (progress) {
+			window.progObs = new MutationObserver(() => window.progressSeen.push(document.getElementById("est-csv-progress")?.textContent));
+			window.progObs.observe(document.getElementById("est-csvbox"), {childList: true, characterData: true, subtree: true});
+		}
+		return true })(`+strconv.FormatBool(progress)+`)`)
+}
+
+// longTasks stops watchMainThread's recording and returns the long tasks'
+// durations in ms.
+func (p *page) longTasks() []int {
+	p.t.Helper()
+	return eval[[]int](p, `(() => { window.longObs.disconnect(); window.progObs?.disconnect(); window.progObs = undefined; return window.longTasks })()`)
 }
 
 func (p *page) runEstimate() {
@@ -416,12 +439,7 @@ func TestEstimateLargePaste(t *testing.T) {
 		if how == "drop" { // the file too, in a task of its own (the test's, not the page's)
 			eval[bool](p, `(() => { window.bigFile = new File([bigCSV.replace("size,", "weight,")], "big.csv", {type: "text/csv"}); return true })()`)
 		}
-		eval[bool](p, `(() => { window.longTasks = []; window.progressSeen = [];
-			window.longObs = new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longTasks.push(Math.round(e.duration)) });
-			window.longObs.observe({type: "longtask"});
-			window.progObs = new MutationObserver(() => window.progressSeen.push(document.getElementById("est-csv-progress")?.textContent));
-			window.progObs.observe(document.getElementById("est-csvbox"), {childList: true, characterData: true, subtree: true});
-			return true })()`)
+		p.watchMainThread(true)
 		switch how {
 		case "paste":
 			p.paste("est-csv", "bigCSV")
@@ -435,7 +453,7 @@ func TestEstimateLargePaste(t *testing.T) {
 		// The main thread's long tasks are logged, not asserted: tests do not time things (a quiet 2-core
 		// machine measured 61–92 ms here once the held text was no longer copied into Go to test its truthiness,
 		// 54–511 ms before, 1.5–59 s before the table was held and profiled in the worker).
-		long := eval[[]int](p, `(() => { window.longObs.disconnect(); window.progObs.disconnect(); return window.longTasks })()`)
+		long := p.longTasks()
 		t.Logf("%s of 10 MB: the main thread's long tasks (Chromium longtask entries): %v ms", how, long)
 		seen := eval[[]string](p, `window.progressSeen.filter(s => s)`)
 		pct := false
@@ -479,17 +497,12 @@ func TestEstimateLargeRun(t *testing.T) {
 	p.setValue("est-positive", "yes")
 	p.setValue("est-budget-delta", "1e-8") // below 1/n
 	p.setValue("est-delta", "1e-9")
-	eval[bool](p, `(() => { window.longTasks = []; window.progressSeen = [];
-		window.longObs = new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longTasks.push(Math.round(e.duration)) });
-		window.longObs.observe({type: "longtask"});
-		window.progObs = new MutationObserver(() => window.progressSeen.push(document.getElementById("est-csv-progress")?.textContent));
-		window.progObs.observe(document.getElementById("est-csvbox"), {childList: true, characterData: true, subtree: true});
-		return true })()`)
+	p.watchMainThread(true)
 	p.click("est-run")
 	started := `document.getElementById("est-status").textContent.startsWith("Sampling") || document.getElementById("est-work").textContent.includes("Press Run again") || document.getElementById("est-err").textContent !== ""`
 	p.waitJS(started, 5*time.Minute)
 	time.Sleep(500 * time.Millisecond)
-	long := eval[[]int](p, `(() => { window.longObs.disconnect(); window.progObs.disconnect(); return window.longTasks })()`)
+	long := p.longTasks()
 	t.Logf("Run on 10 MB: status %q; work %q; error %q", p.text("#est-status"), p.text("#est-work"), p.text("#est-err"))
 	t.Logf("Run on 10 MB: the main thread's long tasks (Chromium longtask entries): %v ms", long)
 	seen := eval[[]string](p, `window.progressSeen.filter(s => s)`)
@@ -531,13 +544,11 @@ func TestEstimateLargeCentre(t *testing.T) {
 	p.setValue("est-hi-1", "5")
 	p.setValue("est-budget-delta", "1e-7")
 	p.setValue("est-delta", "1e-8")
-	eval[bool](p, `(() => { window.longTasks = [];
-		window.longObs = new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longTasks.push(Math.round(e.duration)) });
-		window.longObs.observe({type: "longtask"}); return true })()`)
+	p.watchMainThread(false)
 	p.runEstimate()
 	time.Sleep(500 * time.Millisecond)
 	t.Logf("2-D centre of 200,000 rows: the main thread's long tasks from Run to the figure (Chromium longtask entries): %v ms",
-		eval[[]int](p, `(() => { window.longObs.disconnect(); return window.longTasks })()`))
+		p.longTasks())
 	svg := eval[string](p, `document.querySelector("#est-plot svg").textContent`)
 	if !strings.Contains(svg, "loss contours (of the rows drawn)") || !strings.Contains(svg, "every 40th of 200") {
 		t.Errorf("the figure's legend does not say which rows it draws and contours: %q", svg)
