@@ -51,7 +51,11 @@ func (lv *ledgerView) legacyFor(txt string) string {
 }
 
 // keyFor is tableKey(txt), remembered for the last table, and hashed in the
-// worker when txt is the form's large table. Call it from a goroutine.
+// worker: the form's large table from the string it holds, any other table
+// from a copy (a 15 KB table's canonical form took ≈ 60 ms of the main thread
+// at start-up, when the module has not been optimised yet). Here if the worker
+// is not available or fails (its error is then this one). Call it from a
+// goroutine.
 func (lv *ledgerView) keyFor(txt string) (string, error) {
 	if txt == lv.keyText && lv.keyMemo != "" {
 		return lv.keyMemo, nil
@@ -60,6 +64,8 @@ func (lv *ledgerView) keyFor(txt string) (string, error) {
 	var err error
 	if src, s := lv.sourceOf(); len(txt) >= asyncProfileBytes && s == txt {
 		key, err = tableKeyOf(txt, src)
+	} else if res, rerr := callRemote("data.tableKey", txt); rerr == nil && res.Type() == js.TypeString {
+		key = res.String()
 	} else {
 		key, err = tableKey(txt)
 	}
