@@ -7,8 +7,6 @@ import (
 	"strings"
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/loss"
@@ -42,10 +40,10 @@ func usable(c dataset.ColumnInfo) bool {
 
 // ownerNote fills box with findings about the user's own file: labelled as
 // computed on this device for the owner alone, and never exported.
-func ownerNote(box dom.Element, title string, problems []dataset.Problem) {
+func ownerNote(box elem, title string, problems []dataset.Problem) {
 	box.SetInnerHTML("")
 	head := el("p", "class", "owner-label")
-	appendAll(head, text("strong", title), doc().CreateTextNode(" — checked on this device and shown only to you; not part of any result or export."))
+	appendAll(head, text("strong", title), textNode(" — checked on this device and shown only to you; not part of any result or export."))
 	ul := el("ul")
 	for _, pr := range problems {
 		li := text("li", pr.Text)
@@ -68,9 +66,9 @@ func (v *estimateView) columnsChanged() {
 	}
 	// The boxes' states as the user left them (before a new kind of file
 	// starts afresh, in readProfile).
-	for _, in := range v.featBox.QuerySelectorAll("input[type=checkbox]") {
-		if !in.(*dom.HTMLInputElement).Disabled() {
-			v.featState[in.(*dom.HTMLInputElement).Value()] = in.(*dom.HTMLInputElement).Checked()
+	for _, in := range qsa(v.featBox, "input[type=checkbox]") {
+		if !asInput(in).Disabled() {
+			v.featState[asInput(in).Value()] = asInput(in).Checked()
 		}
 	}
 	txt, b := v.text()
@@ -177,7 +175,7 @@ func (v *estimateView) columnsChanged() {
 		cid := fmt.Sprintf("%s-f%d", v.id, i)
 		in := el("input", "type", "checkbox", "id", cid, "value", c)
 		lab := el("label", "for", cid, "class", "check")
-		appendAll(lab, in, doc().CreateTextNode(" "+c))
+		appendAll(lab, in, textNode(" "+c))
 		switch k := kinds[c]; k {
 		case dataset.KindText, dataset.KindEmpty:
 			// Not a number: it cannot be a feature (a label column can be the target).
@@ -272,7 +270,7 @@ func (v *estimateView) rangesChanged() {
 		if note := v.privateNote(key); note != "" && r == nil {
 			lab.AppendChild(text("span", " — "+note, "class", "found-private", "data-private", key))
 		}
-		appendAll(wrap, lab, lo, doc().CreateTextNode(" to "), hi)
+		appendAll(wrap, lab, lo, textNode(" to "), hi)
 		v.rangesBox.AppendChild(wrap)
 	}
 	for i, c := range v.features() {
@@ -327,7 +325,7 @@ func (v *estimateView) rangesChanged() {
 		if blank := v.blankColumns(); len(blank) > 0 {
 			wrap := el("div", "class", "field find-private")
 			find := text("button", "Find ranges privately", "type", "button", "id", v.id+"-find-ranges", "class", "secondary")
-			find.AddEventListener("click", false, func(dom.Event) {
+			on(find, "click", false, func(event) {
 				go func() {
 					v.rangesErr.SetTextContent("")
 					missing, err := v.findRanges()
@@ -345,14 +343,14 @@ func (v *estimateView) rangesChanged() {
 // rangeEdited records a typed range end (or positive label), checks it by
 // the core rule (dataset.Range.Valid, as Table.Scale does), and remembers
 // it on this device for files with the same column names.
-func (v *estimateView) rangeEdited(t dom.Element) {
+func (v *estimateView) rangeEdited(t elem) {
 	if t.GetAttribute("data-line") != "" {
 		return // the one-line form has its own handler
 	}
 	v.formErr.SetTextContent("")
 	markStale(v.out, v.id, "a declared range changed")
 	if col := t.GetAttribute("data-positive"); col != "" {
-		v.positive[col] = t.(*dom.HTMLInputElement).Value()
+		v.positive[col] = asInput(t).Value()
 		v.rangesErr.SetTextContent("")
 		v.checkPositive()
 		v.remember()
@@ -363,7 +361,7 @@ func (v *estimateView) rangeEdited(t dom.Element) {
 		return
 	}
 	d := v.declared[col]
-	val := t.(*dom.HTMLInputElement).Value()
+	val := asInput(t).Value()
 	if t.GetAttribute("data-end") == "lo" {
 		d[0] = val
 	} else {
@@ -408,9 +406,9 @@ func contains(s []string, x string) bool {
 
 func (v *estimateView) features() []string {
 	var out []string
-	for _, in := range v.featBox.QuerySelectorAll("input[type=checkbox]") {
-		if in.(*dom.HTMLInputElement).Checked() && !in.(*dom.HTMLInputElement).Disabled() {
-			out = append(out, in.(*dom.HTMLInputElement).Value())
+	for _, in := range qsa(v.featBox, "input[type=checkbox]") {
+		if asInput(in).Checked() && !asInput(in).Disabled() {
+			out = append(out, asInput(in).Value())
 		}
 	}
 	return out

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
@@ -60,7 +58,7 @@ func (v *estimateView) cancelColumnsTimer() {
 
 // fetch starts the request for the built-in's CSV (from root's base
 // attribute) and returns its promise.
-func (b *builtin) fetch(root dom.Element) js.Value {
+func (b *builtin) fetch(root elem) js.Value {
 	base := attr(root, "base", "site/data/")
 	url := js.Global().Get("URL").New(base+b.File, js.Global().Get("document").Get("baseURI"))
 	return js.Global().Call("fetch", url.Call("toString"))
@@ -68,7 +66,7 @@ func (b *builtin) fetch(root dom.Element) js.Value {
 
 // prefetch starts the fetch without waiting (from the start-up path, so that
 // the request overlaps building the sections); load awaits it.
-func (b *builtin) prefetch(root dom.Element) {
+func (b *builtin) prefetch(root elem) {
 	if b.text == "" && !b.pending.Truthy() {
 		b.pending = b.fetch(root)
 	}
@@ -77,7 +75,7 @@ func (b *builtin) prefetch(root dom.Element) {
 // load fetches the built-in's CSV unless it is loaded (or awaits the fetch
 // prefetch began), and returns whether it is loaded. It blocks: call it from
 // a goroutine. A failed fetch is tried again by the next call (a run retries).
-func (b *builtin) load(root dom.Element) bool {
+func (b *builtin) load(root elem) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.text != "" {
@@ -155,7 +153,7 @@ func (v *estimateView) hold(t js.Value, what string) {
 	v.heldLine.SetTextContent("")
 	appendAll(v.heldLine, text("span", "Your table, "+what+" ("+size+"), is loaded; the box does not show a table this large. "))
 	rm := text("button", "Remove it", "type", "button", "class", "secondary", "id", v.id+"-csv-remove")
-	rm.AddEventListener("click", false, func(dom.Event) {
+	on(rm, "click", false, func(event) {
 		v.unhold()
 		markStale(v.out, v.id, "the table was removed")
 		v.columnsChanged()

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
@@ -187,8 +185,8 @@ func (v *estimateView) declaredLine() string {
 // box, with the note on what this browser remembers.
 func (v *estimateView) buildRangesLine() {
 	wrap := el("div", "class", "field ranges-line")
-	v.lineIn = el("input", "id", v.id+"-ranges-line", "type", "text", "autocomplete", "off", "spellcheck", "false",
-		"data-line", "1", "placeholder", "name: lo..hi, name2: lo..hi", "aria-describedby", v.id+"-ranges-line-msg").(*dom.HTMLInputElement)
+	v.lineIn = asInput(el("input", "id", v.id+"-ranges-line", "type", "text", "autocomplete", "off", "spellcheck", "false",
+		"data-line", "1", "placeholder", "name: lo..hi, name2: lo..hi", "aria-describedby", v.id+"-ranges-line-msg"))
 	apply := text("button", "Apply", "type", "button", "id", v.id+"-ranges-apply", "class", "secondary")
 	v.lineMsg = el("div", "id", v.id+"-ranges-line-msg", "class", "help", "role", "status")
 	row := el("div", "class", "line-row")
@@ -197,17 +195,17 @@ func (v *estimateView) buildRangesLine() {
 		row, v.lineMsg)
 	if v.declaredKey() != "" {
 		kept := el("small", "class", "help", "id", v.id+"-remembered")
-		kept.AppendChild(doc().CreateTextNode("What you declare here is kept in this browser for files with these column names " +
+		kept.AppendChild(textNode("What you declare here is kept in this browser for files with these column names " +
 			"(stored on this device only, never sent), so it is filled in next time. "))
 		forget := text("button", "Forget them", "type", "button", "id", v.id+"-forget", "class", "secondary small")
-		forget.AddEventListener("click", false, func(dom.Event) { v.forget() })
+		on(forget, "click", false, func(event) { v.forget() })
 		kept.AppendChild(forget)
 		appendAll(wrap, kept)
 	}
 	v.rangesBox.AppendChild(wrap)
 	v.syncRangesLine()
-	apply.AddEventListener("click", false, func(dom.Event) { v.applyRangesLine() })
-	v.lineIn.AddEventListener("keydown", false, func(e dom.Event) {
+	on(apply, "click", false, func(event) { v.applyRangesLine() })
+	on(v.lineIn, "keydown", false, func(e event) {
 		if e.Underlying().Get("key").String() == "Enter" {
 			e.PreventDefault()
 			v.applyRangesLine()
@@ -284,14 +282,14 @@ func (v *estimateView) checkPositive() {
 		if pc.Close != "" {
 			msg += fmt.Sprintf(" Did you mean “%s”? ", pc.Close)
 		}
-		v.positiveNote.AppendChild(doc().CreateTextNode(msg))
+		v.positiveNote.AppendChild(textNode(msg))
 		if pc.Close != "" {
 			use := text("button", "Use “"+pc.Close+"”", "type", "button", "id", v.id+"-positive-use", "class", "secondary small")
 			pick := pc.Close
-			use.AddEventListener("click", false, func(dom.Event) {
+			on(use, "click", false, func(event) {
 				v.positive[target] = pick
-				if in, ok := doc().GetElementByID(v.id + "-positive").(*dom.HTMLInputElement); ok {
-					in.SetValue(pick)
+				if in := byID(v.id + "-positive"); in != nil {
+					asInput(in).SetValue(pick)
 				}
 				markStale(v.out, v.id, "a declared label changed")
 				v.remember()
@@ -299,7 +297,7 @@ func (v *estimateView) checkPositive() {
 			})
 			v.positiveNote.AppendChild(use)
 		}
-		v.positiveNote.AppendChild(doc().CreateTextNode(only))
+		v.positiveNote.AppendChild(textNode(only))
 	case pc.Rows == pc.Of:
 		v.positiveNote.Class().Add("warn")
 		v.positiveNote.SetTextContent(fmt.Sprintf("Every row of %s has the label “%s”: every row would be coded +1.%s", target, label, only))

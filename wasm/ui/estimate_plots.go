@@ -289,5 +289,5 @@ func (v *estimateView) exportJSON(in *estimateInput, r *mechanism.Result) {
 	v.exportURL = js.Global().Get("URL").Call("createObjectURL", blob).String()
 	v.export.SetInnerHTML("")
 	a := text("a", "Download the private result and its plan (JSON)", "href", v.exportURL, "download", "dpsample-estimate.json", "id", v.id+"-download")
-	appendAll(v.export, a, doc().CreateTextNode(" — contains θ, the samples, the plan and the privacy report; not the data or the non-private fit."))
+	appendAll(v.export, a, textNode(" — contains θ, the samples, the plan and the privacy report; not the data or the non-private fit."))
 }

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 )
@@ -34,7 +32,7 @@ func meanSD(samples [][]float64, d int) (mean, sd []float64) {
 }
 
 // coefTable is the table of θ (first sample, spread, non-private fit).
-func coefTable(names []string, theta, sd, fit []float64, spread bool, head string) dom.Element {
+func coefTable(names []string, theta, sd, fit []float64, spread bool, head string) elem {
 	tbl := el("table", "class", "coef")
 	tr := el("tr")
 	appendAll(tr, text("th", "coordinate"), text("th", head), text("th", "spread over samples (sd)"), text("th", "non-private θ̂"))
@@ -140,7 +138,7 @@ func (v *estimateView) render(in *estimateInput, r *mechanism.Result) {
 	}
 	p1 := el("p")
 	appendAll(p1, text("strong", "Not private — for your eyes only: "),
-		doc().CreateTextNode(fmt.Sprintf("the released θ has loss %.4g against %.4g for the best θ with ‖θ‖ ≤ C (excess %.3g). ",
+		textNode(fmt.Sprintf("the released θ has loss %.4g against %.4g for the best θ with ‖θ‖ ≤ C (excess %.3g). ",
 			r.Fit.Loss, r.Fit.NonPrivateLoss, r.Fit.Excess)+negativeExcess(r)))
 	appendAll(v.excess, p1)
 	if r.Fit.Accuracy != nil && r.Fit.NonPrivateAccuracy != nil {
@@ -260,7 +258,7 @@ func g6(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 // on, in the target's units, with a plain warning when the model does no
 // better (mechanism.CompareClassifier / CompareRegression). For the owner's
 // eyes only: not private, left out of the export.
-func trivialNote(id string, in *estimateInput, r *mechanism.Result) dom.Element {
+func trivialNote(id string, in *estimateInput, r *mechanism.Result) elem {
 	var t mechanism.Trivial
 	var msg string
 	switch {
@@ -281,11 +279,11 @@ func trivialNote(id string, in *estimateInput, r *mechanism.Result) dom.Element 
 		return nil
 	}
 	p := el("p", "id", id+"-trivial")
-	appendAll(p, text("strong", "For your eyes only: "), doc().CreateTextNode(msg))
+	appendAll(p, text("strong", "For your eyes only: "), textNode(msg))
 	if t.NoBetter {
 		p.Class().Add("warn")
 		w := text("strong", " The private model does no better than the trivial answer", "class", "no-better")
-		appendAll(p, w, doc().CreateTextNode(": at this ε and with these rows the noise outweighs the signal. What would help: more rows, "+
+		appendAll(p, w, textNode(": at this ε and with these rows the noise outweighs the signal. What would help: more rows, "+
 			"a larger ε (a larger share of the table's budget), or fewer features. (Training rows; not private.)"))
 	}
 	return p

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/loss"
@@ -433,32 +431,32 @@ func (in *estimateInput) toUnits(theta []float64) []float64 {
 // focus moved to the first field in error (errors where the eye is).
 func (v *estimateView) failedStart() {
 	markStale(v.out, v.id, "the last run could not start (the problem is marked above)")
-	var focus dom.Element
+	var focus elem
 	where := "see the message above"
-	for _, e := range v.root.QuerySelectorAll(".error") {
+	for _, e := range qsa(v.root, ".error") {
 		if strings.TrimSpace(e.TextContent()) == "" {
 			continue
 		}
-		is := func(x dom.Element) bool { return x != nil && e.Underlying().Equal(x.Underlying()) }
+		is := func(x elem) bool { return x != nil && e.Underlying().Equal(x.Underlying()) }
 		switch {
 		case is(v.csvErr):
-			focus, where = v.csvText, "the CSV box has a problem (the message is under it; the box has the focus)"
+			focus, where = v.csvText.BasicHTMLElement, "the CSV box has a problem (the message is under it; the box has the focus)"
 		case is(v.rangesErr):
 			where = "a declared range or label (the message is under the ranges; the field has the focus)"
-			for _, in := range v.rangesBox.QuerySelectorAll("input:not([readonly])") {
+			for _, in := range qsa(v.rangesBox, "input:not([readonly])") {
 				if focus == nil {
 					focus = in
 				}
-				if strings.TrimSpace(in.(*dom.HTMLInputElement).Value()) == "" {
+				if strings.TrimSpace(asInput(in).Value()) == "" {
 					focus = in
 					break
 				}
 			}
 		case is(v.formErr):
-			focus, where = v.run.run, "the message just above Run"
+			focus, where = v.run.run.BasicHTMLElement, "the message just above Run"
 		default:
-			if p := e.ParentElement(); p != nil {
-				focus = p.QuerySelector("input, select, textarea")
+			if p := parentEl(e); p != nil {
+				focus = qs(p, "input, select, textarea")
 			}
 			where = "a field is marked (it has the focus)"
 		}

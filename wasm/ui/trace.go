@@ -219,7 +219,7 @@ func superscript(e int) string {
 
 // css sets inline CSS through the CSSOM (allowed by the page's CSP, unlike
 // style attributes).
-func css(e dom.Element, kv ...string) dom.Element {
+func css(e elem, kv ...string) elem {
 	st := style(e)
 	for i := 0; i+1 < len(kv); i += 2 {
 		st.Call("setProperty", kv[i], kv[i+1])
@@ -227,19 +227,17 @@ func css(e dom.Element, kv ...string) dom.Element {
 	return e
 }
 
-// style is e's CSSStyleDeclaration, read directly: calling Style through
-// dom/v2's HTMLElement interface would link a Style method for each of the
-// ≈ 75 element types it wraps (wasm/tools/wasmsize).
-func style(e dom.Element) js.Value { return e.Underlying().Get("style") }
+// style is e's CSSStyleDeclaration, as a js.Value (setProperty).
+func style(e elem) js.Value { return e.Underlying().Get("style") }
 
-func stage(id, title string) dom.Element {
+func stage(id, title string) elem {
 	s := el("div", "id", id, "class", "trace-stage")
 	css(s, "border-top", "1px solid #e3e3e3", "margin-top", "18px", "padding-top", "4px")
 	s.AppendChild(text("h3", title))
 	return s
 }
 
-func banner(id, kind string) dom.Element {
+func banner(id, kind string) elem {
 	b := el("p", "id", id, "role", "note", "hidden", "")
 	bg, border := "#fff6e0", "#E69F00"
 	if kind == "warn" {
@@ -248,13 +246,13 @@ func banner(id, kind string) dom.Element {
 	return css(b, "background", bg, "border-left", "4px solid "+border, "padding", "6px 10px", "margin", "8px 0", "font-size", "14px")
 }
 
-func narration(s string) dom.Element {
+func narration(s string) elem {
 	return css(text("p", s, "class", "detail"), "max-width", "760px")
 }
 
 // show toggles e's hidden attribute and, because the site's CSS gives
 // .field a display that would override [hidden], its display too.
-func show(e dom.Element, on bool) {
+func show(e elem, on bool) {
 	st := style(e)
 	if on {
 		e.RemoveAttribute("hidden")
@@ -269,7 +267,7 @@ func show(e dom.Element, on bool) {
 // code rebuilt on this thread) and one value per stage, each holding that
 // stage's elements and state.
 type traceView struct {
-	root dom.Element
+	root elem
 	pre  string // id prefix of this instance: "trace", "trace2", … or the root's data-prefix
 	su   traceSetup
 	rep  *traceReplica
@@ -285,7 +283,7 @@ type traceView struct {
 // traceInstances counts the views built, so that every instance gets its own ids.
 var traceInstances int
 
-func buildTraceView(root dom.Element) {
+func buildTraceView(root elem) {
 	traceInstances++
 	pre := "trace"
 	if p := root.GetAttribute("data-prefix"); p != "" {
@@ -431,10 +429,10 @@ var paperSources = []string{
 }
 
 // noteRef links to note n (from 1) on the paper, opening the notes' box.
-func (v *traceView) noteRef(n int) dom.Element {
+func (v *traceView) noteRef(n int) elem {
 	a := text("a", fmt.Sprintf("note %d on the paper", n), "href", fmt.Sprintf("#%s-note-%d", v.pre, n), "class", "noteref")
-	a.AddEventListener("click", false, func(dom.Event) {
-		if d := doc().GetElementByID(v.pre + "-paper-notes"); d != nil {
+	on(a, "click", false, func(event) {
+		if d := byID(v.pre + "-paper-notes"); d != nil {
 			d.SetAttribute("open", "")
 		}
 	})
@@ -443,9 +441,9 @@ func (v *traceView) noteRef(n int) dom.Element {
 
 // narrationWithNote is a narration paragraph with a reference to note n on
 // the paper between before and after.
-func (v *traceView) narrationWithNote(before string, n int, after string) dom.Element {
+func (v *traceView) narrationWithNote(before string, n int, after string) elem {
 	p := narration(before)
-	appendAll(p, v.noteRef(n), doc().CreateTextNode(after))
+	appendAll(p, v.noteRef(n), textNode(after))
 	return p
 }
 

@@ -13,16 +13,16 @@ import (
 
 // traceCodebookStage is stage 2: the codebook, its columns and (on request) the secret key.
 type traceCodebookStage struct {
-	codebook     dom.Element
-	codebookNote dom.Element
+	codebook     elem
+	codebookNote elem
 	reveal       *dom.HTMLInputElement
 }
 
 func (v *traceView) buildCodebook() {
 	s := stage(v.pre+"-stage-data", "2. The data: the published codebook")
 	lab := el("label", "for", v.pre+"-reveal")
-	v.book.reveal = el("input", "type", "checkbox", "id", v.pre+"-reveal").(*dom.HTMLInputElement)
-	appendAll(lab, v.book.reveal, doc().CreateTextNode(" reveal the secret permutation (which columns are real, which are dummies)"))
+	v.book.reveal = asInput(el("input", "type", "checkbox", "id", v.pre+"-reveal"))
+	appendAll(lab, v.book.reveal, textNode(" reveal the secret permutation (which columns are real, which are dummies)"))
 	v.book.codebook = el("figure", "id", v.pre+"-codebook", "class", "plot")
 	v.book.codebookNote = text("p", "", "class", "detail", "id", v.pre+"-codebook-note")
 	newCode := text("button", "Draw a new code", "type", "button", "class", "secondary", "id", v.pre+"-new-code")
@@ -30,8 +30,8 @@ func (v *traceView) buildCodebook() {
 		"Anyone can see which columns are unanimous (marked ▪ above the grid); only the key holder knows which of them are real."),
 		lab, v.book.codebook, v.book.codebookNote, newCode)
 	v.root.AppendChild(s)
-	v.book.reveal.AddEventListener("change", false, func(dom.Event) { v.drawCodebook() })
-	newCode.AddEventListener("click", false, func(dom.Event) {
+	on(v.book.reveal, "change", false, func(event) { v.drawCodebook() })
+	on(newCode, "click", false, func(event) {
 		v.su.seed = rand.Uint64() >> 11 // seeds must fit in a JS number
 		v.setupChanged()
 	})

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dpsample/dpsample/core/lowerbound"
 	"github.com/dpsample/dpsample/core/plot"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
@@ -18,12 +16,12 @@ import (
 // traceDichotomyStage is stage 5: accuracy against tracing (Lemma G.2's
 // completeness), trial by trial and swept over the parameter.
 type traceDichotomyStage struct {
-	dichotomy dom.Element
-	sweepPlot dom.Element
-	corner    dom.Element
-	sweepBtn  dom.Element
-	sweepNote dom.Element
-	sweepProg dom.Element
+	dichotomy elem
+	sweepPlot elem
+	corner    elem
+	sweepBtn  elem
+	sweepNote elem
+	sweepProg elem
 	points    []tracePoint
 	sweep     []sweepPoint
 	sweepRun  *remoteRun
@@ -60,7 +58,7 @@ func (v *traceView) buildDichotomy() {
 		"Sweeping runs the chosen mechanism at 9 values of its slider, "+strconv.Itoa(sweepTrials)+" fresh trials each."),
 		v.dich.sweepBtn, v.dich.sweepProg, v.dich.corner, v.dich.dichotomy, v.dich.sweepPlot, v.dich.sweepNote)
 	v.root.AppendChild(s)
-	v.dich.sweepBtn.AddEventListener("click", false, func(dom.Event) { v.runSweep() })
+	on(v.dich.sweepBtn, "click", false, func(event) { v.runSweep() })
 	v.drawDichotomy()
 }
 

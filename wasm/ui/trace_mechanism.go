@@ -17,11 +17,11 @@ type traceMechStage struct {
 	mech      *dom.HTMLSelectElement
 	epsR      *dom.HTMLInputElement
 	sR        *dom.HTMLInputElement
-	epsOut    dom.Element
-	sOut      dom.Element
-	epsWrap   dom.Element
-	sWrap     dom.Element
-	deltaWrap dom.Element
+	epsOut    elem
+	sOut      elem
+	epsWrap   elem
+	sWrap     elem
+	deltaWrap elem
 	deltaF    numberField
 }
 
@@ -29,21 +29,21 @@ func (v *traceView) buildMechanism() {
 	s := stage(v.pre+"-stage-mechanism", "3. The mechanism answers; the adversary rounds at ½")
 	form := el("form", "class", "controls", "novalidate", "")
 	mw := el("div", "class", "field")
-	v.mechStage.mech = el("select", "id", v.pre+"-mech").(*dom.HTMLSelectElement)
-	appendAll(v.mechStage.mech,
+	v.mechStage.mech = asSelect(el("select", "id", v.pre+"-mech"))
+	appendAll(v.mechStage.mech.BasicHTMLElement,
 		text("option", "non-private median", "value", string(lowerbound.Median)),
 		text("option", "dpsample's Algorithm 1 (ε)", "value", string(lowerbound.Exponential)),
 		text("option", "box exponential mechanism (s)", "value", string(lowerbound.BoxExponential)),
 		text("option", "Gaussian baseline (ε)", "value", string(lowerbound.Gaussian)))
 	appendAll(mw, text("label", "mechanism", "for", v.pre+"-mech"), v.mechStage.mech)
 	v.mechStage.epsWrap = el("div", "class", "field")
-	v.mechStage.epsR = el("input", "type", "range", "id", v.pre+"-eps", "min", "-1", "max", "9", "step", "0.25",
-		"value", strconv.Itoa(traceDefaultEps), "aria-describedby", v.pre+"-eps-out").(*dom.HTMLInputElement)
+	v.mechStage.epsR = asInput(el("input", "type", "range", "id", v.pre+"-eps", "min", "-1", "max", "9", "step", "0.25",
+		"value", strconv.Itoa(traceDefaultEps), "aria-describedby", v.pre+"-eps-out"))
 	v.mechStage.epsOut = text("output", "", "id", v.pre+"-eps-out", "for", v.pre+"-eps")
 	appendAll(v.mechStage.epsWrap, text("label", "ε (log scale, 0.1 … 10⁹)", "for", v.pre+"-eps"), v.mechStage.epsR, v.mechStage.epsOut)
 	v.mechStage.sWrap = el("div", "class", "field")
-	v.mechStage.sR = el("input", "type", "range", "id", v.pre+"-s", "min", "-2", "max", "3", "step", "0.25", "value", "0",
-		"aria-describedby", v.pre+"-s-out").(*dom.HTMLInputElement)
+	v.mechStage.sR = asInput(el("input", "type", "range", "id", v.pre+"-s", "min", "-2", "max", "3", "step", "0.25", "value", "0",
+		"aria-describedby", v.pre+"-s-out"))
 	v.mechStage.sOut = text("output", "", "id", v.pre+"-s-out", "for", v.pre+"-s")
 	appendAll(v.mechStage.sWrap, text("label", "s = εn/(2D) (log scale, 0.01 … 1000)", "for", v.pre+"-s"), v.mechStage.sR, v.mechStage.sOut)
 	v.mechStage.deltaF = newNumberField(v.pre+"-delta", "δ", "1e-5", "any", "for Algorithm 1 and Gaussian")
@@ -65,11 +65,11 @@ func (v *traceView) buildMechanism() {
 		"violations (D is the published length; see ", 1, ")."),
 		res, v.walk.output, v.walk.outputNote, v.walk.hint, v.walk.walkStatus)
 	v.root.AppendChild(s)
-	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault() })
-	v.mechStage.mech.AddEventListener("change", false, func(dom.Event) { v.mechChanged() })
-	v.mechStage.epsR.AddEventListener("input", false, func(dom.Event) { v.mechChanged() })
-	v.mechStage.sR.AddEventListener("input", false, func(dom.Event) { v.mechChanged() })
-	v.mechStage.deltaF.input.AddEventListener("input", false, func(dom.Event) { v.mechChanged() })
+	on(form, "submit", false, func(e event) { e.PreventDefault() })
+	on(v.mechStage.mech, "change", false, func(event) { v.mechChanged() })
+	on(v.mechStage.epsR, "input", false, func(event) { v.mechChanged() })
+	on(v.mechStage.sR, "input", false, func(event) { v.mechChanged() })
+	on(v.mechStage.deltaF.input, "input", false, func(event) { v.mechChanged() })
 	v.syncMechControls()
 }
 

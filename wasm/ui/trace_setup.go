@@ -20,10 +20,10 @@ type traceSetupStage struct {
 	xiF       numberField
 	kF        numberField
 	mode      *dom.HTMLSelectElement
-	practical dom.Element
-	xiWarn    dom.Element
-	lengths   dom.Element
-	counts    dom.Element
+	practical elem
+	xiWarn    elem
+	lengths   elem
+	counts    elem
 	xiTouched bool
 	setupGen  int
 }
@@ -35,8 +35,8 @@ func (v *traceView) buildSetup() {
 	v.setup.xiF = newNumberField(v.pre+"-xi", "ξ (code security)", "0.0625", "any", "default 1/(4n)")
 	v.setup.kF = newNumberField(v.pre+"-k", "k (copies of each row)", "1", "1", "a person with k rows (group privacy)")
 	modeWrap := el("div", "class", "field")
-	v.setup.mode = el("select", "id", v.pre+"-mode").(*dom.HTMLSelectElement)
-	appendAll(v.setup.mode,
+	v.setup.mode = asSelect(el("select", "id", v.pre+"-mode"))
+	appendAll(v.setup.mode.BasicHTMLElement,
 		text("option", "proven length (Algorithm 2)", "value", "tardos"),
 		text("option", "practical length (heuristic)", "value", "symmetric"))
 	appendAll(modeWrap, text("label", "code length", "for", v.pre+"-mode"), v.setup.mode, text("small", "d₀ = ⌈100n²ln(n/ξ)⌉ or ℓ = ⌈10n²ln(n/ξ)⌉", "class", "help"))
@@ -58,16 +58,16 @@ func (v *traceView) buildSetup() {
 			"answer and accuses everyone whose score reaches Z/2, with Z = 20n·ln(n/ξ)."),
 		v.setup.lengths, v.setup.counts)
 	v.root.AppendChild(s)
-	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault() })
-	v.setup.nF.input.AddEventListener("input", false, func(dom.Event) {
+	on(form, "submit", false, func(e event) { e.PreventDefault() })
+	on(v.setup.nF.input, "input", false, func(event) {
 		if n, err := v.setup.nF.value("n"); err == nil && !v.setup.xiTouched && n >= 2 && n == math.Trunc(n) {
 			v.setup.xiF.input.SetValue(strconv.FormatFloat(1/(4*n), 'g', 4, 64))
 		}
 		v.scheduleSetup()
 	})
-	v.setup.xiF.input.AddEventListener("input", false, func(dom.Event) { v.setup.xiTouched = true; v.scheduleSetup() })
-	v.setup.kF.input.AddEventListener("input", false, func(dom.Event) { v.scheduleSetup() })
-	v.setup.mode.AddEventListener("change", false, func(dom.Event) { v.scheduleSetup() })
+	on(v.setup.xiF.input, "input", false, func(event) { v.setup.xiTouched = true; v.scheduleSetup() })
+	on(v.setup.kF.input, "input", false, func(event) { v.scheduleSetup() })
+	on(v.setup.mode, "change", false, func(event) { v.scheduleSetup() })
 }
 
 // readSetup validates the setup fields, showing errors inline.
@@ -171,7 +171,7 @@ func (v *traceView) setupChanged() {
 		c.D0, rep.realUnan, 4*c.D0, 2*c.D0, 2*c.D0, rep.realUnan+4*c.D0, c.Length, su.n*su.copies, su.n, su.copies,
 		map[bool]string{true: "y", false: "ies"}[su.copies == 1], c.K, c.T))
 	if su.copies > 1 {
-		v.setup.counts.AppendChild(doc().CreateTextNode(fmt.Sprintf(" Group privacy: the code is built for the n_k = %d distinct people "+
+		v.setup.counts.AppendChild(textNode(fmt.Sprintf(" Group privacy: the code is built for the n_k = %d distinct people "+
 			"and each row appears k = %d times, so a mechanism's per-row promise covers a person — all k of their rows — only through group privacy; stage 6 prints the per-person (ε, δ) the core computes for the chosen mechanism. Trace still names one of the %d people.",
 			su.n, su.copies, su.n)))
 	}

@@ -18,17 +18,17 @@ import (
 
 // traceSoundStage is stage 6: soundness — remove one person and count who is accused.
 type traceSoundStage struct {
-	soundBtn   dom.Element
-	soundStop  dom.Element
-	soundProg  dom.Element
-	soundRates dom.Element
-	soundPlot  dom.Element
-	implied    dom.Element
-	claimed    dom.Element
+	soundBtn   elem
+	soundStop  elem
+	soundProg  elem
+	soundRates elem
+	soundPlot  elem
+	implied    elem
+	claimed    elem
 	trialsF    numberField
 	remove     *dom.HTMLSelectElement
-	worst      dom.Element
-	warn       dom.Element
+	worst      elem
+	warn       elem
 	soundRun   *remoteRun
 	snd        soundTally
 }
@@ -49,7 +49,7 @@ func (v *traceView) buildSoundness() {
 	s := stage(v.pre+"-stage-soundness", "6. Soundness: remove a person and try again")
 	form := el("form", "class", "controls", "novalidate", "")
 	rw := el("div", "class", "field")
-	v.sound.remove = el("select", "id", v.pre+"-remove").(*dom.HTMLSelectElement)
+	v.sound.remove = asSelect(el("select", "id", v.pre+"-remove"))
 	appendAll(rw, text("label", "remove person", "for", v.pre+"-remove"), v.sound.remove)
 	v.sound.trialsF = newNumberField(v.pre+"-trials", "trials", "100", "1", "fresh code each trial")
 	bw := el("div", "class", "field")
@@ -76,8 +76,8 @@ func (v *traceView) buildSoundness() {
 		"P[accused | in the data] ≤ e^ε·P[accused | removed] + δ, so the two rates give a lower bound on ε. On the constants, see ", 7, "."),
 		v.sound.worst, v.sound.warn, form, v.sound.soundProg, v.sound.soundRates, v.sound.implied, v.sound.claimed, v.sound.soundPlot)
 	v.root.AppendChild(s)
-	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault(); v.runSound() })
-	v.sound.soundStop.AddEventListener("click", false, func(dom.Event) { v.sound.soundRun.abort() })
+	on(form, "submit", false, func(e event) { e.PreventDefault(); v.runSound() })
+	on(v.sound.soundStop, "click", false, func(event) { v.sound.soundRun.abort() })
 }
 
 // drawWorst states the worst case over outputs of Definition G.1's

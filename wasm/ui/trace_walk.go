@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dpsample/dpsample/core/fingerprint"
 	"github.com/dpsample/dpsample/core/lowerbound"
 	"github.com/dpsample/dpsample/core/plot"
@@ -18,20 +16,20 @@ import (
 
 // traceWalkStage is stage 4: one seeded trial, its rounded output and its scores.
 type traceWalkStage struct {
-	output     dom.Element
-	outputNote dom.Element
-	hint       dom.Element // where the accurate side begins, from the measured sweep
-	excessOut  dom.Element
-	violOut    dom.Element
-	walkStatus dom.Element
+	output     elem
+	outputNote elem
+	hint       elem // where the accurate side begins, from the measured sweep
+	excessOut  elem
+	violOut    elem
+	walkStatus elem
 	walkGen    int
 	walkRun    *remoteRun
 	last       *lowerbound.Experiment
 	lastMech   traceMech     // mechanism of last
 	lastRep    *traceReplica // code of last
-	scores     dom.Element
-	accusedOut dom.Element
-	scoreNote  dom.Element
+	scores     elem
+	accusedOut elem
+	scoreNote  elem
 }
 
 // runWalk reruns the seeded walk-through trial in the worker (cancelling a

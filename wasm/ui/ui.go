@@ -29,12 +29,10 @@ import (
 // height; a built one carries data-built="1". Each build is recorded as a
 // User Timing measure "dpsample:build:<view>".
 
-var doc = func() dom.Document { return dom.GetWindow().Document() }
-
 // view is one section of the page.
 type view struct {
 	name  string
-	build func(root dom.Element)
+	build func(root elem)
 	// eager views are built at start-up wherever they are: the estimate view
 	// fetches its selected built-in dataset when built, and that fetch
 	// belongs to the page's initial load. The other built-in is fetched only
@@ -108,7 +106,7 @@ func buildViews() {
 		}
 	}()
 	built := false
-	for _, root := range doc().QuerySelectorAll(viewRoots) {
+	for _, root := range qsa(nil, viewRoots) {
 		if hasAttr(root, "data-built") || hasAttr(root, "data-lazy") {
 			continue
 		}
@@ -131,7 +129,7 @@ func buildViews() {
 }
 
 // buildView builds root as v once, and records the time it took.
-func buildView(root dom.Element, v view) {
+func buildView(root elem, v view) {
 	if hasAttr(root, "data-built") {
 		return
 	}
@@ -150,7 +148,7 @@ func buildView(root dom.Element, v view) {
 }
 
 // buildLazy builds a scheduled section (from the observer or when idle).
-func buildLazy(root dom.Element) {
+func buildLazy(root elem) {
 	if v, ok := lookupView(root.GetAttribute("data-view")); ok {
 		buildView(root, v)
 	}
@@ -159,17 +157,14 @@ func buildLazy(root dom.Element) {
 // inViewport reports whether e's box meets the viewport. Sections merely
 // near it are left to lazyObserver, whose first callback comes after the
 // first frame, while the page still waits for its initial fetches.
-func inViewport(e dom.Element) bool {
+func inViewport(e elem) bool {
 	r := e.Underlying().Call("getBoundingClientRect")
 	return r.Get("top").Float() < js.Global().Get("innerHeight").Float() && r.Get("bottom").Float() > 0
 }
 
-// hasAttr reports whether e carries the attribute name. It calls the DOM
-// directly: each method called through dom/v2's Element interface links that
-// method for each of the ≈ 75 element types dom/v2 wraps (≈ 150 KB of code
-// for HasAttribute alone; see wasm/tools/wasmsize).
-func hasAttr(e dom.Element, name string) bool {
-	return e.Underlying().Call("hasAttribute", name).Bool()
+// hasAttr reports whether e carries the attribute name.
+func hasAttr(e elem, name string) bool {
+	return e.HasAttribute(name)
 }
 
 var (
@@ -190,7 +185,7 @@ func lazyObserver() js.Value {
 			entries := a[0]
 			for i := 0; i < entries.Length(); i++ {
 				if e := entries.Index(i); e.Get("isIntersecting").Bool() {
-					buildLazy(dom.WrapElement(e.Get("target")))
+					buildLazy(wrapEl(e.Get("target")))
 				}
 			}
 			return nil
@@ -219,7 +214,7 @@ func idleBuild() {
 		}
 	}
 	next = js.FuncOf(func(js.Value, []js.Value) any {
-		root := doc().QuerySelector(viewRoots + "[data-lazy]")
+		root := qs(nil, viewRoots+"[data-lazy]")
 		if root == nil {
 			idleRunning = false
 			next.Release()
@@ -233,8 +228,8 @@ func idleBuild() {
 }
 
 // el creates an element with attributes given as key, value pairs.
-func el(tag string, kv ...string) dom.Element {
-	e := doc().CreateElement(tag)
+func el(tag string, kv ...string) elem {
+	e := newEl(tag)
 	for i := 0; i+1 < len(kv); i += 2 {
 		e.SetAttribute(kv[i], kv[i+1])
 	}
@@ -242,14 +237,14 @@ func el(tag string, kv ...string) dom.Element {
 }
 
 // text creates an element holding plain text.
-func text(tag, s string, kv ...string) dom.Element {
+func text(tag, s string, kv ...string) elem {
 	e := el(tag, kv...)
 	e.SetTextContent(s)
 	return e
 }
 
 // append adds children to parent and returns parent.
-func appendAll(parent dom.Element, children ...dom.Node) dom.Element {
+func appendAll(parent elem, children ...dom.Node) elem {
 	for _, c := range children {
 		parent.AppendChild(c)
 	}
@@ -259,15 +254,15 @@ func appendAll(parent dom.Element, children ...dom.Node) dom.Element {
 // numberField is a labelled <input type="number"> with an inline error slot.
 type numberField struct {
 	input *dom.HTMLInputElement
-	err   dom.Element
-	wrap  dom.Element
+	err   elem
+	wrap  elem
 }
 
 func newNumberField(id, label, value, step, help string) numberField {
 	wrap := el("div", "class", "field")
 	lab := text("label", label, "for", id)
-	in := el("input", "id", id, "type", "text", "inputmode", "decimal", "value", value, "autocomplete", "off",
-		"aria-describedby", id+"-help "+id+"-err").(*dom.HTMLInputElement)
+	in := asInput(el("input", "id", id, "type", "text", "inputmode", "decimal", "value", value, "autocomplete", "off",
+		"aria-describedby", id+"-help "+id+"-err"))
 	_ = step
 	h := text("small", help, "id", id+"-help", "class", "help")
 	e := el("div", "id", id+"-err", "class", "error", "role", "alert")

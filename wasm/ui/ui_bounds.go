@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dpsample/dpsample/core/lowerbound"
 	"github.com/dpsample/dpsample/core/plot"
 )
@@ -15,7 +13,7 @@ import (
 // buildBoundsView is the "Bounds" section: Table 1 and Theorem 2.2 at the
 // user's n, d, k, ε, δ, G, C (lowerbound.Table, cheap: main thread), and the
 // bounds plotted against d.
-func buildBoundsView(root dom.Element) {
+func buildBoundsView(root elem) {
 	id := idPrefix(root, "bounds")
 	appendAll(root,
 		text("h2", "Bounds: how accurate can a private method be?"),
@@ -111,9 +109,9 @@ func buildBoundsView(root dom.Element) {
 				}
 				ref := text("a", fmt.Sprintf("[%d]", k), "href", fmt.Sprintf("#%s-note-%d", id, k),
 					"class", "noteref", "aria-label", fmt.Sprintf("condition %d: %s", k, r.Note))
-				appendAll(val, doc().CreateTextNode(" "), ref)
+				appendAll(val, textNode(" "), ref)
 			}
-			cells := []dom.Element{text("td", r.Source), text("td", r.Kind), text("td", r.Privacy),
+			cells := []elem{text("td", r.Source), text("td", r.Kind), text("td", r.Privacy),
 				text("td", r.Constrained+", "+r.Geometry), text("td", rankWords[r.Rank]), text("td", r.Loss), text("td", r.Formula), val,
 				text("td", r.Why)}
 			for i, c := range cells {
@@ -135,9 +133,9 @@ func buildBoundsView(root dom.Element) {
 		fig.SetInnerHTML(fitWidth(fig, boundsPlot(in)).SVG())
 	}
 	for _, f := range fields {
-		f.input.AddEventListener("input", false, func(dom.Event) { update() })
+		on(f.input, "input", false, func(event) { update() })
 	}
-	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault(); update() })
+	on(form, "submit", false, func(e event) { e.PreventDefault(); update() })
 	onResize(update)
 	update()
 }

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dpsample/dpsample/core/baseline"
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dpgd"
@@ -30,15 +28,15 @@ type dimFreeView struct {
 	id                        string
 	n, k, eps, delta, c, maxD numberField
 	trials                    numberField
-	formErr, note             dom.Element
+	formErr, note             elem
 	run                       *runner
-	fig                       dom.Element
+	fig                       elem
 	points                    []baseline.DimFreePoint
 	bound                     float64
 	opts                      baseline.DimFreeOptions
 }
 
-func buildDimFreeView(root dom.Element) {
+func buildDimFreeView(root elem) {
 	v := &dimFreeView{id: idPrefix(root, "dimfree")}
 	id := v.id
 	appendAll(root,
@@ -75,7 +73,7 @@ func buildDimFreeView(root dom.Element) {
 			" Its guarantee needs the linear-model structure and its θ may leave the ball; Algorithm 1's holds for any convex Lipschitz loss."),
 		text("li", "Green line: Theorem 2.2's bound GC·√(k·ln(1/δ))/(nε) with constant 1 — the same at every d."))
 	appendAll(root, form, v.formErr, v.run.wrap, v.fig, lines, v.note)
-	v.run.run.AddEventListener("click", false, func(dom.Event) { go v.start() })
+	on(v.run.run, "click", false, func(event) { go v.start() })
 	onResize(v.draw)
 	if o, err := v.read(); err == nil { // the x range of the empty plot
 		v.opts = o

@@ -96,19 +96,19 @@ func (v *estimateView) lossKind() loss.Kind {
 
 type estimateView struct {
 	id            string
-	root          dom.Element
+	root          elem
 	data, lossSel selectField
 	estSel        selectField // the estimator (Request.Method); Algorithm 1 only for a location loss
 	estWant       string      // the estimator the user (or the attribute) chose, restored for a supervised loss
 	targetSel     selectField
-	csvBox        dom.Element
+	csvBox        elem
 	csvText       *dom.HTMLTextAreaElement
-	csvErr        dom.Element
+	csvErr        elem
 	dropMissing   *dom.HTMLInputElement
 	headerSel     *dom.HTMLSelectElement // whether a CSV's first row is a header (dataset.Options.Header)
-	featBox       dom.Element
-	rangesBox     dom.Element // the declared public ranges (and positive label)
-	rangesErr     dom.Element
+	featBox       elem
+	rangesBox     elem // the declared public ranges (and positive label)
+	rangesErr     elem
 	declared      map[string][2]string    // column → the lo, hi the user typed (kept across redraws)
 	positive      map[string]string       // target column → the declared positive label
 	private       map[string]privateRange // column → the range found privately for it (estimate_private.go)
@@ -120,17 +120,17 @@ type estimateView struct {
 	profMode            string      // with this header declaration
 	profDone            bool        // profile (or loadErr) is profText's: it is not profiled again
 	profJob             *profileJob // a large text's profile under way in the worker (estimate_profile.go)
-	csvProg             dom.Element // its progress
+	csvProg             elem        // its progress
 	held                js.Value    // a large table held out of the box (estimate_data.go), as a JS string
 	heldText            string      // the same, in Go
-	heldLine            dom.Element // says what is held, with a button to remove it
+	heldLine            elem        // says what is held, with a button to remove it
 	holdGen             int         // counts holds and unholds (a copy under way is dropped when another starts)
 	fileKey             string      // the profiled file's column names (hash), to tell a new kind of file
 	loadErr             string      // the text's own error (too large, not CSV), kept in csvErr until the text changes
-	checkBox            dom.Element // findings about the file, for the owner only
-	positiveNote        dom.Element // how the positive label codes the target, for the owner only
+	checkBox            elem        // findings about the file, for the owner only
+	positiveNote        elem        // how the positive label codes the target, for the owner only
 	lineIn              *dom.HTMLInputElement
-	lineMsg             dom.Element
+	lineMsg             elem
 	recalled            bool   // declarations were filled in from this browser's memory
 	lossAuto            bool   // the task follows the CSV's target column (until the user chooses one)
 	taskAsked           bool   // the owner was asked to confirm a task suggested from the file's contents (a second Run confirms)
@@ -139,16 +139,16 @@ type estimateView struct {
 	eps, delta, c, k, m numberField
 	workers             selectField           // the cores offered to the sampler's passes (Request.Workers)
 	fixedWork           *dom.HTMLInputElement // Request.FixedWork: hide the run time (on by default)
-	workLine            dom.Element           // how long the run will take (estimate_work.go)
+	workLine            elem                  // how long the run will take (estimate_work.go)
 	confirmed           string                // the run a long-run warning was shown for (a second Run starts it)
 	cAuto               bool                  // C still follows mechanism.DefaultRadius (not set by the user or an attribute)
-	formErr             dom.Element
+	formErr             elem
 	run                 *runner
 	ledger              *ledgerView // the table's privacy budget, next to Run (ui_ledger.go)
-	out, summary        dom.Element
-	fig                 dom.Element
-	excess, statement   dom.Element
-	export              dom.Element
+	out, summary        elem
+	fig                 elem
+	excess, statement   elem
+	export              elem
 	exportURL           string
 	redraw              func()
 	colTimer            js.Value // debounce of the column detection
@@ -159,7 +159,7 @@ type estimateView struct {
 // csvPlaceholder is the CSV box's placeholder when it holds the table.
 const csvPlaceholder = "x1,x2,label\n0.1,0.5,yes\n…"
 
-func buildEstimateView(root dom.Element) {
+func buildEstimateView(root elem) {
 	v := &estimateView{id: idPrefix(root, "est"), root: root, declared: map[string][2]string{}, positive: map[string]string{}, private: map[string]privateRange{},
 		featState: map[string]bool{}}
 	id := v.id
@@ -190,7 +190,7 @@ func buildEstimateView(root dom.Element) {
 		"accountant. It starts at DP-GD for the smooth supervised losses (logistic, Huber, smooth hinge, smooth median), which was "+
 		"as good or better on every dataset of the study, and at Algorithm 1 — the paper's mechanism — for the others; a centre is "+
 		"always drawn by Algorithm 1 (", estimatorOptions, mechanism.EstimatorExponential)
-	appendToHelp(v.estSel.wrap, docLink(root, "DEFAULTS.md", "the study's rule"), doc().CreateTextNode(")"))
+	appendToHelp(v.estSel.wrap, docLink(root, "DEFAULTS.md", "the study's rule"), textNode(")"))
 	v.targetSel = newSelectField(id+"-target", "Target column", "labels (classification) or values (regression) to predict", nil, "")
 	top := el("div", "class", "controls task")
 	appendAll(top, v.data.wrap, v.lossSel.wrap, v.estSel.wrap, v.targetSel.wrap)
@@ -198,13 +198,13 @@ func buildEstimateView(root dom.Element) {
 
 	// CSV input.
 	v.csvBox = el("div", "class", "csvbox", "id", id+"-csvbox", "hidden", "")
-	v.csvText = el("textarea", "id", id+"-csv", "rows", "6", "spellcheck", "false",
-		"placeholder", csvPlaceholder, "aria-describedby", id+"-csv-help "+id+"-csv-err").(*dom.HTMLTextAreaElement)
+	v.csvText = asTextArea(el("textarea", "id", id+"-csv", "rows", "6", "spellcheck", "false",
+		"placeholder", csvPlaceholder, "aria-describedby", id+"-csv-help "+id+"-csv-err"))
 	file := el("input", "type", "file", "id", id+"-file", "accept", ".csv,.tsv,text/csv,text/tab-separated-values,text/plain")
-	v.dropMissing = el("input", "type", "checkbox", "id", id+"-drop").(*dom.HTMLInputElement)
+	v.dropMissing = asInput(el("input", "type", "checkbox", "id", id+"-drop"))
 	dropLab := el("label", "for", id+"-drop", "class", "check")
-	appendAll(dropLab, v.dropMissing, doc().CreateTextNode(" drop rows with missing cells (and say how many)"))
-	v.headerSel = el("select", "id", id+"-header").(*dom.HTMLSelectElement)
+	appendAll(dropLab, v.dropMissing, textNode(" drop rows with missing cells (and say how many)"))
+	v.headerSel = asSelect(el("select", "id", id+"-header"))
 	setOptions(v.headerSel, [][2]string{{dataset.HeaderAuto, "auto (a row of names only)"}, {dataset.HeaderPresent, "yes"}, {dataset.HeaderAbsent, "no"}}, dataset.HeaderAuto)
 	headerRow := el("div", "class", "filerow")
 	appendAll(headerRow, text("label", "first row is a header: ", "for", id+"-header"), v.headerSel)
@@ -231,17 +231,17 @@ func buildEstimateView(root dom.Element) {
 	v.c = newNumberField(id+"-radius", "C (radius)", attr(root, "radius", "1.5"), "any",
 		fmt.Sprintf("public bound on ‖θ*‖ in scaled units; by default from the public rule C·clip = %v (classification), %v (regression), "+
 			"or %v for a centre, chosen on development data (", mechanism.RadiusClassification, mechanism.RadiusRegression, mechanism.RadiusLocation))
-	appendToHelp(v.c.wrap, docLink(root, "DEFAULTS.md", "why"), doc().CreateTextNode(")"))
+	appendToHelp(v.c.wrap, docLink(root, "DEFAULTS.md", "why"), textNode(")"))
 	v.k = newNumberField(id+"-rank", "k (rank)", attr(root, "rank", ""), "1", "public rank bound; empty = d")
 	v.m = newNumberField(id+"-samples", "samples", attr(root, "samples", "1"), "1",
 		"1 = the estimate you would publish. More samples show a spread, but each costs privacy: "+
 			"m samples are composed, so each is drawn at s/√m (m = 4: half the Gaussian-DP parameter s of one)")
 	v.workers = newSelectField(id+"-workers", "workers", "threads of this device that share the passes over the rows "+
 		"(the smooth losses' sampler); θ is the same whatever the number", workerOptions(), strconv.Itoa(offeredWorkers(attr(root, "workers", ""))))
-	v.fixedWork = el("input", "type", "checkbox", "id", id+"-fixed-work", "aria-describedby", id+"-fixed-work-help").(*dom.HTMLInputElement)
+	v.fixedWork = asInput(el("input", "type", "checkbox", "id", id+"-fixed-work", "aria-describedby", id+"-fixed-work-help"))
 	v.fixedWork.SetChecked(attr(root, "fixed-work", "on") != "off")
 	fixedLab := el("label", "for", id+"-fixed-work", "class", "check")
-	appendAll(fixedLab, v.fixedWork, doc().CreateTextNode(" hide the run time (fixed work)"))
+	appendAll(fixedLab, v.fixedWork, textNode(" hide the run time (fixed work)"))
 	fixedWrap := el("div", "class", "field")
 	appendAll(fixedWrap, fixedLab, text("small", "the sampler does the same passes whatever the rows hold, so the time a run takes says "+
 		"nothing about them — useful when others can see it; about 3–4× the passes of a run that stops when it can", "id", id+"-fixed-work-help", "class", "help"))
@@ -268,7 +268,7 @@ func buildEstimateView(root dom.Element) {
 	appendAll(v.out, v.fig, v.summary, v.excess, v.statement, v.export)
 	appendAll(root, top, v.csvBox, v.featBox, v.rangesBox, v.rangesErr, params, v.formErr, v.workLine, v.run.wrap, v.ledger.wrap, v.out)
 
-	v.data.sel.AddEventListener("change", false, func(dom.Event) {
+	on(v.data.sel, "change", false, func(event) {
 		markStale(v.out, v.id, "the dataset changed")
 		if b := v.builtin(); b != nil && !b.loaded() {
 			// First selection of a built-in that was not needed at start:
@@ -286,17 +286,17 @@ func buildEstimateView(root dom.Element) {
 		}
 		v.datasetChanged(true)
 	})
-	v.lossSel.sel.AddEventListener("change", false, func(dom.Event) {
+	on(v.lossSel.sel, "change", false, func(event) {
 		v.lossAuto = false // the user's choice, kept until a file with other columns is loaded
 		v.columnsChanged()
 		v.dataInputsChanged("the task changed")
 	})
-	v.estSel.sel.AddEventListener("change", false, func(dom.Event) {
+	on(v.estSel.sel, "change", false, func(event) {
 		v.estWant = v.estSel.sel.Value()
 		markStale(v.out, v.id, "the estimator changed")
 	})
-	v.csvText.AddEventListener("input", false, func(dom.Event) { v.textEdited() })
-	v.csvText.AddEventListener("paste", false, func(e dom.Event) {
+	on(v.csvText, "input", false, func(event) { v.textEdited() })
+	on(v.csvText, "paste", false, func(e event) {
 		// Refuse a paste over the cap before it lands in the textarea.
 		cd := e.Underlying().Get("clipboardData")
 		if !cd.Truthy() {
@@ -316,29 +316,29 @@ func buildEstimateView(root dom.Element) {
 			go v.hold(t, "pasted")
 		}
 	})
-	v.targetSel.sel.AddEventListener("change", false, func(dom.Event) {
+	on(v.targetSel.sel, "change", false, func(event) {
 		v.columnsChanged()
 		v.dataInputsChanged("the target changed")
 	})
-	v.featBox.AddEventListener("change", false, func(dom.Event) {
+	on(v.featBox, "change", false, func(event) {
 		v.rangesChanged()
 		v.dataInputsChanged("the features changed")
 	})
-	v.dropMissing.AddEventListener("change", false, func(dom.Event) { v.dataInputsChanged("the missing-cell choice changed") })
-	v.headerSel.AddEventListener("change", false, func(dom.Event) {
+	on(v.dropMissing, "change", false, func(event) { v.dataInputsChanged("the missing-cell choice changed") })
+	on(v.headerSel, "change", false, func(event) {
 		v.columnsChanged() // the columns' names and the file's checks follow the declaration
 		v.dataInputsChanged("the header choice changed")
 	})
-	v.rangesBox.AddEventListener("input", false, func(e dom.Event) { v.rangeEdited(e.Target()) })
-	file.AddEventListener("change", false, func(dom.Event) {
+	on(v.rangesBox, "input", false, func(e event) { v.rangeEdited(target(e)) })
+	on(file, "change", false, func(event) {
 		files := file.Underlying().Get("files")
 		if files.Length() > 0 {
 			v.readFile(files.Index(0))
 		}
 	})
-	v.csvBox.AddEventListener("dragover", false, func(e dom.Event) { e.PreventDefault(); v.csvBox.Class().Add("dragging") })
-	v.csvBox.AddEventListener("dragleave", false, func(dom.Event) { v.csvBox.Class().Remove("dragging") })
-	v.csvBox.AddEventListener("drop", false, func(e dom.Event) {
+	on(v.csvBox, "dragover", false, func(e event) { e.PreventDefault(); v.csvBox.Class().Add("dragging") })
+	on(v.csvBox, "dragleave", false, func(event) { v.csvBox.Class().Remove("dragging") })
+	on(v.csvBox, "drop", false, func(e event) {
 		e.PreventDefault()
 		v.csvBox.Class().Remove("dragging")
 		files := e.Underlying().Get("dataTransfer").Get("files")
@@ -372,18 +372,18 @@ func buildEstimateView(root dom.Element) {
 		}},
 		{v.m, func(s string) error { _, err := parseInt("samples", s, 1, maxSamples); return err }},
 	}
-	v.c.input.AddEventListener("input", false, func(dom.Event) { v.cAuto = false })
+	on(v.c.input, "input", false, func(event) { v.cAuto = false })
 	for _, l := range live {
 		l := l
-		l.f.input.AddEventListener("input", false, func(dom.Event) {
+		on(l.f.input, "input", false, func(event) {
 			l.f.setError(l.rule(l.f.input.Value()))
 			v.formErr.SetTextContent("")
 			v.workChanged()
 		})
 	}
-	v.workers.sel.AddEventListener("change", false, func(dom.Event) { v.workChanged() })
-	v.fixedWork.AddEventListener("change", false, func(dom.Event) { v.workChanged() })
-	v.run.run.AddEventListener("click", false, func(dom.Event) { go v.runEstimate() })
+	on(v.workers.sel, "change", false, func(event) { v.workChanged() })
+	on(v.fixedWork, "change", false, func(event) { v.workChanged() })
+	on(v.run.run, "click", false, func(event) { go v.runEstimate() })
 	onResize(func() {
 		if v.redraw != nil {
 			v.redraw()

@@ -37,16 +37,16 @@ const ledgerStorePrefix = "dpsample.ledger."
 // ledgerView is the meter, the table's budget inputs and the reset control.
 type ledgerView struct {
 	id         string
-	wrap       dom.Element
+	wrap       elem
 	eps, delta numberField // the table's total budget (set once: locked after the first release)
-	meter      dom.Element // <meter>: spent ε / total ε
-	summary    dom.Element
-	fig        dom.Element
+	meter      elem        // <meter>: spent ε / total ε
+	summary    elem
+	fig        elem
 	resetBtn   *dom.HTMLButtonElement
-	confirm    dom.Element
-	confirmMsg dom.Element
-	msg        dom.Element // refusals and storage problems
-	key        string      // dataset.TableKey of the current table; "" while unknown
+	confirm    elem
+	confirmMsg elem
+	msg        elem   // refusals and storage problems
+	key        string // dataset.TableKey of the current table; "" while unknown
 	state      *privacy.LedgerState
 	blocked    string // why the table's stored budget cannot be read back ("" when it can): runs are refused
 	gen        int    // generation of tableChanged, so a late hash never overwrites a newer table's
@@ -59,12 +59,12 @@ type ledgerView struct {
 	legacyText, legacyMemo string // the same for legacyKey
 }
 
-func newLedgerView(root dom.Element, id string) *ledgerView {
+func newLedgerView(root elem, id string) *ledgerView {
 	lv := &ledgerView{id: id}
 	lv.wrap = el("div", "class", "ledger", "id", id+"-ledger")
 	lv.eps = newNumberField(id+"-budget-epsilon", "table budget ε (all runs)", attr(root, "budget", "3"), "any",
 		"the total for every release on this table, set once (")
-	appendToHelp(lv.eps.wrap, docLink(root, "DEFAULTS.md", "why 3"), doc().CreateTextNode(")"))
+	appendToHelp(lv.eps.wrap, docLink(root, "DEFAULTS.md", "why 3"), textNode(")"))
 	lv.delta = newNumberField(id+"-budget-delta", "table budget δ (all runs)", attr(root, "budget-delta", "1e-5"), "any",
 		"shared by all releases on this table")
 	budget := el("div", "class", "controls")
@@ -76,11 +76,11 @@ func newLedgerView(root dom.Element, id string) *ledgerView {
 	appendAll(bar, lv.meter, lv.summary)
 	lv.fig = el("figure", "id", id+"-ledger-plot", "class", "plot ledger-plot")
 	setStyle(lv.fig, "max-width", "420px")
-	lv.resetBtn = text("button", "Reset this table's budget…", "id", id+"-ledger-reset", "type", "button", "class", "secondary").(*dom.HTMLButtonElement)
+	lv.resetBtn = asButton(text("button", "Reset this table's budget…", "id", id+"-ledger-reset", "type", "button", "class", "secondary"))
 	lv.confirm = el("div", "id", id+"-ledger-confirm", "class", "confirm", "role", "alertdialog", "hidden", "")
 	lv.confirmMsg = el("p", "id", id+"-ledger-confirm-text")
-	yes := text("button", "Yes, forget these releases", "id", id+"-ledger-reset-yes", "type", "button").(*dom.HTMLButtonElement)
-	no := text("button", "Keep them", "id", id+"-ledger-reset-no", "type", "button", "class", "secondary").(*dom.HTMLButtonElement)
+	yes := asButton(text("button", "Yes, forget these releases", "id", id+"-ledger-reset-yes", "type", "button"))
+	no := asButton(text("button", "Keep them", "id", id+"-ledger-reset-no", "type", "button", "class", "secondary"))
 	appendAll(lv.confirm, lv.confirmMsg, yes, no)
 	lv.msg = el("div", "id", id+"-ledger-err", "class", "error", "role", "alert")
 	details := el("details", "id", id+"-ledger-details")
@@ -96,11 +96,11 @@ func newLedgerView(root dom.Element, id string) *ledgerView {
 	appendAll(lv.wrap, budget, bar, lv.fig, lv.resetBtn, lv.confirm, lv.msg, details)
 
 	for _, f := range []numberField{lv.eps, lv.delta} {
-		f.input.AddEventListener("input", false, func(dom.Event) { lv.render() })
+		on(f.input, "input", false, func(event) { lv.render() })
 	}
-	lv.resetBtn.AddEventListener("click", false, func(dom.Event) { lv.askReset() })
-	no.AddEventListener("click", false, func(dom.Event) { lv.confirm.SetAttribute("hidden", "") })
-	yes.AddEventListener("click", false, func(dom.Event) {
+	on(lv.resetBtn, "click", false, func(event) { lv.askReset() })
+	on(no, "click", false, func(event) { lv.confirm.SetAttribute("hidden", "") })
+	on(yes, "click", false, func(event) {
 		lv.confirm.SetAttribute("hidden", "")
 		go lv.reset()
 	})

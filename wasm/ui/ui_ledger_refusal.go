@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dpsample/dpsample/core/privacy"
 )
 
@@ -36,9 +34,9 @@ func (r refusal) Error() string { return r.plain() + " " + r.c.Reason + "." }
 
 // show writes the refusal into slot: the plain message, then the exact
 // accounting under a disclosure.
-func (r refusal) show(slot dom.Element) {
+func (r refusal) show(slot elem) {
 	slot.SetInnerHTML("")
 	det := el("details", "class", "refusal-detail")
 	appendAll(det, text("summary", "The exact accounting (Gaussian DP)"), text("p", r.c.Reason+"."))
-	appendAll(slot, doc().CreateTextNode(r.plain()+" "), det)
+	appendAll(slot, textNode(r.plain()+" "), det)
 }

@@ -29,14 +29,14 @@ const maxMedianNumbers = 12
 type medianView struct {
 	id                  string
 	numbers             numberField
-	drag                dom.Element
+	drag                elem
 	numSliders          []slider // one per number, in v.drag
 	eps, n, to          slider
 	moved               selectField
 	bound, delta        float64
 	nums                []float64
-	err, summary, count dom.Element
-	fig, ratioFig       dom.Element
+	err, summary, count elem
+	fig, ratioFig       elem
 	curves              mechanism.MedianCurves
 	ok                  bool
 	draws               []float64
@@ -45,14 +45,14 @@ type medianView struct {
 // slider is a labelled <input type="range"> with its value shown beside it.
 type slider struct {
 	input *dom.HTMLInputElement
-	out   dom.Element
-	wrap  dom.Element
+	out   elem
+	wrap  elem
 }
 
 func newSlider(id, label, lo, hi, step, value, help string) slider {
 	wrap := el("div", "class", "field slider")
-	in := el("input", "id", id, "type", "range", "min", lo, "max", hi, "step", step, "value", value,
-		"aria-describedby", id+"-help").(*dom.HTMLInputElement)
+	in := asInput(el("input", "id", id, "type", "range", "min", lo, "max", hi, "step", step, "value", value,
+		"aria-describedby", id+"-help"))
 	out := text("output", value, "id", id+"-out", "for", id)
 	lab := text("label", label+" ", "for", id)
 	appendAll(lab, out)
@@ -70,7 +70,7 @@ func (s slider) set(v float64) {
 	s.out.SetTextContent(s.input.Value())
 }
 
-func buildMedianView(root dom.Element) {
+func buildMedianView(root elem) {
 	v := &medianView{id: idPrefix(root, "median")}
 	id := v.id
 	// The attributes were checked by site/elements.js; index.html's defaults otherwise.
@@ -106,38 +106,38 @@ func buildMedianView(root dom.Element) {
 	v.summary = el("p", "id", id+"-summary", "class", "statement", "aria-live", "polite")
 	appendAll(root, form, v.drag, v.err, bar, v.fig, v.summary, v.ratioFig, v.notes(root))
 
-	v.numbers.input.AddEventListener("input", false, func(dom.Event) { v.numbersChanged(true) })
+	on(v.numbers.input, "input", false, func(event) { v.numbersChanged(true) })
 	for _, s := range []slider{v.eps, v.n, v.to} {
-		s.input.AddEventListener("input", false, func(dom.Event) { s.out.SetTextContent(s.input.Value()); v.update() })
+		on(s.input, "input", false, func(event) { s.out.SetTextContent(s.input.Value()); v.update() })
 	}
-	v.moved.sel.AddEventListener("change", false, func(dom.Event) { v.update() })
-	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault(); v.update() })
-	drawBtn.AddEventListener("click", false, func(dom.Event) {
+	on(v.moved.sel, "change", false, func(event) { v.update() })
+	on(form, "submit", false, func(e event) { e.PreventDefault(); v.update() })
+	on(drawBtn, "click", false, func(event) {
 		if v.ok {
 			r, _ := rng.New(nil) // crypto-keyed: these are private draws
 			v.draws = append(v.draws, v.curves.Draw(r, 200)...)
 			v.draw()
 		}
 	})
-	clearBtn.AddEventListener("click", false, func(dom.Event) { v.draws = nil; v.draw() })
+	on(clearBtn, "click", false, func(event) { v.draws = nil; v.draw() })
 	onResize(v.draw)
 	// Without an n attribute, n starts at the count of the numbers.
 	v.numbersChanged(attr(root, "n", "") == "")
 }
 
 // notes are the sources and the fine print, in a disclosure.
-func (v *medianView) notes(root dom.Element) dom.Element {
+func (v *medianView) notes(root elem) elem {
 	det := el("details", "id", v.id+"-notes", "class", "paper-notes")
 	paper := text("a", "Lee, Liu and Lu, “The Power of Sampling” (arXiv 2105.13637)", "href", paperURL, "target", "_blank", "rel", "noopener")
 	first := el("li")
-	appendAll(first, doc().CreateTextNode("The curve is Algorithm 1 of "), paper,
-		doc().CreateTextNode(fmt.Sprintf(", the regularized exponential mechanism θ ∝ exp(−η(Σ|x_i − θ|/n + μθ²/2)), with the loss |x − θ| "+
+	appendAll(first, textNode("The curve is Algorithm 1 of "), paper,
+		textNode(fmt.Sprintf(", the regularized exponential mechanism θ ∝ exp(−η(Σ|x_i − θ|/n + μθ²/2)), with the loss |x − θ| "+
 			"(1-Lipschitz, G = 1) in one dimension (rank k = 1) and radius C = %s, the public range of the numbers.", g3(v.bound))))
 	priv := el("li")
-	appendAll(priv, doc().CreateTextNode("η and μ are calibrated exactly as a dpsample release does: the draw is s-Gaussian-DP with "+
+	appendAll(priv, textNode("η and μ are calibrated exactly as a dpsample release does: the draw is s-Gaussian-DP with "+
 		"s = 2G√η/(n√μ) (the paper's Lemma E.1), s is the largest value whose curve δ_s(ε) is at most δ, and the paper's printed "+
 		"μ = 8ηG²/(n²ε²), which does not deliver (ε, δ), is not used ("), docLink(root, "PRIVACY.md", "the privacy notes"),
-		doc().CreateTextNode(fmt.Sprintf("). δ = %s here.", checks.Fmt(v.delta))))
+		textNode(fmt.Sprintf("). δ = %s here.", checks.Fmt(v.delta))))
 	appendAll(det, text("summary", "Notes: the mechanism, the sampler, what is not private"),
 		appendAll(el("ul"), first, priv,
 			text("li", "The draws come from the exact one-dimensional sampler dpsample uses for this loss: the density is a mixture of n + 1 "+
@@ -189,7 +189,7 @@ func (v *medianView) numbersChanged(typed bool) {
 		for i := range nums {
 			s := newSlider(fmt.Sprintf("%s-x%d", v.id, i+1), fmt.Sprintf("number %d:", i+1), "-"+bs, bs, "0.1", "0", "")
 			i := i
-			s.input.AddEventListener("input", false, func(dom.Event) {
+			on(s.input, "input", false, func(event) {
 				v.nums[i] = s.value()
 				s.out.SetTextContent(s.input.Value())
 				parts := make([]string, len(v.nums))
@@ -208,8 +208,6 @@ func (v *medianView) numbersChanged(typed bool) {
 		}
 	}
 	v.nums = nums
-	// Not through QuerySelector: calling it on dom.Element links it for every
-	// element type dom/v2 wraps (≈ 100 KB of module; see hasAttr).
 	for i, x := range nums {
 		v.numSliders[i].input.SetValue(strconv.FormatFloat(math.Max(-v.bound, math.Min(v.bound, x)), 'g', -1, 64))
 		v.numSliders[i].out.SetTextContent(strconv.FormatFloat(x, 'g', -1, 64))

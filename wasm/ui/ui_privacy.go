@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/plot"
 	"github.com/dpsample/dpsample/core/privacy"
@@ -17,7 +15,7 @@ import (
 // GDP level s* out, and the curve δ_{s*}(ε) plotted against ε on a log δ axis.
 // The section's data-epsilon and data-delta attributes (<dp-privacy-curve
 // epsilon delta>) set the initial values, and data-prefix its ids.
-func buildPrivacyView(root dom.Element) {
+func buildPrivacyView(root elem) {
 	id := idPrefix(root, "privacy")
 	appendAll(root,
 		text("h2", "Privacy curve", "id", id+"-h"),
@@ -87,9 +85,9 @@ func buildPrivacyView(root dom.Element) {
 		fig.SetInnerHTML(fitWidth(fig, privacyPlot(s, eps, delta, paper)).SVG())
 	}
 	for _, f := range []numberField{epsF, delF} {
-		f.input.AddEventListener("input", false, func(dom.Event) { update() })
+		on(f.input, "input", false, func(event) { update() })
 	}
-	form.AddEventListener("submit", false, func(e dom.Event) { e.PreventDefault(); update() })
+	on(form, "submit", false, func(e event) { e.PreventDefault(); update() })
 	onResize(update)
 	update()
 }

@@ -24,7 +24,7 @@ import (
 // (or a course page with custom elements) may hold a view more than once.
 var viewIDs = map[string]int{}
 
-func idPrefix(root dom.Element, base string) string {
+func idPrefix(root elem, base string) string {
 	if p := root.GetAttribute("data-prefix"); p != "" {
 		return p
 	}
@@ -36,7 +36,7 @@ func idPrefix(root dom.Element, base string) string {
 }
 
 // attr returns root's data-<name> attribute, or def.
-func attr(root dom.Element, name, def string) string {
+func attr(root elem, name, def string) string {
 	if v := root.GetAttribute("data-" + name); v != "" {
 		return v
 	}
@@ -47,19 +47,19 @@ func attr(root dom.Element, name, def string) string {
 // docs attribute (site/elements.js sets it to the docs/ folder beside
 // elements.js, which a release ships; index.html's sections default to docs/
 // beside the page). It opens a new tab, so the figure keeps its state.
-func docLink(root dom.Element, file, label string) dom.Element {
+func docLink(root elem, file, label string) elem {
 	return text("a", label, "href", attr(root, "docs", "docs/")+file, "target", "_blank", "rel", "noopener")
 }
 
 // dataLink is the same for a file in the built-in data's folder (root's base
 // attribute), e.g. the data's sources and licences.
-func dataLink(root dom.Element, file, label string) dom.Element {
+func dataLink(root elem, file, label string) elem {
 	return text("a", label, "href", attr(root, "base", "site/data/")+file, "target", "_blank", "rel", "noopener")
 }
 
 // appendToHelp appends nodes to the help line (.help) of a field. It calls
 // the DOM directly (see hasAttr for why).
-func appendToHelp(wrap dom.Element, nodes ...dom.Node) {
+func appendToHelp(wrap elem, nodes ...dom.Node) {
 	h := wrap.Underlying().Call("querySelector", ".help")
 	for _, n := range nodes {
 		h.Call("append", n.Underlying())
@@ -69,12 +69,12 @@ func appendToHelp(wrap dom.Element, nodes ...dom.Node) {
 // selectField is a labelled <select>.
 type selectField struct {
 	sel  *dom.HTMLSelectElement
-	wrap dom.Element
+	wrap elem
 }
 
 func newSelectField(id, label, help string, options [][2]string, value string) selectField {
 	wrap := el("div", "class", "field")
-	sel := el("select", "id", id, "aria-describedby", id+"-help").(*dom.HTMLSelectElement)
+	sel := asSelect(el("select", "id", id, "aria-describedby", id+"-help"))
 	setOptions(sel, options, value)
 	appendAll(wrap, text("label", label, "for", id), sel, text("small", help, "id", id+"-help", "class", "help"))
 	return selectField{sel: sel, wrap: wrap}
@@ -171,14 +171,14 @@ type shownError struct{ error }
 func (e shownError) Unwrap() error { return e.error }
 
 // showAt writes err into slot and returns it marked as shown.
-func showAt(slot dom.Element, err error) error {
+func showAt(slot elem, err error) error {
 	slot.SetTextContent(err.Error())
 	return shownError{err}
 }
 
 // setStyle sets CSS properties through the CSSOM (element.style): the page's
 // Content-Security-Policy (style-src 'self') blocks style attributes, not this.
-func setStyle(e dom.Element, kv ...string) {
+func setStyle(e elem, kv ...string) {
 	st := e.Underlying().Get("style")
 	for i := 0; i+1 < len(kv); i += 2 {
 		st.Call("setProperty", kv[i], kv[i+1])
@@ -189,28 +189,28 @@ func setStyle(e dom.Element, kv ...string) {
 // (why says what changed). The label is the element id+"-stale"; the class
 // "stale" is set for the style sheet, the opacity through the CSSOM so it
 // works alone.
-func markStale(out dom.Element, id, why string) {
+func markStale(out elem, id, why string) {
 	if out.GetAttribute("data-has-result") != "1" {
 		return
 	}
 	out.Class().Add("stale")
 	setStyle(out, "opacity", "0.55")
-	lab := doc().GetElementByID(id + "-stale")
+	lab := byID(id + "-stale")
 	if lab == nil {
 		lab = el("p", "id", id+"-stale", "class", "stale-note", "role", "status")
 		setStyle(lab, "font-weight", "600")
-		out.InsertBefore(lab, out.FirstChild())
+		out.InsertBefore(lab, firstChild(out))
 	}
 	lab.SetTextContent("From the previous run — " + why + ". Run again for results of the current settings.")
 }
 
 // clearStale marks a result area fresh (a new result was just drawn).
-func clearStale(out dom.Element, id string) {
+func clearStale(out elem, id string) {
 	out.Class().Remove("stale")
 	out.Underlying().Get("style").Call("removeProperty", "opacity")
 	out.SetAttribute("data-has-result", "1")
-	if lab := doc().GetElementByID(id + "-stale"); lab != nil {
-		lab.ParentNode().RemoveChild(lab)
+	if lab := byID(id + "-stale"); lab != nil {
+		lab.Remove()
 	}
 }
 
@@ -218,8 +218,8 @@ func clearStale(out dom.Element, id string) {
 type runner struct {
 	run, cancel *dom.HTMLButtonElement
 	bar         *dom.HTMLProgressElement
-	status      dom.Element
-	wrap        dom.Element
+	status      elem
+	wrap        elem
 	ctl         js.Value // AbortController of the current run
 	// showLeft: the status says "about N s left" from the run's progress
 	// (the estimate view); now is the clock (a test's own).
@@ -230,12 +230,12 @@ type runner struct {
 func newRunner(id, label string) *runner {
 	r := &runner{}
 	r.wrap = el("div", "class", "runbar")
-	r.run = text("button", label, "id", id+"-run", "type", "button").(*dom.HTMLButtonElement)
-	r.cancel = text("button", "Cancel", "id", id+"-cancel", "type", "button", "class", "secondary", "disabled", "").(*dom.HTMLButtonElement)
-	r.bar = el("progress", "id", id+"-progress", "max", "1", "value", "0", "aria-label", "progress").(*dom.HTMLProgressElement)
+	r.run = asButton(text("button", label, "id", id+"-run", "type", "button"))
+	r.cancel = asButton(text("button", "Cancel", "id", id+"-cancel", "type", "button", "class", "secondary", "disabled", ""))
+	r.bar = asProgress(el("progress", "id", id+"-progress", "max", "1", "value", "0", "aria-label", "progress"))
 	r.status = el("span", "id", id+"-status", "class", "detail", "role", "status", "aria-live", "polite")
 	appendAll(r.wrap, r.run, r.cancel, r.bar, r.status)
-	r.cancel.AddEventListener("click", false, func(dom.Event) {
+	on(r.cancel, "click", false, func(event) {
 		if r.ctl.Truthy() {
 			r.ctl.Call("abort")
 		}
@@ -309,7 +309,7 @@ func g3(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 // fitWidth sizes p to its figure's current width (between 320 and 720 CSS
 // pixels), so the SVG is drawn at about 1:1 and its 13–16 px text stays
 // readable on a 360 px phone instead of being scaled down.
-func fitWidth(fig dom.Element, p *plot.Plot) *plot.Plot {
+func fitWidth(fig elem, p *plot.Plot) *plot.Plot {
 	w := fig.Underlying().Get("clientWidth").Float()
 	if w <= 0 {
 		return p
@@ -345,7 +345,7 @@ func onResize(f func()) {
 			}
 			return nil
 		})
-		dom.GetWindow().AddEventListener("resize", false, func(dom.Event) {
+		on(jsWindow{}, "resize", false, func(event) {
 			if timer.Truthy() {
 				js.Global().Call("clearTimeout", timer)
 			}
@@ -357,10 +357,10 @@ func onResize(f func()) {
 // failedStart says, next to Run, that the run did not start and where the
 // problem is shown, resets the progress line (no "Done." and full bar left
 // from an earlier run), and moves the focus to the field in error.
-func (r *runner) failedStart(where string, focus dom.Element) {
+func (r *runner) failedStart(where string, focus elem) {
 	r.bar.SetValue(0)
 	r.status.SetTextContent("Could not start: " + where + ".")
-	if f, ok := focus.(dom.HTMLElement); ok && focus != nil {
+	if f := focus; f != nil {
 		f.Focus()
 		if s := f.Underlying().Get("scrollIntoView"); s.Type() == js.TypeFunction {
 			o := js.Global().Get("Object").New()
