@@ -72,7 +72,7 @@ func main() {
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
-	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", "utility" (§3b, the dimension-free experiment), "cost" (§2, native) or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
+	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", "utility" (§3b, the dimension-free experiment), "cost" (§2, native), "size" (§5: the module of -shipped-wasm, load times of site/ as built) or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
 	study := flag.String("study", "", "run (or resume) the real-data study of issue 20, appending its runs to this JSON-lines file, and exit")
 	studyDatasets := flag.String("study-datasets", "", "with -study: a comma-separated subset of the study's datasets")
 	studyAlso := flag.String("study-also", "", "with -study: comma-separated further runs files to read (runs another process did)")
@@ -112,7 +112,7 @@ func main() {
 		return
 	}
 	if *only != "" {
-		if err := remeasure(*root, *only, *rowsBase); err != nil {
+		if err := remeasure(*root, *only, *rowsBase, *shipped); err != nil {
 			fatal(err)
 		}
 		return
@@ -197,7 +197,7 @@ func rerender(root string) error {
 }
 
 // remeasure runs one section again on top of docs/benchmarks.json.
-func remeasure(root, section, rowsBase string) error {
+func remeasure(root, section, rowsBase, shipped string) error {
 	js, err := os.ReadFile(filepath.Join(root, "docs", "benchmarks.json"))
 	if err != nil {
 		return err
@@ -228,6 +228,19 @@ func remeasure(root, section, rowsBase string) error {
 		if r.Audit, err = privacyAudit(); err != nil {
 			return err
 		}
+	case "size":
+		if shipped == "" {
+			shipped = filepath.Join(root, "site", "dpsample.wasm")
+		}
+		br, err := startBrowser(root)
+		if err != nil {
+			return err
+		}
+		r.Size, err = sizeAndLoad(shipped, br)
+		br.close()
+		if err != nil {
+			return err
+		}
 	case "rows":
 		br, err := startBrowser(root)
 		if err != nil {
@@ -243,7 +256,7 @@ func remeasure(root, section, rowsBase string) error {
 			return err
 		}
 	default:
-		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit", "rows", "utility", "cost" or "study")`, section)
+		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit", "rows", "utility", "cost", "size" or "study")`, section)
 	}
 	if r.Remeasured == nil {
 		r.Remeasured = map[string]string{}
