@@ -73,7 +73,7 @@ func TestChooseSampler(t *testing.T) {
 		if pl.Sampler == SamplerProximal && (pl.TVMix <= 0 || pl.TVRGO < 0 || pl.TVMix+pl.TVRGO > pl.TV*(1+1e-12) || pl.TrialBudget < 1) {
 			t.Errorf("%s/%s: TV split %g + %g vs %g, M = %d", c.loss, c.sampler, pl.TVMix, pl.TVRGO, pl.TV, pl.TrialBudget)
 		}
-		if pl.Method == MethodFirstOrder && (pl.Curvature <= 0 || pl.AcceptMin < math.Exp(-5.0/8) || pl.AnchorMax < 0 || pl.Steps < 1) {
+		if pl.Method == MethodFirstOrder && (pl.Curvature <= 0 || pl.AcceptMin < 1e-3 || pl.AcceptMin > 1 || pl.AnchorMax < 0 || pl.Steps < 1) {
 			t.Errorf("%s/%s: first-order plan %+v", c.loss, c.sampler, pl)
 		}
 	}

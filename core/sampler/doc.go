@@ -37,7 +37,7 @@
 // (firstorder.go, smooth-sampler.md §2): a tangent-plane Gaussian proposal
 // at an anchor found by gradient descent on the prox objective, accepted
 // with probability e^{−B} (B the Bregman divergence of f, ≥ 0 by
-// convexity). Its step λ = 1/(η·β·clip²) is set by the curvature instead of
+// convexity). Its step λ = c/(η·β·clip²) (c = 2, 1 under fixed work) is set by the curvature instead of
 // G_f, so T (NewFirstOrderPlan, the same mixing bound) is linear in n·s
 // instead of quadratic; its only TV error is the trial cap.
 package sampler

@@ -62,7 +62,7 @@ type GradientPotential interface {
 //  3. Acceptance. E_q B ≤ (η·Curv/2)(σ² + ‖r‖²) = (κ/2)(1 + ‖r‖²/σ²) for a GLM
 //     (E⟨aᵢ, x − z⟩² = ⟨aᵢ, r⟩² + σ²‖aᵢ‖², ‖aᵢ‖ ≤ clip), so by Jensen each trial
 //     accepts with probability ≥ PMin = e^{−(κ/2)(1+AnchorBound²)} for every
-//     data set and every y — independent of n, d and rank (≥ e^{−17/32} ≈ 0.59
+//     data set and every y — independent of n, d and rank (≥ e^{−17/16} ≈ 0.35
 //     with adaptive work).
 //  4. Cap. After M = TrialBudget rejections x is left unchanged; probability
 //     ≤ (1 − PMin)^M, charged to TV (FirstOrderPlan.TauFail).

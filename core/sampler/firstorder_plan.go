@@ -9,8 +9,24 @@ import (
 
 // Constants of the first-order RGO (smooth-sampler.md §2–3).
 const (
-	// StepRatio is c in λ = c/(η·Curv): it makes κ = σ²·η·Curv ≤ c ≤ 1.
-	StepRatio = 1.0
+	// StepRatio is c in λ = c/(η·Curv) with adaptive work: it makes
+	// κ = σ²·η·Curv ≤ c. FixedStepRatio is c under fixed work.
+	//
+	// Any c > 0 gives the same law (the RGO is exact and CCSW22's mixing
+	// bound holds for every step); c only trades steps for trials. T is
+	// ∝ 1/c, and each step costs the anchor passes plus ≈ 1/p trials, where
+	// p ≥ p_min = e^{−(κ/2)(1+a²)} on every data set. With adaptive work the
+	// worst case per unit of work is (1 + e^{(c/2)(1+AnchorTol²)})/c: 2.7 at
+	// c = 1, 1.95 at c = 2, 1.90 at c = 2.5, 1.97 at c = 3; on random rows
+	// (logistic, d = 30, ε = 1) the passes per sample fell from c = 1 to c = 2
+	// by 1.9× (1,129 → 600 at n = 455, 17,939 → 9,468 at n = 10⁴) and the time
+	// by 1.5× and 1.7× (BenchmarkFixedWorkRows, native, 0.0458 → 0.0301 s and
+	// 16.3 → 9.7 s). Under fixed work the plan's T·(K+1) + B also falls (3,481
+	// → 3,139, 67,438 → 58,464: K doubles, B/T grows), but the time did not:
+	// 0.120 → 0.135 s at n = 455 and 51.2 → 49.6 s at n = 10⁴, so fixed work
+	// keeps c = 1. Issue 31; c was 1 in both modes before.
+	StepRatio      = 2.0
+	FixedStepRatio = 1.0
 	// AnchorTol is the residual target of the anchor: the GD loop stops as
 	// soon as ‖r‖ ≤ AnchorTol·σ (r = m − σ²∇f(z) − z).
 	AnchorTol = 0.25
@@ -53,10 +69,10 @@ type FirstOrderPlan struct {
 	FirstOrderParams
 
 	Steps  int     // T
-	Lambda float64 // λ = StepRatio/(η·Curv)
+	Lambda float64 // λ = c/(η·Curv), c = StepRatio (adaptive) or FixedStepRatio
 	Alpha  float64 // α = ημ
 	Sigma2 float64 // σ² = λ/(1+λα), variance of the RGO's Gaussian
-	Kappa  float64 // κ = σ²·η·Curv ≤ StepRatio: curvature of f in units of 1/σ²
+	Kappa  float64 // κ = σ²·η·Curv ≤ c: curvature of f in units of 1/σ²
 	// AnchorMax is K: the most gradient-descent iterations on the prox
 	// objective per step. Adaptive work: the data-independent worst case for
 	// ‖r‖ ≤ AnchorTol·σ from the warm start z₀ = m − σ²∇f(z_prev),
@@ -137,7 +153,7 @@ func NewFirstOrderPlan(p FirstOrderParams) (FirstOrderPlan, error) {
 		return FirstOrderPlan{}, err
 	}
 	alpha := p.Eta * p.Mu
-	lam := StepRatio / (p.Eta * p.Curv)
+	lam := stepRatio(p.Work) / (p.Eta * p.Curv)
 	for _, v := range []float64{alpha, lam, p.Eta * p.G} {
 		if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
 			return FirstOrderPlan{}, checks.Errorf("eta", "such that ημ, ηG and 1/(η·curvature) are finite and non-zero (eta=%s, mu=%s)",
@@ -208,6 +224,14 @@ func NewFirstOrderPlan(p FirstOrderParams) (FirstOrderPlan, error) {
 	units := float64(p.N) * d * perStep
 	pl.ChunkSteps = int(math.Max(1, math.Min(float64(pl.Steps), math.Round(ChunkWork/units))))
 	return pl, nil
+}
+
+// stepRatio is c of the work mode: StepRatio (adaptive) or FixedStepRatio.
+func stepRatio(work string) float64 {
+	if work == WorkAdaptive {
+		return StepRatio
+	}
+	return FixedStepRatio
 }
 
 // minPMin is the least acceptance bound a fixed-work plan considers: below

@@ -319,8 +319,8 @@ func TestFirstOrderRunContract(t *testing.T) {
 	}
 }
 
-// TestFirstOrderPlanBudget: τ_c + T·(1 − p_min)^M (+ τ_over) ≤ τ, κ ≤ 1,
-// p_min ≥ e^{−5/8} (adaptive), K is the worst case of the anchor contraction
+// TestFirstOrderPlanBudget: τ_c + T·(1 − p_min)^M (+ τ_over) ≤ τ, κ ≤ c,
+// p_min ≥ e^{−(c/2)(1+AnchorTol²)} (adaptive; c = stepRatio(work)), K is the worst case of the anchor contraction
 // ρ = κ/(2+κ) (adaptive), and with fixed work K minimises the run's passes
 // over every k ≤ K_adaptive, recomputed here from the formulas, with p_min
 // the one a_K = ρ^K·σηD(1+κ) guarantees (D = Spread clamped to [G, 2G],
@@ -341,7 +341,7 @@ func TestFirstOrderPlanBudget(t *testing.T) {
 		if pl.TauC+pl.TauFail > p.TV*(1+1e-12) || pl.TauFail > FailShare*p.TV {
 			t.Errorf("%+v: τ_c %g + τ_fail %g > τ", p, pl.TauC, pl.TauFail)
 		}
-		if pl.Kappa > StepRatio*(1+1e-12) || pl.PMin < math.Exp(-5.0/8) {
+		if c := stepRatio(p.Work); pl.Kappa > c*(1+1e-12) || pl.PMin < math.Exp(-c/2*(1+AnchorTol*AnchorTol))*(1-1e-12) {
 			t.Errorf("%+v: κ = %g, p_min = %g", p, pl.Kappa, pl.PMin)
 		}
 		rho := pl.Kappa / (2 + pl.Kappa)
@@ -365,18 +365,28 @@ func TestFirstOrderPlanBudget(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if fx.AnchorMax > pl.AnchorMax || math.Abs(fx.AnchorBound*sigma-worst(fx.AnchorMax)) > 1e-9*worst(fx.AnchorMax) ||
+			// Fixed work has its own step (FixedStepRatio): its κ, σ and the
+			// adaptive K at that κ, the most it may pin.
+			rhoF, sigF := fx.Kappa/(2+fx.Kappa), math.Sqrt(fx.Sigma2)
+			worstF := func(k int) float64 {
+				return math.Pow(rhoF, float64(k)) * fx.Sigma2 * p.Eta * spread * (1 + fx.Kappa)
+			}
+			kmaxF := 0
+			for worstF(kmaxF) > AnchorTol*sigF {
+				kmaxF++
+			}
+			if fx.AnchorMax > kmaxF || math.Abs(fx.AnchorBound*sigF-worstF(fx.AnchorMax)) > 1e-9*worstF(fx.AnchorMax) ||
 				math.Abs(fx.PMin-math.Exp(-fx.Kappa/2*(1+fx.AnchorBound*fx.AnchorBound))) > 1e-12 {
-				t.Errorf("%+v %s: K = %d (adaptive %d), a_K = %g (want %g), p_min = %g", p, w, fx.AnchorMax, pl.AnchorMax, fx.AnchorBound, worst(fx.AnchorMax)/sigma, fx.PMin)
+				t.Errorf("%+v %s: K = %d (adaptive %d), a_K = %g (want %g), p_min = %g", p, w, fx.AnchorMax, kmaxF, fx.AnchorBound, worstF(fx.AnchorMax)/sigF, fx.PMin)
 			}
 			if fx.TauC+fx.TauFail+fx.TauOver > p.TV*(1+1e-12) || fx.TauFail > FailShare*p.TV || fx.TauOver > OverShare*p.TV {
 				t.Errorf("%+v %s: τ split %g + %g + %g > τ", p, w, fx.TauC, fx.TauFail, fx.TauOver)
 			}
 			// The run's passes for each k, from the formulas: p_k, M_k, T_k, B_k.
-			t0 := math.Ceil(math.Log1p(p.Eta*p.Mu*pl.W2/(2*(p.TV/2)*(p.TV/2))) / (2 * math.Log1p(pl.Alpha*pl.Lambda)))
+			t0 := math.Ceil(math.Log1p(p.Eta*p.Mu*fx.W2/(2*(p.TV/2)*(p.TV/2))) / (2 * math.Log1p(fx.Alpha*fx.Lambda)))
 			passes := func(k int) float64 {
-				a := worst(k) / sigma
-				pk := math.Exp(-pl.Kappa / 2 * (1 + a*a))
+				a := worstF(k) / sigF
+				pk := math.Exp(-fx.Kappa / 2 * (1 + a*a))
 				if pk < minPMin {
 					return math.Inf(1)
 				}
@@ -386,7 +396,7 @@ func TestFirstOrderPlanBudget(t *testing.T) {
 					over = OverShare * p.TV
 				}
 				tauC := p.TV - t0*math.Pow(1-pk, mk) - over
-				tk := math.Ceil(math.Log1p(p.Eta*p.Mu*pl.W2/(2*tauC*tauC)) / (2 * math.Log1p(pl.Alpha*pl.Lambda)))
+				tk := math.Ceil(math.Log1p(p.Eta*p.Mu*fx.W2/(2*tauC*tauC)) / (2 * math.Log1p(fx.Alpha*fx.Lambda)))
 				if w == WorkPerStep {
 					return tk * (float64(k) + 1 + mk)
 				}
@@ -397,12 +407,12 @@ func TestFirstOrderPlanBudget(t *testing.T) {
 			if want := float64(fx.Steps)*float64(fx.AnchorMax+1) + fx.trialsPlanned(); math.Abs(got-want) > 1e-9*want {
 				t.Errorf("%+v %s: plan's passes %g, formulas %g", p, w, want, got)
 			}
-			for k := 0; k <= pl.AnchorMax; k++ {
+			for k := 0; k <= kmaxF; k++ {
 				if c := passes(k); c < got*(1-1e-12) {
 					t.Errorf("%+v %s: K = %d plans %g passes, K = %d only %g", p, w, fx.AnchorMax, got, k, c)
 				}
 			}
-			t.Logf("%+v %s: K = %d (adaptive %d), a_K = %.3f, p_min = %.3f, M = %d, %.3f passes/step", p, w, fx.AnchorMax, pl.AnchorMax, fx.AnchorBound, fx.PMin, fx.TrialBudget, got/float64(fx.Steps))
+			t.Logf("%+v %s: K = %d (adaptive at its κ %d), a_K = %.3f, p_min = %.3f, M = %d, %.3f passes/step", p, w, fx.AnchorMax, kmaxF, fx.AnchorBound, fx.PMin, fx.TrialBudget, got/float64(fx.Steps))
 		}
 	}
 }
