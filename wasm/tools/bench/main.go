@@ -72,7 +72,7 @@ func main() {
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
-	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", "utility" (§3b, the dimension-free experiment), "cost" (§2, native), "size" (§5: the module of -shipped-wasm, load times of site/ as built) or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
+	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", "utility" (§3b, the dimension-free experiment), "cost" (§2, native), "speed" (§1's kernels, native, node and Chromium; site/ built with the hooks), "size" (§5: the module of -shipped-wasm, load times of site/ as built) or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
 	study := flag.String("study", "", "run (or resume) the real-data study of issue 20, appending its runs to this JSON-lines file, and exit")
 	studyDatasets := flag.String("study-datasets", "", "with -study: a comma-separated subset of the study's datasets")
 	studyAlso := flag.String("study-also", "", "with -study: comma-separated further runs files to read (runs another process did)")
@@ -228,6 +228,18 @@ func remeasure(root, section, rowsBase, shipped string) error {
 		if r.Audit, err = privacyAudit(); err != nil {
 			return err
 		}
+	case "speed":
+		br, err := startBrowser(root)
+		if err != nil {
+			return err
+		}
+		gt := r.Speed.GoTest // the go test -bench ratios come from their own files: kept
+		r.Speed, err = speed(filepath.Join(root, "site", "dpsample.wasm"), br)
+		r.Speed.GoTest = gt
+		br.close()
+		if err != nil {
+			return err
+		}
 	case "size":
 		if shipped == "" {
 			shipped = filepath.Join(root, "site", "dpsample.wasm")
@@ -256,7 +268,7 @@ func remeasure(root, section, rowsBase, shipped string) error {
 			return err
 		}
 	default:
-		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit", "rows", "utility", "cost", "size" or "study")`, section)
+		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit", "rows", "utility", "cost", "speed", "size" or "study")`, section)
 	}
 	if r.Remeasured == nil {
 		r.Remeasured = map[string]string{}
