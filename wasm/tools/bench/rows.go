@@ -446,7 +446,7 @@ func rowsMarkdown(r Rows) string {
 		for i, n := range r.Later {
 			later[i] = strconv.Itoa(n)
 		}
-		p("The row n = %s comes from a later run of this section alone (`BENCH_ROWS_N`; the first run's native calls at that n overlapped compiles), the others and the baseline from one run. ", strings.Join(later, ", "))
+		p("The row n = %s comes from a later run of this section alone (`BENCH_ROWS_N`: the code changed, or the first run's calls at that n were disturbed; the header says when), the others and the baseline from one run; its baseline cells are blank. ", strings.Join(later, ", "))
 	}
 	c1 := wall(last, "chromium-fixed-1")
 	p("Projection to 4 and 8 cores (Amdahl's law, serial fraction fitted to the wall-clock speed-up with fixed work at n = %d): natively serial fraction %s → %s× on 4 cores, %s× on 8; in Chromium %s → %s× on 4, %s× on 8, so the page's sample at n = %d (fixed work, %s s on one worker here) would take ≈ %s s on a 4-core and ≈ %s s on an 8-core machine of this per-core speed.\n\n",
