@@ -57,14 +57,8 @@ func dataLink(root elem, file, label string) elem {
 	return text("a", label, "href", attr(root, "base", "site/data/")+file, "target", "_blank", "rel", "noopener")
 }
 
-// appendToHelp appends nodes to the help line (.help) of a field. It calls
-// the DOM directly (see hasAttr for why).
-func appendToHelp(wrap elem, nodes ...dom.Node) {
-	h := wrap.Underlying().Call("querySelector", ".help")
-	for _, n := range nodes {
-		h.Call("append", n.Underlying())
-	}
-}
+// appendToHelp appends nodes to the help line (.help) of a field.
+func appendToHelp(wrap elem, nodes ...dom.Node) { appendAll(qs(wrap, ".help"), nodes...) }
 
 // selectField is a labelled <select>.
 type selectField struct {
