@@ -229,43 +229,28 @@ func remeasure(root, section, rowsBase, shipped string) error {
 			return err
 		}
 	case "speed":
-		br, err := startBrowser(root)
-		if err != nil {
-			return err
-		}
 		gt := r.Speed.GoTest // the go test -bench ratios come from their own files: kept
-		r.Speed, err = speed(filepath.Join(root, "site", "dpsample.wasm"), br)
-		r.Speed.GoTest = gt
-		br.close()
-		if err != nil {
+		if err := inBrowser(root, func(br *browser) (err error) {
+			r.Speed, err = speed(filepath.Join(root, "site", "dpsample.wasm"), br)
+			return err
+		}); err != nil {
 			return err
 		}
+		r.Speed.GoTest = gt
 	case "size":
 		if shipped == "" {
 			shipped = filepath.Join(root, "site", "dpsample.wasm")
 		}
-		br, err := startBrowser(root)
-		if err != nil {
-			return err
-		}
-		r.Size, err = sizeAndLoad(shipped, br)
-		br.close()
-		if err != nil {
+		if err := inBrowser(root, func(br *browser) (err error) { r.Size, err = sizeAndLoad(shipped, br); return err }); err != nil {
 			return err
 		}
 	case "rows":
-		br, err := startBrowser(root)
-		if err != nil {
-			return err
-		}
 		prev := r.Rows
-		r.Rows, err = rowsWithBaseline(br, root, rowsBase)
-		br.close()
-		if err == nil && os.Getenv("BENCH_ROWS_N") != "" { // one n measured again: keep the others
-			r.Rows = mergeRows(prev, r.Rows)
-		}
-		if err != nil {
+		if err := inBrowser(root, func(br *browser) (err error) { r.Rows, err = rowsWithBaseline(br, root, rowsBase); return err }); err != nil {
 			return err
+		}
+		if os.Getenv("BENCH_ROWS_N") != "" { // one n measured again: keep the others
+			r.Rows = mergeRows(prev, r.Rows)
 		}
 	default:
 		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit", "rows", "utility", "cost", "speed", "size" or "study")`, section)
@@ -282,6 +267,16 @@ func remeasure(root, section, rowsBase, shipped string) error {
 		return err
 	}
 	return writeRendered(root, &r)
+}
+
+// inBrowser runs f with a headless Chromium serving root, closed after.
+func inBrowser(root string, f func(*browser) error) error {
+	br, err := startBrowser(root)
+	if err != nil {
+		return err
+	}
+	defer br.close()
+	return f(br)
 }
 
 // writeRendered writes the plots, docs/BENCHMARKS.md and README's headline.
