@@ -344,13 +344,17 @@ func TestFirstOrderPlanBudget(t *testing.T) {
 		if c := stepRatio(p.Work); pl.Kappa > c*(1+1e-12) || pl.PMin < math.Exp(-c/2*(1+AnchorTol*AnchorTol))*(1-1e-12) {
 			t.Errorf("%+v: κ = %g, p_min = %g", p, pl.Kappa, pl.PMin)
 		}
-		rho := pl.Kappa / (2 + pl.Kappa)
 		sigma := math.Sqrt(pl.Sigma2)
 		spread := 2 * p.G // D: Spread clamped to [G, 2G]
 		if p.Spread > 0 {
 			spread = math.Max(p.G, math.Min(2*p.G, p.Spread))
 		}
-		worst := func(k int) float64 { return math.Pow(rho, float64(k)) * pl.Sigma2 * p.Eta * spread * (1 + pl.Kappa) }
+		// worstOf(q)(k) bounds ‖z_k − z*‖·(1+κ) at q's κ: ρ^k·σ²ηD(1+κ), ρ = κ/(2+κ).
+		worstOf := func(q FirstOrderPlan) func(int) float64 {
+			rho := q.Kappa / (2 + q.Kappa)
+			return func(k int) float64 { return math.Pow(rho, float64(k)) * q.Sigma2 * p.Eta * spread * (1 + q.Kappa) }
+		}
+		worst := worstOf(pl)
 		if worst(pl.AnchorMax) > AnchorTol*sigma*(1+1e-9) || (pl.AnchorMax > 0 && worst(pl.AnchorMax-1) <= AnchorTol*sigma) {
 			t.Errorf("%+v: K = %d is not the least worst-case count", p, pl.AnchorMax)
 		}
@@ -367,10 +371,7 @@ func TestFirstOrderPlanBudget(t *testing.T) {
 			}
 			// Fixed work has its own step (FixedStepRatio): its κ, σ and the
 			// adaptive K at that κ, the most it may pin.
-			rhoF, sigF := fx.Kappa/(2+fx.Kappa), math.Sqrt(fx.Sigma2)
-			worstF := func(k int) float64 {
-				return math.Pow(rhoF, float64(k)) * fx.Sigma2 * p.Eta * spread * (1 + fx.Kappa)
-			}
+			sigF, worstF := math.Sqrt(fx.Sigma2), worstOf(fx)
 			kmaxF := 0
 			for worstF(kmaxF) > AnchorTol*sigF {
 				kmaxF++
