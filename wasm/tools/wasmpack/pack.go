@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"sort"
 )
 
 const (
@@ -21,14 +20,35 @@ type segment struct {
 	data   []byte
 }
 
-type stats struct{ before, after int }
+type stats struct {
+	before, after int // data segments
+	lines         *lineStats
+}
 
 // pack returns module with its data segments merged across zero gaps shorter
-// than gap bytes. It refuses modules it cannot rewrite without changing
-// their meaning: passive segments or another memory, an offset that is not
-// an i32.const, a data count section (memory.init and data.drop name
+// than gap bytes and, if lines, the file and line tables of Go's function
+// table removed (stripLines). It refuses modules it cannot rewrite without
+// changing their meaning: passive segments or another memory, an offset that
+// is not an i32.const, a data count section (memory.init and data.drop name
 // segments by index), overlapping segments.
-func pack(module []byte, gap int) ([]byte, stats, error) {
+func pack(module []byte, gap int, lines bool) ([]byte, stats, error) {
+	var ls *lineStats
+	var edit func([]byte) error
+	if lines {
+		edit = func(img []byte) error {
+			s, err := stripLines(img)
+			ls = &s
+			return err
+		}
+	}
+	out, st, err := rewrite(module, gap, edit)
+	st.lines = ls
+	return out, st, err
+}
+
+// rewrite is pack with the memory image edited by edit, if not nil, before
+// it is written back as segments.
+func rewrite(module []byte, gap int, edit func(img []byte) error) ([]byte, stats, error) {
 	var st stats
 	if len(module) < 8 || !bytes.Equal(module[:4], []byte("\x00asm")) {
 		return nil, st, errors.New("not a WebAssembly module")
@@ -53,12 +73,21 @@ func pack(module []byte, gap int) ([]byte, stats, error) {
 			if err != nil {
 				return nil, st, err
 			}
-			merged := merge(segs, gap)
-			if err := sameImage(segs, merged); err != nil {
+			img, err := imageOf(segs)
+			if err != nil {
 				return nil, st, err
 			}
-			st.before, st.after = len(segs), len(merged)
-			nb := writeSegments(merged)
+			if edit != nil {
+				if err := edit(img); err != nil {
+					return nil, st, err
+				}
+			}
+			packed := segmentsOf(img, gap)
+			if got, err := imageOf(packed); err != nil || !bytes.Equal(got, img) {
+				return nil, st, errors.New("internal error: the packed segments initialise different memory")
+			}
+			st.before, st.after = len(segs), len(packed)
+			nb := writeSegments(packed)
 			out = append(out, secData)
 			out = binary.AppendUvarint(out, uint64(len(nb)))
 			out = append(out, nb...)
@@ -112,62 +141,57 @@ func readSegments(b []byte) ([]segment, error) {
 	return segs, nil
 }
 
-// merge joins consecutive segments (in offset order) whose gap is shorter
-// than gap, filling the gap with zeros.
-func merge(segs []segment, gap int) []segment {
-	s := append([]segment(nil), segs...)
-	sort.SliceStable(s, func(i, j int) bool { return s[i].offset < s[j].offset })
+// segmentsOf returns the segments that initialise img: its runs of bytes
+// that are not zero, a run continuing across fewer than gap zero bytes.
+func segmentsOf(img []byte, gap int) []segment {
 	var out []segment
-	for _, g := range s {
-		if k := len(out) - 1; k >= 0 {
-			last := &out[k]
-			end := last.offset + int64(len(last.data))
-			if d := g.offset - end; d >= 0 && d < int64(gap) {
-				last.data = append(append(last.data, make([]byte, d)...), g.data...)
+	for p := 0; p < len(img); {
+		for p < len(img) && img[p] == 0 {
+			p++
+		}
+		if p == len(img) {
+			break
+		}
+		start, end := p, p // end: one past the last non-zero byte of the run
+		for p < len(img) {
+			if img[p] != 0 {
+				p++
+				end = p
 				continue
 			}
+			if p-end+1 >= gap { // this zero makes the gap gap bytes long
+				break
+			}
+			p++
 		}
-		out = append(out, segment{g.offset, append([]byte(nil), g.data...)})
+		out = append(out, segment{int64(start), img[start:end]})
+		p = end
 	}
 	return out
 }
 
-// sameImage checks that a and b initialise the same memory: equal bytes
-// where either writes, zeros where only one does, and no overlaps in a.
-func sameImage(a, b []segment) error {
+// imageOf returns the memory segs initialise, up to the end of the last
+// segment, or an error if two segments overlap.
+func imageOf(segs []segment) ([]byte, error) {
 	var hi int64
-	for _, s := range append(append([]segment(nil), a...), b...) {
+	for _, s := range segs {
 		if s.offset < 0 {
-			return errors.New("negative segment offset")
+			return nil, errors.New("negative segment offset")
 		}
 		hi = max(hi, s.offset+int64(len(s.data)))
 	}
-	image := func(segs []segment, overlapErr bool) ([]byte, error) {
-		m := make([]byte, hi)
-		written := make([]bool, hi)
-		for _, s := range segs {
-			for i, c := range s.data {
-				at := s.offset + int64(i)
-				if written[at] && overlapErr {
-					return nil, fmt.Errorf("segments overlap at address %#x", at)
-				}
-				m[at], written[at] = c, true
+	m := make([]byte, hi)
+	written := make([]bool, hi)
+	for _, s := range segs {
+		for i, c := range s.data {
+			at := s.offset + int64(i)
+			if written[at] {
+				return nil, fmt.Errorf("segments overlap at address %#x", at)
 			}
+			m[at], written[at] = c, true
 		}
-		return m, nil
 	}
-	ma, err := image(a, true)
-	if err != nil {
-		return err
-	}
-	mb, err := image(b, true)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(ma, mb) {
-		return errors.New("internal error: the merged segments initialise different memory")
-	}
-	return nil
+	return m, nil
 }
 
 func writeSegments(segs []segment) []byte {

@@ -29,26 +29,15 @@ func module(segs []segment, extra ...[]byte) []byte {
 // memory is the image a module's data segments initialise (first 128 KiB).
 func memory(t *testing.T, mod []byte) []byte {
 	t.Helper()
-	p := 8
-	for p < len(mod) {
-		id := mod[p]
-		size, n := binary.Uvarint(mod[p+1:])
-		body := mod[p+1+n : p+1+n+int(size)]
-		p += 1 + n + int(size)
-		if id == secData {
-			segs, err := readSegments(body)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := make([]byte, 128<<10)
-			for _, s := range segs {
-				copy(m[s.offset:], s.data)
-			}
-			return m
-		}
+	segs, err := readSegments(dataSection(t, mod))
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no data section")
-	return nil
+	m := make([]byte, 128<<10)
+	for _, s := range segs {
+		copy(m[s.offset:], s.data)
+	}
+	return m
 }
 
 func TestPackMergesAcrossShortGaps(t *testing.T) {
@@ -60,7 +49,7 @@ func TestPackMergesAcrossShortGaps(t *testing.T) {
 		{69900, []byte{9, 9}}, // listed last, lies before 70000: sorted, then merged
 	}
 	in := module(segs)
-	out, st, err := pack(in, 4096)
+	out, st, err := pack(in, 4096, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +63,7 @@ func TestPackMergesAcrossShortGaps(t *testing.T) {
 		t.Error("sections other than data changed")
 	}
 	// gap 1: nothing merges (no two segments touch).
-	if _, st, _ := pack(in, 1); st.after != 5 {
+	if _, st, _ := pack(in, 1, false); st.after != 5 {
 		t.Errorf("gap 1: %d segments, want 5", st.after)
 	}
 }
@@ -89,7 +78,7 @@ func TestPackRefuses(t *testing.T) {
 		"overlap":    {module([]segment{{10, []byte{1, 2, 3}}, {11, []byte{5}}}), "overlap"},
 		"not wasm":   {[]byte("hello, world"), "not a WebAssembly"},
 	} {
-		if _, _, err := pack(c.mod, 4096); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, _, err := pack(c.mod, 4096, false); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", name, err, c.want)
 		}
 	}
@@ -97,21 +86,51 @@ func TestPackRefuses(t *testing.T) {
 	m := module(ok)
 	i := bytes.Index(m, []byte{0, 0x41, 10, 0x0b})
 	m[i] = 1
-	if _, _, err := pack(m, 4096); err == nil || !strings.Contains(err.Error(), "not an active segment") {
+	if _, _, err := pack(m, 4096, false); err == nil || !strings.Contains(err.Error(), "not an active segment") {
 		t.Errorf("passive segment: error %v", err)
 	}
 }
 
-// TestSameImageCatchesABadMerge: the check pack relies on fails when a
-// merge writes anything but zeros into a gap.
-func TestSameImageCatchesABadMerge(t *testing.T) {
+// TestImageCatchesABadMerge: the comparison pack relies on tells a merge that
+// writes anything but zeros into a gap, and overlapping segments, apart.
+func TestImageCatchesABadMerge(t *testing.T) {
 	a := []segment{{0, []byte{1}}, {4, []byte{2}}}
 	good := []segment{{0, []byte{1, 0, 0, 0, 2}}}
 	bad := []segment{{0, []byte{1, 0, 0xff, 0, 2}}}
-	if err := sameImage(a, good); err != nil {
-		t.Errorf("good merge rejected: %v", err)
+	ia, _ := imageOf(a)
+	if ig, _ := imageOf(good); !bytes.Equal(ia, ig) {
+		t.Errorf("good merge: image %v, want %v", ig, ia)
 	}
-	if err := sameImage(a, bad); err == nil {
-		t.Error("a merge that writes 0xff into a gap passed the check")
+	if ib, _ := imageOf(bad); bytes.Equal(ia, ib) {
+		t.Error("a merge that writes 0xff into a gap has the same image")
+	}
+	if _, err := imageOf([]segment{{0, []byte{1, 2}}, {1, []byte{3}}}); err == nil || !strings.Contains(err.Error(), "overlap") {
+		t.Errorf("overlapping segments: error %v", err)
+	}
+}
+
+// TestSegmentsOfGap: a run of zeros shorter than gap stays inside a segment,
+// one of gap zeros or more separates two; leading and trailing zeros are
+// left to the zeroed memory.
+func TestSegmentsOfGap(t *testing.T) {
+	img := []byte{0, 0, 1, 0, 0, 2, 0, 0, 0, 3, 0}
+	for _, c := range []struct {
+		gap  int
+		want []segment
+	}{
+		{1, []segment{{2, []byte{1}}, {5, []byte{2}}, {9, []byte{3}}}},
+		{3, []segment{{2, []byte{1, 0, 0, 2}}, {9, []byte{3}}}},
+		{4, []segment{{2, []byte{1, 0, 0, 2, 0, 0, 0, 3}}}},
+	} {
+		got := segmentsOf(img, c.gap)
+		if len(got) != len(c.want) {
+			t.Errorf("gap %d: %v, want %v", c.gap, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i].offset != c.want[i].offset || !bytes.Equal(got[i].data, c.want[i].data) {
+				t.Errorf("gap %d: segment %d = %v, want %v", c.gap, i, got[i], c.want[i])
+			}
+		}
 	}
 }
