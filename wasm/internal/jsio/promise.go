@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"syscall/js"
 )
 
@@ -29,7 +30,7 @@ func Promise(work func() (any, error)) js.Value {
 			defer executor.Release()
 			defer func() {
 				if r := recover(); r != nil {
-					reject.Invoke(NewError(fmt.Sprintf("internal error (panic: %v); the module keeps working — please report this with the input that caused it\n%s", r, debug.Stack())))
+					reject.Invoke(NewError(fmt.Sprintf("internal error (panic: %v); the module keeps working — please report this with the input that caused it\n%s", r, stackNames(debug.Stack()))))
 				}
 			}()
 			v, err := work()
@@ -46,6 +47,22 @@ func Promise(work func() (any, error)) js.Value {
 		return nil
 	})
 	return js.Global().Get("Promise").New(executor)
+}
+
+// stackNames is a goroutine's stack trace (debug.Stack) without the lines
+// that only say a source position is unknown ("\t?:0 +0x1f"): the shipped
+// modules have no file and line tables (wasm/tools/wasmpack), so their
+// traces name the functions and nothing else. Lines with a position (a
+// module built with them) are kept.
+func stackNames(trace []byte) string {
+	var b strings.Builder
+	for line := range strings.Lines(string(trace)) {
+		if rest, ok := strings.CutPrefix(line, "\t?:0"); ok && (strings.TrimSpace(rest) == "" || strings.HasPrefix(rest, " +0x")) {
+			continue
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // Export wraps fn as a JS function returning a Promise. Argument conversion

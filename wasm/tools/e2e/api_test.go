@@ -83,6 +83,11 @@ func TestWorkerAPI(t *testing.T) {
 	if !strings.Contains(msg, "panic") {
 		t.Fatalf("forced panic: %q", msg)
 	}
+	// Its trace names the function that panicked; the module has no line
+	// tables (wasm/tools/wasmpack), and the "?:0" lines are left out.
+	if !strings.Contains(msg, "wasm/jsapi.") || strings.Contains(msg, "?:0") {
+		t.Errorf("forced panic's trace: %q", msg)
+	}
 	if s := eval[float64](p, `dpsampleRemote.then(d => d.privacy.delta(1, 1))`); s < 0.1269 || s > 0.127 {
 		t.Fatalf("call after panic: %g", s)
 	}

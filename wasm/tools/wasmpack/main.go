@@ -45,6 +45,9 @@ func main() {
 	out, st, err := pack(in, *gap, !*keepLines)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "wasmpack:", path+":", err)
+		if !*keepLines {
+			fmt.Fprintln(os.Stderr, "wasmpack: with -keep-lines the function table is left as the linker wrote it")
+		}
 		os.Exit(1)
 	}
 	if err := os.WriteFile(path, out, 0o644); err != nil {
