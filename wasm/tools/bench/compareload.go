@@ -3,13 +3,10 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"time"
@@ -49,19 +46,11 @@ func compareLoad(root string, modules []string, loads int, out io.Writer) error 
 		if err != nil {
 			return err
 		}
-		var gz bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-		zw.Write(raw)
-		if err := zw.Close(); err != nil {
+		gz, br, err := compressed(raw, m)
+		if err != nil {
 			return err
 		}
-		br, err := exec.Command("node", "-e", `const z = require("zlib"), fs = require("fs");
-const b = fs.readFileSync(process.argv[1]);
-process.stdout.write(z.brotliCompressSync(b, { params: { [z.constants.BROTLI_PARAM_QUALITY]: 11, [z.constants.BROTLI_PARAM_SIZE_HINT]: b.length } }));`, m).Output()
-		if err != nil {
-			return fmt.Errorf("brotli of %s (node): %w", m, err)
-		}
-		vs[i] = variant{raw, br, gz.Bytes()}
+		vs[i] = variant{raw, br, gz}
 	}
 	mirror, err := os.MkdirTemp("", "dpsample-compare-")
 	if err != nil {

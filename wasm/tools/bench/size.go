@@ -5,10 +5,9 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 )
 
 // SizeLoad is section 5.
@@ -36,23 +35,11 @@ func sizeAndLoad(wasmPath string, br *browser) (SizeLoad, error) {
 		return s, err
 	}
 	s.WasmRaw = len(raw)
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	zw.Write(raw)
-	if err := zw.Close(); err != nil {
-		return s, err
-	}
-	s.WasmGzip = gz.Len()
-	out, err := exec.Command("node", "-e", `const z = require("zlib");
-const b = z.brotliCompressSync(require("fs").readFileSync(process.argv[1]),
-  { params: { [z.constants.BROTLI_PARAM_QUALITY]: 11, [z.constants.BROTLI_PARAM_SIZE_HINT]: 0 } });
-process.stdout.write(String(b.length));`, wasmPath).Output()
+	gz, brotli, err := compressed(raw, wasmPath)
 	if err != nil {
 		return s, err
 	}
-	if s.WasmBrotli, err = strconv.Atoi(strings.TrimSpace(string(out))); err != nil {
-		return s, err
-	}
+	s.WasmGzip, s.WasmBrotli = len(gz), len(brotli)
 	n := 5
 	if quick {
 		n = 2
@@ -66,4 +53,23 @@ process.stdout.write(String(b.length));`, wasmPath).Output()
 	w.mu.Unlock()
 	s.LoadMedian = median(s.LoadMs)
 	return s, nil
+}
+
+// compressed returns raw (the contents of the file at path) as gzip at
+// compress/gzip's BestCompression and as brotli at quality 11 (node's zlib,
+// as ./build.sh build writes the .br siblings).
+func compressed(raw []byte, path string) (gz, br []byte, err error) {
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	zw.Write(raw)
+	if err := zw.Close(); err != nil {
+		return nil, nil, err
+	}
+	br, err = exec.Command("node", "-e", `const z = require("zlib"), fs = require("fs");
+const b = fs.readFileSync(process.argv[1]);
+process.stdout.write(z.brotliCompressSync(b, { params: { [z.constants.BROTLI_PARAM_QUALITY]: 11, [z.constants.BROTLI_PARAM_SIZE_HINT]: b.length } }));`, path).Output()
+	if err != nil {
+		return nil, nil, fmt.Errorf("brotli of %s (node): %w", path, err)
+	}
+	return b.Bytes(), br, nil
 }
