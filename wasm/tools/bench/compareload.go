@@ -46,9 +46,9 @@ func compareLoad(root string, modules []string, loads int, out io.Writer) error 
 		if err != nil {
 			return err
 		}
-		gz, br, err := compressed(raw, m)
+		gz, br, err := compressed(raw)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", m, err)
 		}
 		vs[i] = variant{raw, br, gz}
 	}

@@ -35,7 +35,7 @@ func sizeAndLoad(wasmPath string, br *browser) (SizeLoad, error) {
 		return s, err
 	}
 	s.WasmRaw = len(raw)
-	gz, brotli, err := compressed(raw, wasmPath)
+	gz, brotli, err := compressed(raw)
 	if err != nil {
 		return s, err
 	}
@@ -55,21 +55,22 @@ func sizeAndLoad(wasmPath string, br *browser) (SizeLoad, error) {
 	return s, nil
 }
 
-// compressed returns raw (the contents of the file at path) as gzip at
-// compress/gzip's BestCompression and as brotli at quality 11 (node's zlib,
-// as ./build.sh build writes the .br siblings).
-func compressed(raw []byte, path string) (gz, br []byte, err error) {
+// compressed returns raw as gzip at compress/gzip's BestCompression and as
+// brotli at quality 11 (node's zlib, as ./build.sh build writes the .br
+// siblings).
+func compressed(raw []byte) (gz, br []byte, err error) {
 	var b bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 	zw.Write(raw)
 	if err := zw.Close(); err != nil {
 		return nil, nil, err
 	}
-	br, err = exec.Command("node", "-e", `const z = require("zlib"), fs = require("fs");
-const b = fs.readFileSync(process.argv[1]);
-process.stdout.write(z.brotliCompressSync(b, { params: { [z.constants.BROTLI_PARAM_QUALITY]: 11, [z.constants.BROTLI_PARAM_SIZE_HINT]: b.length } }));`, path).Output()
-	if err != nil {
-		return nil, nil, fmt.Errorf("brotli of %s (node): %w", path, err)
+	cmd := exec.Command("node", "-e", `const z = require("zlib"), fs = require("fs");
+const b = fs.readFileSync(0);
+process.stdout.write(z.brotliCompressSync(b, { params: { [z.constants.BROTLI_PARAM_QUALITY]: 11, [z.constants.BROTLI_PARAM_SIZE_HINT]: b.length } }));`)
+	cmd.Stdin = bytes.NewReader(raw)
+	if br, err = cmd.Output(); err != nil {
+		return nil, nil, fmt.Errorf("brotli (node): %w", err)
 	}
 	return b.Bytes(), br, nil
 }
