@@ -2,12 +2,18 @@ package domain
 
 import "math"
 
-// The magnitude bins of stage 1 (package doc): |x| ∈ [2^k, 2^(k+1)) for
-// MinExp ≤ k ≤ MaxExp on each side, an overflow bin |x| ≥ 2^(MaxExp+1) on
-// each side, and a zero bin |x| < 2^MinExp.
+// The magnitude bins of stage 1 (package doc): two binary orders of magnitude
+// per bin, |x| ∈ [4^k, 4^(k+1)) for MinExp ≤ k ≤ MaxExp on each side, an
+// overflow bin |x| ≥ 4^(MaxExp+1) on each side, and a zero bin |x| < 4^MinExp.
+//
+// The span is public and fixed: 4^−16 ≈ 2.3·10⁻¹⁰ to 4^32 ≈ 1.8·10¹⁹ covers
+// the columns people bring by many orders on each side, and fewer bins mean
+// fewer places for the noise to put a false mode (the largest of B pure-noise
+// counts is about σ·√(2 ln B)). A value below 4^−16 in magnitude is counted as
+// zero: stage 2 sees it as it is.
 const (
-	MinExp = -64 // values with |x| < 2^−64 ≈ 5.4·10⁻²⁰ share the zero bin (stage 2 resolves them)
-	MaxExp = 127 // values with |x| ≥ 2^128 ≈ 3.4·10³⁸ share an overflow bin up to ±math.MaxFloat64
+	MinExp = -10 // |x| < 4^−10 ≈ 9.5·10⁻⁷ shares the zero bin
+	MaxExp = 21  // |x| ≥ 4^22 ≈ 1.8·10¹³ shares an overflow bin up to ±math.MaxFloat64
 	// sideBins is M, the number of magnitude bins on one side of zero
 	// (overflow included).
 	sideBins = MaxExp - MinExp + 2
@@ -17,16 +23,17 @@ const (
 )
 
 // magnitudeBin returns the stage-1 bin of a finite x. Bins are ordered as the
-// reals: 0 is the negative overflow bin [−MaxFloat64, −2^(MaxExp+1)],
-// zeroBin holds (−2^MinExp, 2^MinExp), Bins1 − 1 is the positive overflow
-// bin. Exact: math.Frexp reads the exponent.
+// reals: 0 is the negative overflow bin [−MaxFloat64, −4^(MaxExp+1)],
+// zeroBin holds (−4^MinExp, 4^MinExp), Bins1 − 1 is the positive overflow
+// bin. Exact: math.Frexp reads the exponent, no arithmetic on the value.
 func magnitudeBin(x float64) int {
 	a := math.Abs(x)
-	if a < math.Ldexp(1, MinExp) {
+	if a < math.Ldexp(1, 2*MinExp) {
 		return zeroBin
 	}
-	_, e := math.Frexp(a)                  // a ∈ [2^(e−1), 2^e)
-	off := min(e-1-MinExp, sideBins-1) + 1 // 1 … sideBins from zero outwards
+	_, e := math.Frexp(a) // a ∈ [2^(e−1), 2^e), so a ∈ [4^k, 4^(k+1)) with k = ⌊(e−1)/2⌋
+	k := (e - 1) >> 1     // an arithmetic shift: the floor for negative e − 1 too
+	off := min(k-MinExp, sideBins-1) + 1
 	if x > 0 {
 		return zeroBin + off
 	}
@@ -37,7 +44,7 @@ func magnitudeBin(x float64) int {
 // bins end at ±math.MaxFloat64.
 func magnitudeEdges(i int) (lo, hi float64) {
 	if i == zeroBin {
-		return -math.Ldexp(1, MinExp), math.Ldexp(1, MinExp)
+		return -math.Ldexp(1, 2*MinExp), math.Ldexp(1, 2*MinExp)
 	}
 	off := i - zeroBin
 	if off < 0 {
@@ -46,9 +53,9 @@ func magnitudeEdges(i int) (lo, hi float64) {
 	}
 	k := MinExp + off - 1
 	if off == sideBins {
-		return math.Ldexp(1, k), math.MaxFloat64
+		return math.Ldexp(1, 2*k), math.MaxFloat64
 	}
-	return math.Ldexp(1, k), math.Ldexp(1, k+1)
+	return math.Ldexp(1, 2*k), math.Ldexp(1, 2*k+2)
 }
 
 // window is stage 2's interval [L, H], cut into n equal bins.

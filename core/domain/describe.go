@@ -13,9 +13,9 @@ import (
 // Resolution says how far the mechanism got for one column. It is computed
 // from the noisy counts, so it is as private as the bounds.
 const (
-	ResolutionLinear    = "linear"    // stage 2 found the values: bounds and quartiles to a linear bin
-	ResolutionMagnitude = "magnitude" // only stage 1 did: bounds to a power of two, quartiles coarse
-	ResolutionNone      = "none"      // nothing cleared the noise: too few rows for this budget; do not rely on it
+	ResolutionLinear    = "linear"    // stage 2 trimmed the window: bounds to a linear bin (Step)
+	ResolutionMagnitude = "magnitude" // stage 2 kept the whole window: bounds to a factor of 4, wide
+	ResolutionNone      = "none"      // the mode did not clear τ_m (n below Plan.MinRows, or a column spread thin): a finite but unreliable range
 )
 
 // Column is one column's private description. Lo < Hi are finite, and
@@ -53,6 +53,9 @@ func Describe(x [][]float64, p Plan, seed *uint64) (Result, error) {
 	if n != p.N || d != p.D {
 		return Result{}, &checks.Error{Field: "x", Rule: fmt.Sprintf("a %d×%d matrix like the plan's", p.N, p.D), Got: fmt.Sprintf("%d×%d", n, d)}
 	}
+	if !p.valid() {
+		return Result{}, &checks.Error{Field: "plan", Rule: "a plan made by domain.NewPlan or NewPlanWith, unchanged", Got: "a plan whose fields differ from those its n, d, ε, δ and options give"}
+	}
 	r, private := rng.New(seed)
 	out := Result{Columns: make([]Column, d), Plan: p, Private: private}
 	col := make([]float64, n)
@@ -60,129 +63,221 @@ func Describe(x [][]float64, p Plan, seed *uint64) (Result, error) {
 		for i := range x {
 			col[i] = x[i][j]
 		}
-		out.Columns[j] = describeColumn(col, p, r)
+		out.Columns[j] = describeColumn(col, p, r, rules{})
 	}
 	return out, nil
 }
 
-// noisy returns the counts with independent round(σ·Z) added: the Gaussian
-// mechanism, rounded (post-processing). It is a variable so that the tests can
-// substitute a broken noise and see the statistical test fail it.
-var noisy = func(counts []int, sigma float64, r *rand.Rand) []float64 {
+// noisy returns the counts with independent round(σ·Z) added, Z drawn by
+// rng.Normal53 (Marsaglia's polar method on 53-bit uniforms, exact up to its
+// 2⁻⁵³ grid, unlike the ziggurat's 10⁻⁷ density error): the Gaussian mechanism,
+// rounded (post-processing).
+func noisy(counts []int, sigma float64, r *rand.Rand) []float64 {
 	out := make([]float64, len(counts))
 	for i, c := range counts {
-		out[i] = float64(c) + math.Round(sigma*r.NormFloat64())
+		out[i] = float64(c) + math.Round(sigma*rng.Normal53(r))
 	}
 	return out
 }
 
-// survivors returns the first and last index whose noisy count reaches
-// threshold, or ok = false when none does.
-func survivors(c []float64, threshold float64) (first, last int, ok bool) {
-	first, last = -1, -1
-	for i, v := range c {
-		if v >= threshold {
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
-	return first, last, first >= 0
-}
-
-// argmax is the first index of the largest value.
-func argmax(c []float64) int {
-	best := 0
-	for i, v := range c {
-		if v > c[best] {
+// argmaxIn is the first index of the largest value of c[lo:hi].
+func argmaxIn(c []float64, lo, hi int) int {
+	best := lo
+	for i := lo; i < hi; i++ {
+		if c[i] > c[best] {
 			best = i
 		}
 	}
 	return best
 }
 
-func describeColumn(col []float64, p Plan, r *rand.Rand) Column {
+// grow extends the run [i, i] of bins through neighbours in [lo, hi) whose
+// noisy count reaches τ.
+func grow(c []float64, i, lo, hi int, tau float64) (a, b int) {
+	a, b = i, i
+	for a-1 >= lo && c[a-1] >= tau {
+		a--
+	}
+	for b+1 < hi && c[b+1] >= tau {
+		b++
+	}
+	return a, b
+}
+
+// stage1 is what the magnitude histogram says about one column: the window
+// stage 2 refines, which of its ends are pinned at zero, and whether the
+// mode cleared τ_m.
+type stage1 struct {
+	win            window
+	pinLo, pinHi   bool // the end is 0 by the zero rule: stage 2 does not trim it
+	found          bool
+	modeLo, modeHi float64
+}
+
+// magnitudeWindow post-processes stage 1's noisy counts (package doc, "Stage
+// 1"): the mode's run grown through its neighbours, one bin of margin
+// outwards, zero included when it is seen or when the run starts at or below
+// 1 in magnitude, a side of zero with no trusted bin given the unit scale.
+func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
+	mode := argmaxIn(c, 0, Bins1)
+	s := stage1{found: c[mode] >= p.ModeThreshold}
+	s.modeLo, s.modeHi = magnitudeEdges(mode)
+	// A side's core: the mode if it lies there, else that side's largest bin
+	// when it reaches τ_m (a side with no value at all is trusted with
+	// probability ≤ FalseMode).
+	core := func(lo, hi int) int {
+		if mode >= lo && mode < hi {
+			return mode
+		}
+		if i := argmaxIn(c, lo, hi); c[i] >= p.ModeThreshold {
+			return i
+		}
+		return -1
+	}
+	pos, neg := core(zeroBin+1, Bins1), core(0, zeroBin)
+	zero := mode == zeroBin || c[zeroBin] >= p.GrowThreshold
+	if ru.noZero {
+		zero = mode == zeroBin
+	}
+	var lo, hi float64
+	var posLo, negHi float64 // the inner edges of the grown runs
+	if pos >= 0 {
+		a, b := grow(c, pos, zeroBin+1, Bins1, p.GrowThreshold)
+		_, hi = magnitudeEdges(min(b+1, Bins1-1))
+		posLo, _ = magnitudeEdges(a)
+	}
+	if neg >= 0 {
+		a, b := grow(c, neg, 0, zeroBin, p.GrowThreshold)
+		lo, _ = magnitudeEdges(max(a-1, 0))
+		_, negHi = magnitudeEdges(b)
+	}
+	switch {
+	case pos >= 0:
+	case neg >= 0 && !zero && (negHi < -1 || ru.noZero):
+		hi = negHi / 4 // an offset negative column: one bin of margin inwards too
+	case neg >= 0:
+		hi, s.pinHi = 0, true
+	default:
+		// Only zero: the unit scale, kept whole (a level at 1 held by 10 %
+		// of the rows is below the noise at small n; trimming would drop it).
+		hi, s.pinHi = 1, true
+	}
+	switch {
+	case neg >= 0:
+	case pos >= 0 && !zero && (posLo > 1 || ru.noZero):
+		lo = posLo / 4 // an offset positive column: one bin of margin inwards too
+	default:
+		lo = 0
+		s.pinLo = true
+	}
+	if hi == 0 && lo == 0 {
+		hi = 1
+	}
+	s.win = window{L: lo, H: hi, n: p.Bins2}
+	return s
+}
+
+// trimmed returns the run [a, b] of stage 2's bins kept: the outermost bins
+// are trimmed while the noisy total of the k bins trimmed stays below both
+// TrimLevel·√k (mass the noise cannot tell from none) and TrimCount (a
+// share of the rows: at small n the first test alone would cut a real tail),
+// never through the mode nor at a pinned end.
+func trimmed(c []float64, p Plan, pinLo, pinHi bool) (a, b int) {
+	mode := argmaxIn(c, 0, len(c))
+	a, b = 0, len(c)-1
+	below := func(sum float64, k int) bool {
+		return sum < p.TrimLevel*math.Sqrt(float64(k)) && sum < p.TrimCount
+	}
+	if !pinHi {
+		sum := 0.0
+		for k := 1; len(c)-k > mode; k++ {
+			sum += c[len(c)-k]
+			if !below(sum, k) {
+				break
+			}
+			b = len(c) - k - 1
+		}
+	}
+	if !pinLo {
+		sum := 0.0
+		for k := 1; k-1 < mode; k++ {
+			sum += c[k-1]
+			if !below(sum, k) {
+				break
+			}
+			a = k
+		}
+	}
+	return a, b
+}
+
+// rules switches off parts of the post-processing, for the tests that show
+// a statistical test fails without them; Describe uses the zero value.
+type rules struct {
+	noZero bool // never pin an end at zero (a column's zero level is then found only when it clears the noise)
+}
+
+func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	// Stage 1: the magnitude histogram.
 	counts1 := make([]int, Bins1)
 	for _, v := range col {
 		counts1[magnitudeBin(v)]++
 	}
-	noisy1 := noisy(counts1, p.Sigma1, r)
-	a, b, found1 := survivors(noisy1, p.Threshold1)
-	if !found1 {
-		a = argmax(noisy1)
-		b = a
-	}
-	// Widen by one bin on a side whose neighbour shows some mass (a noisy
-	// count ≥ τ₁/3: a tail too thin to survive; an empty neighbour passes with
-	// probability Φ̄(z₁/3) ≈ 1 %). Without the test every window would be 4×
-	// wider than the survivors, and stage 2's bins 4× coarser.
-	if a > 0 && noisy1[a-1] >= p.Threshold1/3 {
-		a--
-	}
-	if b < Bins1-1 && noisy1[b+1] >= p.Threshold1/3 {
-		b++
-	}
-	lo1, _ := magnitudeEdges(a)
-	_, hi1 := magnitudeEdges(b)
-	w := window{L: lo1, H: hi1, n: p.Bins2}
+	s := magnitudeWindow(noisy(counts1, p.Sigma1, r), p, ru)
+	w := s.win
 
-	// Stage 2: the linear histogram of the window (always drawn, so that the
-	// stages' noise, and so the privacy cost, never depend on stage 1's luck).
-	counts2 := make([]int, p.Bins2)
-	for _, v := range col {
-		counts2[w.bin(v)]++
+	// Stage 2: the linear histogram of the window, when the plan has one (a
+	// public choice: Plan.Stages). It is drawn whatever stage 1 found, so
+	// that the noise, and so the privacy cost, never depends on stage 1's luck.
+	a, b := 0, p.Bins2-1
+	noisy2 := make([]float64, p.Bins2)
+	if p.Stages == 2 {
+		counts2 := make([]int, p.Bins2)
+		for _, v := range col {
+			counts2[w.bin(v)]++
+		}
+		noisy2 = noisy(counts2, p.Sigma2, r)
+		a, b = trimmed(noisy2, p, s.pinLo, s.pinHi)
 	}
-	noisy2 := noisy(counts2, p.Sigma2, r)
-	a2, b2, found2 := survivors(noisy2, p.Threshold2)
 
 	var c Column
+	c.Step = w.edge(1)/2 - w.edge(0)/2
+	c.Step *= 2
+	c.Lo, c.Hi = w.L, w.H
+	if a > 0 {
+		c.Lo = w.edge(a - p.Margin)
+	}
+	if b < p.Bins2-1 {
+		c.Hi = w.edge(b + 1 + p.Margin)
+	}
+	// The quartiles: from stage 2's kept bins whose noisy count reaches the
+	// trim level (a bin of noise alone rarely does), else from stage 1's
+	// mode (its bin's edges, clamped to the range).
+	kept := make([]float64, p.Bins2)
+	for i := a; i <= b; i++ {
+		if noisy2[i] >= p.TrimLevel {
+			kept[i] = noisy2[i]
+		}
+	}
+	c.Q1, c.Median, c.Q3 = quantiles(kept, w.edge)
+	if p.Stages == 1 || c.Q1 == c.Q3 {
+		c.Q1, c.Median, c.Q3 = s.modeLo, (s.modeLo+s.modeHi)/2, s.modeHi
+	}
 	switch {
-	case found1 && found2:
-		c.Lo, c.Hi = w.edge(a2-p.Margin), w.edge(b2+1+p.Margin)
-		kept := make([]float64, p.Bins2)
-		for i := a2; i <= b2; i++ {
-			if noisy2[i] >= p.Threshold2 {
-				kept[i] = noisy2[i]
-			}
-		}
-		c.Q1, c.Median, c.Q3 = quantiles(kept, w.edge)
-		c.Resolution = ResolutionLinear
-		c.Step = w.edge(1) - w.edge(0)
-	case found1:
-		c.Lo, c.Hi = w.L, w.H
-		kept := make([]float64, Bins1)
-		for i := a; i <= b; i++ {
-			if noisy1[i] >= p.Threshold1 {
-				kept[i] = noisy1[i]
-			}
-		}
-		c.Q1, c.Median, c.Q3 = quantiles(kept, magnitudeEdge)
-		c.Resolution = ResolutionMagnitude
-		c.Step = w.H/2 - w.L/2
-	default:
-		c.Lo, c.Hi = w.L, w.H
-		mid := w.edge(p.Bins2 / 2)
-		c.Q1, c.Median, c.Q3 = mid, mid, mid
+	case !s.found:
 		c.Resolution = ResolutionNone
+	case a > 0 || b < p.Bins2-1:
+		c.Resolution = ResolutionLinear
+	default:
+		c.Resolution = ResolutionMagnitude
+	}
+	if !(c.Step > 0) || math.IsInf(c.Step, 0) {
 		c.Step = w.H/2 - w.L/2
 	}
 	c.Q1 = min(max(c.Q1, c.Lo), c.Hi)
 	c.Median = min(max(c.Median, c.Q1), c.Hi)
 	c.Q3 = min(max(c.Q3, c.Median), c.Hi)
 	return c
-}
-
-// magnitudeEdge is the i-th edge of the stage-1 bins (edge i is bin i's lower
-// edge; edge Bins1 is the top).
-func magnitudeEdge(i int) float64 {
-	if i >= Bins1 {
-		_, hi := magnitudeEdges(Bins1 - 1)
-		return hi
-	}
-	lo, _ := magnitudeEdges(i)
-	return lo
 }
 
 // quantiles reads the 1/4, 1/2 and 3/4 quantiles off a histogram of
@@ -192,6 +287,10 @@ func quantiles(wt []float64, edge func(int) float64) (q1, med, q3 float64) {
 	total := 0.0
 	for _, v := range wt {
 		total += v
+	}
+	if !(total > 0) {
+		mid := edge(len(wt) / 2)
+		return mid, mid, mid
 	}
 	at := func(q float64) float64 {
 		target, cum := q*total, 0.0

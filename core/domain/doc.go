@@ -15,33 +15,55 @@
 // private quantiles. This package is that answer, built so that the noise is
 // Gaussian by design and composes exactly in the ledger's GDP filter.
 //
-// # The mechanism (two Gaussian histograms per column)
+// # The mechanism (one or two Gaussian histograms per column; issue 40)
 //
 // Stage 1, magnitude. Every finite value x falls in one of Bins1 = 2M + 1
-// signed binary-magnitude bins: |x| ∈ [2^k, 2^(k+1)) for MinExp ≤ k ≤ MaxExp,
-// an overflow bin |x| ≥ 2^(MaxExp+1) (up to math.MaxFloat64) on each side, and
-// a zero bin |x| < 2^MinExp. The bins cover every float64 exactly (math.Frexp,
-// no arithmetic on the value), so a value of 1e300 or −1e−30 is counted like
-// any other: floating point never absorbs one record into a sum. Each count
-// gets integer noise round(σ₁·Z), Z ~ N(0, 1); the bins whose noisy count
-// reaches τ₁ = ⌈σ₁·Φ⁻¹(1 − β₁/Bins1)⌉ survive (an empty bin survives with
-// probability ≤ β₁/Bins1, so a column has a false bin — which would widen
-// its range by orders of magnitude — with probability ≤ β₁ = 10⁻⁶). The window
-// of stage 2 is the span of the survivors, widened by the neighbouring bin on
-// a side whose noisy count reaches τ₁/3 (a tail too thin to survive; an empty
-// neighbour passes with probability ≈ 1 %).
+// signed magnitude bins of two binary orders each: |x| ∈ [4^k, 4^(k+1)) for
+// MinExp ≤ k ≤ MaxExp, an overflow bin |x| ≥ 4^(MaxExp+1) (up to
+// math.MaxFloat64) on each side, and a zero bin |x| < 4^MinExp. The bins
+// cover every float64 exactly (math.Frexp, no arithmetic on the value), so a
+// value of 1e300 or −1e−30 is counted like any other: floating point never
+// absorbs one record into a sum. Each count gets integer noise round(σ₁·Z),
+// Z ~ N(0, 1) drawn by rng.Normal53. Then, from the noisy counts alone:
 //
-// Stage 2, linear. The window [L, H] is cut into Bins2 = 8 equal bins; each value,
-// clamped to the window, is counted in one, with noise round(σ₂·Z) and
-// threshold τ₂ = ⌈σ₂·Φ⁻¹(1 − β₂/Bins2)⌉. The bounds are the outer edges of the
-// first and last surviving bins, widened by Margin bins; the quartiles are
-// read off the surviving noisy counts (linear interpolation within a bin).
-// Column.Step is the bins' width: the precision of the description.
-// A column with no stage-2 survivor keeps the window as its range and takes
-// its quartiles from stage 1 (Resolution "magnitude"); a column with no
-// stage-1 survivor at all (too few rows for this budget) is centred on its
-// noisiest bin and labelled Resolution "none". All of this is a function of
-// the noisy counts and public constants: post-processing.
+//   - the mode is the largest bin; it is "found" when it reaches
+//     τ_m = ⌈σ₁·Φ̄⁻¹(β/M) + ½⌉ (β = FalseMode), else the column is labelled
+//     Resolution "none" — its range is still finite, but the noise may have
+//     put it anywhere. n < τ_m (Plan.MinRows) is the stated floor below which
+//     no column can be found;
+//   - a side of zero is trusted when it holds the mode or its own largest bin
+//     reaches τ_m (a side with no value is trusted with probability ≤ β);
+//   - on a trusted side the mode's run grows through neighbours whose noisy
+//     count reaches τ_g = ⌈Grow·σ₁ + ½⌉ — a false neighbour (probability
+//     Φ̄(Grow) a side) widens the range by one bin, a factor 4, never by
+//     orders of magnitude — and one more bin is added outwards for a tail
+//     too thin to show;
+//   - zero is in the range when the zero bin is the mode or reaches τ_g, or
+//     when the run reaches down to magnitude 1 or below (0/1 and small-integer
+//     columns: a level at 0 held by 10 % of 100 rows is below the noise, and
+//     zero is a value, not a tiny magnitude); such an end is pinned at 0.
+//     Otherwise the inner end is one bin below the run (an offset column such
+//     as a year, which stage 2 narrows). A column whose only trusted bin is
+//     zero gets the unit scale [0, 1] (or [−1, 0]), pinned at both ends.
+//
+// Stage 2, linear. When the plan has two stages the window [L, H] of stage 1
+// is cut into Bins2 equal bins; each value, clamped to the window, is counted
+// in one with noise round(σ₂·Z). The outermost bins of an end that is not
+// pinned are trimmed while the noisy total of the k bins trimmed stays below
+// both z_t·σ₂·√k (Trim: mass the noise cannot tell from none) and
+// TrimShare·n, never through the mode; the bounds are the edges of what is
+// kept, widened by Margin bins; the quartiles are read off the kept bins that
+// reach z_t·σ₂ (linear interpolation within a bin). Column.Step is the bins'
+// width, the precision of the description. Resolution "linear" says stage 2
+// trimmed something, "magnitude" that it kept the whole window.
+//
+// Whether stage 2 is drawn is public: Plan.Stages is 2 when a count holding
+// every row would stand TwoStages noise scales clear of zero at the whole
+// budget, n·s/√(2d) ≥ TwoStages. Below it (about 150 rows for 5 columns at
+// ε = 1) splitting the budget would leave stage 1 too noisy to find the mode,
+// and stage 2 too noisy to trim anything, so stage 1 takes all of it.
+// Everything after the noisy counts — modes, runs, pins, trims, bounds,
+// quartiles and labels — is post-processing.
 //
 // # Privacy (exact GDP)
 //
@@ -55,8 +77,10 @@
 // (stage 2's window depends on stage 1's output) to √(μ₁² + μ₂²)-GDP (ibid.,
 // Corollary 3.3). Plan fixes s = privacy.Calibrate(ε, δ) — the largest s whose
 // curve δ_s(ε) stays ≤ δ — and spends Share1·s² on stage 1 and the rest on
-// stage 2: σ₁ = √(2d)/(s·√Share1), σ₂ = √(2d)/(s·√(1−Share1)). The release
-// is exactly s-GDP with no total-variation slack, so a ledger charges it as
+// stage 2 (all of it on stage 1 when the plan has one stage; the number of
+// stages is a function of n, d, ε and δ, which are public):
+// σ₁ = √(2d)/(s·√Share1), σ₂ = √(2d)/(s·√(1−Share1)). The release is exactly
+// s-GDP with no total-variation slack, so a ledger charges it as
 // privacy.Release{GDP: s, TV: 0} (Plan.Charge). A pure ε-DP step (an
 // exponential-mechanism quantile, a Laplace histogram) would enter the filter
 // only through μ = −2Φ⁻¹(1/(1 + e^ε)) (Dong–Roth–Su, Corollary 2.13's
@@ -65,17 +89,24 @@
 //
 // Rounding the noise to integers also removes the low-order bits through which
 // a floating-point sampler can leak (Mironov 2012): what is released is a
-// function of integer noisy counts. The residual is the distance between Go's
-// ziggurat N(0, 1) and the exact Gaussian, of the order of 2⁻⁵³ relative.
+// function of integer noisy counts. Z is drawn by Marsaglia's polar method on
+// 53-bit uniforms (rng.Normal53), exact up to that grid — not by Go's
+// ziggurat NormFloat64, whose density is off by up to 1.1·10⁻⁷ relative. A
+// threshold τ on a rounded count is met by an empty bin iff σZ ≥ τ − ½, so
+// every threshold is ⌈σz + ½⌉ and the stated rates Φ̄(z) hold exactly.
+//
+// A Plan is made only by NewPlan or NewPlanWith: Describe rebuilds it from its
+// n, d, ε, δ and options and refuses one whose fields differ (a plan with its
+// noise turned down would release the exact range labelled private).
 //
 // # What it is good for
 //
-// The noise is σ per count whatever n, so the resolution improves with n: a
-// stage finds a bin once its count clears about 4–5σ. At n in the hundreds and
-// a handful of columns a small budget finds each column's binary order of
-// magnitude and, where the values are concentrated, a range a few linear bins
-// wide; at n in the thousands the quartiles are within a bin or two. The
-// bounds are meant for scaling and clamping (a range somewhat too wide costs a
-// little signal, one too narrow clamps a few rows), not as a statistic.
-// docs/PRIVACY.md §9 states the defaults and what they were measured on.
+// The noise is σ per count whatever n, so the resolution improves with n. At
+// n ≈ 100 and a handful of columns one stage finds each column's factor-4
+// magnitude and its sign, and the range is the run with a bin of margin —
+// wide (often 5–15 times the data's spread) but rarely clamping; from a few
+// hundred rows stage 2 trims the window to a few linear bins. A range
+// somewhat too wide costs a little signal; one too narrow clamps rows, which
+// ruins a model, so every rule above errs on the wide side. docs/PRIVACY.md §9
+// states the defaults and what they were measured on.
 package domain

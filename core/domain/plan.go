@@ -9,23 +9,41 @@ import (
 )
 
 // The public constants of the mechanism (package doc). They were chosen on the
-// development half of the utility study (docs/PRIVACY.md §9), never on iris,
-// wine, Pima or R's tables.
+// development half of the utility study, at full size and subsampled to 100
+// and 250 rows (docs/PRIVACY.md §9, docs/study/ranges-development.md), never
+// on iris, wine, Pima or R's tables.
 const (
 	// Bins2 is the number of linear bins of stage 2.
-	Bins2 = 8
+	Bins2 = 16
 	// Share1 is the fraction of s² spent on stage 1 (magnitude).
 	Share1 = 0.5
-	// FalseBin1 is β₁: the probability that a column gets a stage-1 survivor
-	// where it has no value (a false bin widens the range by orders of
-	// magnitude, so it is kept small).
-	FalseBin1 = 1e-6
-	// FalseBin2 is β₂, the same for stage 2 (a false bin widens the range by
-	// at most the window).
-	FalseBin2 = 0.05
-	// Margin is the number of linear bins the bounds extend beyond the
-	// outermost stage-2 survivors, for the rows of a thin tail.
+	// Grow is z_g: stage 1 grows the mode's run of bins through a neighbour
+	// whose noisy count reaches ⌈z_g·σ₁ + ½⌉, and counts zero or negative
+	// values as present from the same level. An empty neighbour passes with
+	// probability Φ̄(z_g) ≈ 2.3 %, and then widens the range by one bin
+	// (a factor 4), never by orders of magnitude.
+	Grow = 2.0
+	// FalseMode is β: the probability that a side of zero with no value at all
+	// is trusted (its largest noisy bin reaches τ_m = ⌈σ₁·Φ̄⁻¹(β/M) + ½⌉,
+	// M bins a side). A false side would widen the range by orders of
+	// magnitude, so it is kept small. The same τ_m labels a column
+	// Resolution "none" when its mode does not reach it.
+	FalseMode = 1e-3
+	// Trim is z_t: stage 2 trims the outermost linear bins of the window
+	// while their noisy total stays below z_t·σ₂·√k (k bins trimmed) — mass
+	// that the noise cannot tell from none — and never through the mode.
+	Trim = 1.5
+	// TrimShare caps what stage 2 may trim from one end: a noisy total of
+	// at most TrimShare·n rows.
+	TrimShare = 0.05
+	// Margin is the number of linear bins the bounds extend beyond what stage
+	// 2 kept, for the rows of a thin tail.
 	Margin = 1
+	// TwoStages is R: stage 2 is drawn only when a count holding every row
+	// stands R noise scales clear of zero at the whole budget,
+	// n·s/√(2d) ≥ R. Below it, splitting the budget would leave stage 1 too
+	// noisy to find the mode, and stage 2 too noisy to trim anything.
+	TwoStages = 12.0
 	// MaxCells bounds n·d, like a CSV's (dataset.MaxCells).
 	MaxCells = 5_000_000
 	// MaxColumns bounds d.
@@ -33,7 +51,10 @@ const (
 )
 
 // Plan is the public description of one release: every number in it is a
-// function of n, d, ε, δ and the constants above, never of the data.
+// function of n, d, ε, δ and the constants above, never of the data. Only
+// NewPlan and NewPlanWith make one: Describe refuses a plan whose fields are
+// not those NewPlanWith computes from its n, d, ε, δ and options (a plan with
+// no noise would release the data's exact range).
 type Plan struct {
 	N       int     `json:"n"`
 	D       int     `json:"d"`
@@ -44,30 +65,53 @@ type Plan struct {
 	// GDP1, GDP2 are the stages' μ₁ = s·√Share1, μ₂ = s·√(1 − Share1).
 	GDP1 float64 `json:"gdpMagnitude"`
 	GDP2 float64 `json:"gdpLinear"`
-	// Sigma1, Sigma2 are the noise scales σ_k = √(2d)/μ_k of the counts.
+	// Stages is 2, or 1 when n·s/√(2d) < TwoStages (then μ₁ = s, μ₂ = 0).
+	Stages int `json:"stages"`
+	// Sigma1 = √(2d)/μ₁ and Sigma2 = √(2d)/μ₂ are the noise scales of the
+	// counts (Sigma2 = 0 with one stage).
 	Sigma1 float64 `json:"sigmaMagnitude"`
 	Sigma2 float64 `json:"sigmaLinear"`
-	// Threshold1, Threshold2 are τ_k = ⌈σ_k·Φ⁻¹(1 − β_k/bins_k)⌉.
-	Threshold1 float64 `json:"thresholdMagnitude"`
-	Threshold2 float64 `json:"thresholdLinear"`
-	Bins1      int     `json:"binsMagnitude"`
-	Bins2      int     `json:"binsLinear"`
+	// ModeThreshold is τ_m = ⌈σ₁·Φ̄⁻¹(FalseMode/M) + ½⌉ (Plan.MinRows).
+	ModeThreshold float64 `json:"thresholdMagnitude"`
+	// GrowThreshold is τ_g = ⌈Grow·σ₁ + ½⌉.
+	GrowThreshold float64 `json:"thresholdGrow"`
+	// TrimLevel is z_t·σ₂: stage 2 trims k outer bins while their noisy total
+	// is below TrimLevel·√k.
+	TrimLevel float64 `json:"thresholdLinear"`
+	// TrimCount is TrimShare·n: stage 2 never trims a noisy total above it.
+	TrimCount float64 `json:"trimCount"`
+	Bins1     int     `json:"binsMagnitude"`
+	Bins2     int     `json:"binsLinear"`
 	// Share1 is the fraction of s² spent on stage 1; Margin the linear bins
-	// added beyond the outermost survivors.
+	// added beyond what stage 2 kept.
 	Share1 float64 `json:"shareMagnitude"`
 	Margin int     `json:"margin"`
+
+	opt Options // what NewPlanWith was given: Describe rebuilds the plan from it
 }
 
+// MinRows is the stated floor of the release: below τ_m rows no column's mode
+// can reach the mode threshold, so every column is Resolution "none" (its
+// range is still finite: the widest the counts allow). At ε = 1, δ = 10⁻⁵ it
+// is 38 rows for one column, 84 for 5 and 119 for 10.
+func (p Plan) MinRows() int { return int(p.ModeThreshold) }
+
 // Options overrides the public constants, for the study that chose them
-// (wasm/tools/bench, -only ranges); a zero field keeps the default.
+// (wasm/tools/bench, -ranges); a zero field keeps the default.
 type Options struct {
 	Share1 float64 // in (0, 1); default Share1
 	Bins2  int     // in [2, 4096]; default Bins2
 	Margin int     // ≥ 0; default Margin (set NoMargin for 0)
+	Grow   float64 // in [0.5, 6]; default Grow
+	Trim   float64 // in [0, 6]; default Trim (set NoTrim for 0)
 }
 
-// NoMargin is Options.Margin for no margin at all.
-const NoMargin = -1
+// NoMargin is Options.Margin for no margin at all; NoTrim is Options.Trim
+// for a stage 2 that trims nothing.
+const (
+	NoMargin = -1
+	NoTrim   = -1
+)
 
 // NewPlan validates n, d, ε and δ and returns the plan with the default
 // constants. Errors name "x", "epsilon" or "delta"; δ must be below 1/n
@@ -94,7 +138,7 @@ func NewPlanWith(n, d int, eps, delta float64, o Options) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	share, bins2, margin := Share1, Bins2, Margin
+	share, bins2, margin, grow, trim := Share1, Bins2, Margin, Grow, Trim
 	if o.Share1 != 0 {
 		if err := checks.InRange("options.share1", o.Share1, 0.01, 0.99); err != nil {
 			return Plan{}, err
@@ -116,13 +160,50 @@ func NewPlanWith(n, d int, eps, delta float64, o Options) (Plan, error) {
 		}
 		margin = o.Margin
 	}
-	p := Plan{N: n, D: d, Epsilon: eps, Delta: delta, GDP: s, Bins1: Bins1, Bins2: bins2, Share1: share, Margin: margin}
+	if o.Grow != 0 {
+		if err := checks.InRange("options.grow", o.Grow, 0.5, 6); err != nil {
+			return Plan{}, err
+		}
+		grow = o.Grow
+	}
+	switch {
+	case o.Trim == NoTrim:
+		trim = 0
+	case o.Trim != 0:
+		if err := checks.InRange("options.trim", o.Trim, 0, 6); err != nil {
+			return Plan{}, err
+		}
+		trim = o.Trim
+	}
+	p := Plan{N: n, D: d, Epsilon: eps, Delta: delta, GDP: s, Bins1: Bins1, Bins2: bins2, Share1: share, Margin: margin, opt: o}
 	sens := math.Sqrt(2 * float64(d))
+	p.Stages = 2
+	if float64(n)*s/sens < TwoStages {
+		p.Stages, share = 1, 1
+		p.Share1 = 1
+	}
 	p.GDP1, p.GDP2 = s*math.Sqrt(share), s*math.Sqrt(1-share)
-	p.Sigma1, p.Sigma2 = sens/p.GDP1, sens/p.GDP2
-	p.Threshold1 = math.Ceil(p.Sigma1 * privacy.PhiInvUpper(FalseBin1/Bins1))
-	p.Threshold2 = math.Ceil(p.Sigma2 * privacy.PhiInvUpper(FalseBin2/float64(bins2)))
+	p.Sigma1 = sens / p.GDP1
+	if p.Stages == 2 {
+		p.Sigma2 = sens / p.GDP2
+	}
+	p.ModeThreshold = roundedThreshold(p.Sigma1, privacy.PhiInvUpper(FalseMode/sideBins))
+	p.GrowThreshold = roundedThreshold(p.Sigma1, grow)
+	p.TrimLevel = trim * p.Sigma2
+	p.TrimCount = TrimShare * float64(n)
 	return p, nil
+}
+
+// roundedThreshold is τ = ⌈σz + ½⌉: an empty bin's noisy count round(σZ)
+// reaches it only when σZ ≥ τ − ½ ≥ σz, so with probability ≤ Φ̄(z) (the
+// rounding moves the count by up to ½, issue 41 item 4).
+func roundedThreshold(sigma, z float64) float64 { return math.Ceil(sigma*z + 0.5) }
+
+// valid reports whether p is a plan NewPlanWith made: the same fields from
+// the same n, d, ε, δ and options.
+func (p Plan) valid() bool {
+	q, err := NewPlanWith(p.N, p.D, p.Epsilon, p.Delta, p.opt)
+	return err == nil && q == p
 }
 
 // Charge is what the release costs a ledger: s-GDP, no total-variation slack
