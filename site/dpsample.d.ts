@@ -223,8 +223,8 @@ export interface CSVProfile {
 /** One column's private description (dpsample.describe). lo < hi are finite; lo ≤ q1 ≤ median ≤ q3 ≤ hi. */
 export interface ColumnDescription {
   lo: number; hi: number; median: number; q1: number; q3: number;
-  /** "linear": resolved to a linear bin (step wide); "magnitude": only to a power of two; "none": nothing cleared
-   *  the noise (too few rows for this budget; do not rely on it). Computed from the noisy counts: private. */
+  /** "linear": the window trimmed to linear bins (step wide); "magnitude": the whole factor-4 window kept (wide);
+   *  "none": the mode did not clear the noise (a finite but wide guess). Computed from the noisy counts: private. */
   resolution: "linear" | "magnitude" | "none";
   /** the width of the bins lo, hi and the quartiles were read from: the description's precision. */
   step: number;
@@ -232,12 +232,13 @@ export interface ColumnDescription {
 
 export interface Description {
   columns: ColumnDescription[];
-  /** the release is gdp-GDP (two Gaussian histograms, exact: no total-variation slack); under a ledger, its state after the charge. */
+  /** the release is gdp-GDP (one or two Gaussian histograms, exact: no total-variation slack); under a ledger, its state after the charge. */
   privacy: { epsilon: number; delta: number; gdp: number; private: boolean; note?: string; ledger?: LedgerState };
   /** public: a function of n, d, ε, δ only (noise scales, thresholds, bins). */
   plan: { n: number; d: number; epsilon: number; delta: number; gdp: number; gdpMagnitude: number; gdpLinear: number;
-          sigmaMagnitude: number; sigmaLinear: number; thresholdMagnitude: number; thresholdLinear: number;
-          binsMagnitude: number; binsLinear: number; shareMagnitude: number; margin: number };
+          stages: 1 | 2; sigmaMagnitude: number; sigmaLinear: number; thresholdMagnitude: number; thresholdGrow: number;
+          thresholdLinear: number; trimCount: number; binsMagnitude: number; binsLinear: number; shareMagnitude: number;
+          margin: number };
 }
 
 export interface DPSample {

@@ -93,7 +93,7 @@ type Plan struct {
 // MinRows is the stated floor of the release: below τ_m rows no column's mode
 // can reach the mode threshold, so every column is Resolution "none" (its
 // range is still finite: the widest the counts allow). At ε = 1, δ = 10⁻⁵ it
-// is 38 rows for one column, 84 for 5 and 119 for 10.
+// is 22 rows for one column, 48 for 5 and 68 for 10.
 func (p Plan) MinRows() int { return int(p.ModeThreshold) }
 
 // Options overrides the public constants, for the study that chose them

@@ -328,6 +328,10 @@ func (v *estimateView) rangesChanged() {
 			on(find, "click", false, func(event) {
 				go func() {
 					v.rangesErr.SetTextContent("")
+					if err := v.preflight(); err != nil {
+						v.showFindResult(nil, err)
+						return
+					}
 					missing, err := v.findRanges()
 					v.showFindResult(missing, err)
 				}()

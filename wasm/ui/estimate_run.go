@@ -325,8 +325,16 @@ func (v *estimateView) runEstimate() {
 				return
 			}
 		}
-		if missing, err := v.findRanges(); len(missing) > 0 || err != nil {
-			v.showFindResult(missing, err)
+		if err := v.preflight(); err != nil {
+			if _, shown := err.(shownError); !shown {
+				v.formErr.SetTextContent(err.Error())
+			}
+			v.failedStart()
+			return
+		}
+		missing, err := v.findRanges()
+		v.showFindResult(missing, err)
+		if err != nil {
 			v.failedStart()
 			return
 		}

@@ -89,3 +89,70 @@ func TestFindRangesPrivately(t *testing.T) {
 	}
 	p.noConsoleErrors()
 }
+
+// smallCSV is a 111-row table of the shape people bring (issue 40): a
+// reading spread over two orders of magnitude, a wind speed, a temperature, a
+// 0/1 column with 20 % ones and a count. Synthetic: the reserved tables
+// (R's datasets, MASS) are never used here.
+func smallCSV() string {
+	r := rand.New(rand.NewPCG(40, 111))
+	var b strings.Builder
+	b.WriteString("reading,wind,temp,flag,count\n")
+	for i := 0; i < 111; i++ {
+		flag := 0
+		if i%5 == 0 {
+			flag = 1
+		}
+		fmt.Fprintf(&b, "%.0f,%.1f,%d,%d,%d\n", 5+r.ExpFloat64()*40, 2+r.Float64()*18, 56+r.IntN(42), flag, r.IntN(6))
+	}
+	return b.String()
+}
+
+// TestFindRangesSmallTable (issue 40 items 4 and 6): a 111-row table with
+// every range blank gets a model on the first press of Run, which charges
+// the ranges once and the model once (2 releases); every range is filled
+// (the 0/1 column's holds 0 and 1); the next press adds exactly one release.
+// An invalid ε is reported before anything is charged (item 5).
+func TestFindRangesSmallTable(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	eval[bool](p, `(localStorage.clear(), true)`)
+	p.setValue("est-data", "csv")
+	p.setValue("est-loss", "l1")
+	p.setValue("est-csv", smallCSV())
+	p.waitJS(`document.querySelectorAll("#est-features input").length === 5`, 5*time.Second)
+	p.checkFeatures("reading", "wind", "temp", "flag", "count")
+	p.ledgerReleases(0)
+
+	// Validate first, charge second: a bad ε spends nothing on ranges.
+	eps := p.value("est-epsilon")
+	p.setValue("est-epsilon", "-1")
+	p.click("est-run")
+	time.Sleep(1500 * time.Millisecond)
+	p.ledgerReleases(0)
+	if p.value("est-lo-0") != "" {
+		t.Errorf("ranges were found although ε was invalid")
+	}
+	p.setValue("est-epsilon", eps)
+
+	p.runEstimate()
+	p.ledgerReleases(2) // the ranges, then the model
+	for i := 0; i < 5; i++ {
+		lo, hi := p.value(fmt.Sprintf("est-lo-%d", i)), p.value(fmt.Sprintf("est-hi-%d", i))
+		if lo == "" || hi == "" {
+			t.Fatalf("column %d's range left blank: [%q, %q]", i, lo, hi)
+		}
+	}
+	var lo, hi float64
+	fmt.Sscan(p.value("est-lo-3"), &lo)
+	fmt.Sscan(p.value("est-hi-3"), &hi)
+	if !(lo <= 0 && hi >= 1) || hi > 1e3 {
+		t.Errorf("the 0/1 column's range [%g, %g] does not hold 0 and 1 sensibly", lo, hi)
+	}
+	if s := p.text("#est-statement"); s == "" {
+		t.Error("no model after the first Run")
+	}
+	p.runEstimate()
+	p.ledgerReleases(3) // one more model, no ranges again
+	p.noConsoleErrors()
+}
