@@ -24,19 +24,26 @@ import (
 //     (1, 1.0, 1e0, +1, 1,0 in a semicolon file: all "1"; −0 as 0); a
 //     missing marker (empty, NA, ?, …: isMissing) is written empty;
 //     other text is kept as it is (case and inner spaces count);
+//   - a record whose cells are all missing (",,," or a trailing row of
+//     empty cells) is left out, and so is a column missing in every record,
+//     its header cell included (a trailing delimiter on every line): Parse
+//     drops such a row (Drop "missing") and such a column holds no feature,
+//     so neither starts a fresh budget (issue 41). A table without them
+//     keeps the canonical form, and the key, it had before;
 //   - the records, the header among them (so a column's name counts, and
 //     the header mode does not), are sorted: row order does not count,
 //     duplicate rows do.
 //
-// A changed cell, an added or removed row or column, reordered or renamed
-// columns, and a number whose value changes (a rounded export) give another
-// key, and so a fresh budget. The key is a function of all the data: it is
+// A changed cell, an added or removed row or column (other than one of
+// missing cells only), reordered or renamed columns, and a number whose
+// value changes (a rounded export) give another key, and so a fresh budget. The key is a function of all the data: it is
 // never sent or exported (the page keeps it in this browser's storage only).
 
-// CanonicalForm is the canonical text of a table (see above): its records,
-// each cell canonical and Go-quoted (strconv.Quote), comma-separated, one
-// line each, sorted bytewise and joined by "\n". Errors are Parse's for text that is not
-// CSV (field "text").
+// CanonicalForm is the canonical text of a table (see above): its records
+// that are not all missing, each cell canonical and Go-quoted
+// (strconv.Quote) and the columns missing in every record left out,
+// comma-separated, one line each, sorted bytewise and joined by "\n".
+// Errors are Parse's for text that is not CSV (field "text").
 func CanonicalForm(text string) (string, error) {
 	text = strings.TrimPrefix(text, "\ufeff")
 	dl := detect(text)
@@ -44,15 +51,43 @@ func CanonicalForm(text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	lines := make([]string, len(recs))
-	var b strings.Builder
-	for i, rec := range recs {
-		b.Reset()
+	cells := make([][]string, 0, len(recs))
+	for _, rec := range recs {
+		can := make([]string, len(rec))
+		empty := true
 		for j, c := range rec {
-			if j > 0 {
+			can[j] = canonicalCell(dl, c)
+			empty = empty && can[j] == ""
+		}
+		if !empty { // a record of missing cells only is dropped
+			cells = append(cells, can)
+		}
+	}
+	// keep[j]: column j has a cell that is not missing in some record
+	// (header included); a column missing in every record is dropped.
+	var keep []bool
+	for _, can := range cells {
+		for len(keep) < len(can) {
+			keep = append(keep, false)
+		}
+		for j, c := range can {
+			keep[j] = keep[j] || c != ""
+		}
+	}
+	lines := make([]string, len(cells))
+	var b strings.Builder
+	for i, can := range cells {
+		b.Reset()
+		first := true
+		for j, c := range can {
+			if !keep[j] {
+				continue
+			}
+			if !first {
 				b.WriteByte(',')
 			}
-			b.WriteString(strconv.Quote(canonicalCell(dl, c)))
+			first = false
+			b.WriteString(strconv.Quote(c))
 		}
 		lines[i] = b.String()
 	}

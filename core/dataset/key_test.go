@@ -1,6 +1,9 @@
 package dataset
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -64,5 +67,84 @@ func TestTableKey(t *testing.T) {
 	// A quoted cell holding the delimiter or a newline stays one cell.
 	if key("a,b\n\"1,2\",3\n") == key("a,b\n1,2,3\n") || key("a\n\"p\nq\"\n") == key("a\np\nq\n") {
 		t.Error("quoted cells merged with their neighbours")
+	}
+}
+
+// TestTableKeyAllMissing (issue 41 item 3): a trailing delimiter on every
+// line (a column missing in every record, header included) and a trailing
+// row of empty cells leave Parse's x and y as they were, and so must leave
+// the key. Before CanonicalForm left such rows and columns out, each of the
+// three variants below had a key of its own (a fresh budget).
+func TestTableKeyAllMissing(t *testing.T) {
+	base := "x,y,label\n1.0,2.5,yes\n3,-0.25,no\n1.0,2.5,yes\n0,4,no\n"
+	trailing := strings.ReplaceAll(base, "\n", ",\n") // "x,y,label,\n1.0,2.5,yes,\n…"
+	for name, s := range map[string]string{
+		"a trailing comma on every line":         trailing,
+		"a trailing row of empty cells":          base + ",,\n",
+		"both (a row of four empty cells)":       trailing + ",,,\n",
+		"an empty middle column":                 "x,,y,label\n1.0,,2.5,yes\n3,NA,-0.25,no\n1.0,,2.5,yes\n0,?,4,no\n",
+		"empty rows between, of missing markers": "x,y,label\n1.0,2.5,yes\nNA,,?\n3,-0.25,no\n1.0,2.5,yes\n,,\n0,4,no\n",
+	} {
+		// The premise: Parse gives the same x and y.
+		opt := Options{Target: "label", Positive: "yes", Features: []string{"x", "y"}, Drop: "missing"}
+		want, err := Parse(base, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Parse(s, opt)
+		if err != nil {
+			t.Fatalf("%s: Parse: %v", name, err)
+		}
+		if !reflect.DeepEqual(got.X, want.X) || !reflect.DeepEqual(got.Y, want.Y) {
+			t.Fatalf("%s: Parse gives x %v y %v, want x %v y %v", name, got.X, got.Y, want.X, want.Y)
+		}
+		kb, _ := TableKey(base)
+		if ks, err := TableKey(s); err != nil || ks != kb {
+			cb, _ := CanonicalForm(base)
+			cs, _ := CanonicalForm(s)
+			t.Errorf("%s: another key (%v)\ncanonical %q\nwant      %q", name, err, cs, cb)
+		}
+	}
+	// A column whose header is named is kept even when every data cell of
+	// it is missing, and a row with one cell that is not missing is kept.
+	kb, _ := TableKey(base)
+	for name, s := range map[string]string{
+		"a named empty column":        strings.Replace(trailing, "label,\n", "label,z\n", 1),
+		"a row with one value":        base + ",,no\n",
+		"one value in the new column": strings.Replace(trailing, "0,4,no,", "0,4,no,7", 1),
+	} {
+		if ks, _ := TableKey(s); ks == kb {
+			t.Errorf("%s: the same key as the table without it\n%q", name, s)
+		}
+	}
+}
+
+// TestTableKeyUnchanged (issue 41 item 3): a table without a row or a
+// column of missing cells only keeps the key it had before issue 41 (the
+// keys below were computed by TableKey at ae268fa, before the change): a
+// changed key would orphan the budgets stored under it. The shipped
+// datasets are pinned too; if one of their files is edited, its key moves
+// and this test says so.
+func TestTableKeyUnchanged(t *testing.T) {
+	for _, tc := range []struct{ text, key string }{
+		{"x,y,label\n1.0,2.5,yes\n3,-0.25,no\n1.0,2.5,yes\n,4,no\n", "58962cbeded48787a62c45b951cb3218a4364531e6b133f90003bac24a4df59e"},
+		// A column missing in every data row but named in the header.
+		{"x,y,z\n1,,3\n4,,6\n", "5daf40964efd8f6873baa0bab5bd41f2174cfa90a86364e768ba7ce9a0ab802b"},
+	} {
+		if k, err := TableKey(tc.text); err != nil || k != tc.key {
+			t.Errorf("TableKey(%q) = %s, %v; was %s", tc.text, k, err, tc.key)
+		}
+	}
+	for file, key := range map[string]string{
+		"breast-cancer-wisconsin.csv": "7e3a0b14c3637c079fa0517b786f1dd01fc71bb0844414397e6fab87a4e94aa6",
+		"palmer-penguins.csv":         "f39f7f16c79f6f669805ec19428f635d597a6d5e7ab2c59094a49074ea3fd956",
+	} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "site", "data", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k, err := TableKey(string(b)); err != nil || k != key {
+			t.Errorf("%s: key %s, %v; was %s (edited file, or a changed canonical form?)", file, k, err, key)
+		}
 	}
 }

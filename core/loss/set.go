@@ -92,15 +92,33 @@ func New(k Kind, x [][]float64, y []float64, p Params) (*Set, error) {
 // row by at most a few times that error. So a shard holding stored rows can
 // check ‖x_i‖ ≤ clip with no tolerance (NewShard) and accept every row New
 // stored, whatever the record.
+//
+// The scaling runs on u = 2^(−e)·src, where 2^(e−1) ≤ max|srcⱼ| < 2^e:
+// dstⱼ = uⱼ·(clip/‖u‖), with ‖u‖ ∈ [1/2, √d). Multiplying by a power of two
+// is exact and Norm(u) = 2^(−e)·Norm(src), so where the factor and the
+// products are normal numbers this is dstⱼ = srcⱼ·(clip/‖src‖) bit for bit,
+// as before issue 41; but a huge finite row, whose ‖src‖ overflows to +Inf
+// (‖[MaxFloat64, MaxFloat64]‖ = √2·MaxFloat64), keeps its direction — the
+// factor clip/‖src‖ was 0 and stored it as zeros — and a factor that would
+// be subnormal (clip/‖src‖ < 2^(−1022), a row beyond 10^308 clipped to 1)
+// loses no bits.
 func clipRow(dst, src []float64, clip float64) bool {
 	copy(dst, src)
 	nrm := Norm(src)
 	if nrm <= clip {
 		return false
 	}
-	f := clip / nrm
+	e := scaleExp(src)
+	u := make([]float64, len(src))
+	for j, v := range src {
+		u[j] = math.Ldexp(v, -e)
+	}
+	f := clip / Norm(u)
+	if math.IsInf(f, 1) { // clip/‖u‖ < 2^e ≤ 2^1024 rounded up; lowered below
+		f = math.MaxFloat64
+	}
 	for k := 0; ; k++ {
-		for j, v := range src {
+		for j, v := range u {
 			dst[j] = v * f
 		}
 		if Norm(dst) <= clip {
@@ -110,9 +128,15 @@ func clipRow(dst, src []float64, clip float64) bool {
 	}
 }
 
-// Norm is the Euclidean norm ‖v‖, scaled to avoid overflow for huge finite entries.
+// Norm is the Euclidean norm ‖v‖ = √(Σ vⱼ²), computed as m·√(Σ (vⱼ/m)²)
+// with m = maxⱼ |vⱼ| (scaled by the largest magnitude first, as math.Hypot
+// and LAPACK's dnrm2 do), so that no square overflows or underflows: Norm is
+// finite whenever ‖v‖ ≤ MaxFloat64, and +Inf only when ‖v‖ itself overflows
+// — Norm([MaxFloat64, MaxFloat64]) = √2·MaxFloat64 = +Inf, which is why
+// clipRow scales such a row by a power of two before dividing by its norm.
+// Its relative error is a few ulp for short vectors (≈ d/2 ulp at most for
+// long ones); Norm of an empty or zero vector is 0.
 func Norm(v []float64) float64 {
-	// scaled to avoid overflow for huge finite entries
 	mx := 0.0
 	for _, a := range v {
 		mx = math.Max(mx, math.Abs(a))
@@ -126,6 +150,16 @@ func Norm(v []float64) float64 {
 		s += a * a
 	}
 	return mx * math.Sqrt(s)
+}
+
+// scaleExp is the e with 2^(e−1) ≤ max|vⱼ| < 2^e (for a finite, nonzero v).
+func scaleExp(v []float64) int {
+	mx := 0.0
+	for _, a := range v {
+		mx = math.Max(mx, math.Abs(a))
+	}
+	_, e := math.Frexp(mx)
+	return e
 }
 
 // Kind returns the loss.
