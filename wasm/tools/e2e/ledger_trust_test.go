@@ -189,10 +189,12 @@ func TestLedgerTwoTabs(t *testing.T) {
 // TestLoaderLostLedger (issue 30 item 3, the loader): a ledger the loader
 // cannot restore into a replaced worker (here a worker that refuses the
 // restore, as another version would refuse a state it cannot read) is not
-// replaced by a fresh budget: after the worker is replaced, open, get and a
-// charged sample with that key reject, saying so and naming the way out;
-// ledger.reset(key, budget) starts it afresh, and runs go on (main: open
-// silently gave a fresh budget).
+// replaced by a fresh budget: after the worker is replaced, open, get, a
+// charged sample and a charged describe with that key reject, saying so and
+// naming the way out; ledger.reset(key, budget) starts it afresh, and runs go
+// on (main: open silently gave a fresh budget; issue 41 item 5: describe was
+// not keyed by its ledger and answered "must be the key of an open ledger …
+// open first", while open was refused).
 func TestLoaderLostLedger(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
@@ -209,16 +211,17 @@ func TestLoaderLostLedger(t *testing.T) {
 	  const run = await d.mechanism.sample(req, { ledger: key }).then(() => "ran", (e) => e.message);
 	  const get = await d.ledger.get(key).then((s) => "got " + s.spent.releases, (e) => e.message);
 	  const open = await d.ledger.open({ key, epsilon: 3, delta: 1e-5 }).then((s) => "opened with " + s.spent.releases, (e) => e.message);
+	  const describe = await d.describe({ x: req.x, epsilon: 1, delta: 1e-5 }, { ledger: key }).then(() => "described", (e) => e.message);
 	  const reset = await d.ledger.reset(key, { epsilon: 3, delta: 1e-5 }).then((s) => s.spent.releases, (e) => e.message);
 	  const after = await d.mechanism.sample(req, { ledger: key }).then((r) => r.privacy.ledger.spent.releases, (e) => e.message);
 	  d.terminate();
-	  return { restarted: d.restarts - before, spin, run, get, open, reset, after };
+	  return { restarted: d.restarts - before, spin, run, get, open, describe, reset, after };
 	})()`)
 	t.Logf("%v", r)
 	if r["restarted"].(float64) < 1 || r["spin"] != "AbortError" {
 		t.Fatalf("the worker was not replaced: %v", r)
 	}
-	for _, k := range []string{"run", "get", "open"} {
+	for _, k := range []string{"run", "get", "open", "describe"} {
 		if s, _ := r[k].(string); !strings.Contains(s, "could not be (state.extra must be a known field") || !strings.Contains(s, "ledger.reset(key, {epsilon, delta})") {
 			t.Errorf("%s on a ledger lost in the restart: %q", k, r[k])
 		}
