@@ -87,6 +87,32 @@ func TestLedgerKey(t *testing.T) {
 	p.noConsoleErrors()
 }
 
+// TestLedgerLegacyMerged (issue 41 item 2): a budget stored under the
+// former key (the bytes' SHA-256) is merged into the table's budget by
+// release id and removed, also when the table already has a budget under
+// the new key (main read the former key only when nothing was stored under
+// the new one, so a table saved two ways before the key change kept one of
+// its two histories: here 1 release shown instead of 3).
+func TestLedgerLegacyMerged(t *testing.T) {
+	p, csv := irisOneRelease(t)
+	sum := sha256.Sum256([]byte(csv))
+	legacy := hex.EncodeToString(sum[:])
+	eval[bool](p, `(() => { localStorage.setItem("dpsample.ledger.`+legacy+`", JSON.stringify({key: "`+legacy+`",
+	  budget: {epsilon: 3, delta: 1e-5, gdp: 1, tv: 1e-6}, history: [{id: "old-1", gdp: 0.2, tv: 0}, {id: "old-2", gdp: 0.2, tv: 0}]})); return true })()`)
+	p.reloadPage()
+	p.setupIrisL1(csv, "1")
+	t.Logf("merged: %s", p.ledgerReleases(3))
+	if eval[bool](p, `localStorage.getItem("dpsample.ledger.`+legacy+`") !== null`) {
+		t.Error("the legacy entry was kept beside the merged one")
+	}
+	ids := eval[string](p, `(() => { const k = Object.keys(localStorage).filter(k => k.startsWith("dpsample.ledger."));
+	  return k.length + ": " + JSON.parse(localStorage.getItem(k[0])).history.map(r => r.id.startsWith("old-") ? r.id : "new").sort().join(",") })()`)
+	if ids != "1: new,old-1,old-2" {
+		t.Errorf("stored budgets after the merge: %s", ids)
+	}
+	p.noConsoleErrors()
+}
+
 // TestLedgerUnreadable (issue 30 item 3): a stored budget that cannot be
 // read back (a field another version added) is not replaced by a fresh one:
 // after a reload the meter says so, Run is refused with a message naming the
