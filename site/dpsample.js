@@ -255,8 +255,10 @@ class Runtime {
     if (signal !== undefined && !(signal instanceof AbortSignal)) throw new Error("opts.signal must be an AbortSignal");
     if (signal?.aborted) throw abortError();
     await this.ready;
+    // The ledger the call uses: a charged run (mechanism.sample, describe) is
+    // keyed by its opts.ledger, so a ledger lost in a restart refuses it too.
     const key = path.startsWith("ledger.") ? (path === "ledger.open" || path === "ledger.restore" ? args[0]?.key : args[0])
-      : path.startsWith("mechanism.") ? (path === "mechanism.sample" ? ledger : args[1]?.ledger) : undefined;
+      : path === "mechanism.sample" || path === "describe" ? ledger : path.startsWith("mechanism.") ? args[1]?.ledger : undefined;
     const lost = typeof key === "string" ? this.lost.get(key) : undefined;
     if (lost && path === "ledger.reset") {
       // The way out: a fresh ledger with the given (or the lost one's) budget.

@@ -205,21 +205,24 @@ func (lv *ledgerView) errBlocked() error {
 
 // sync brings the table's stored ledger into the worker (merging with what
 // the worker holds) and returns the result; nil when neither has one. A
-// budget stored under the table's legacy key (the bytes' SHA-256) is carried
-// over. A stored state that cannot be read back (edited by hand, written by
-// another version, a history the worker refuses) blocks the table
-// (lv.blocked; the error is errBlocked): it is never replaced by a fresh
-// budget, only by a confirmed reset.
+// budget stored under the table's legacy key (the bytes' SHA-256) is merged
+// into it by release id and then removed (withLegacy), whether or not the
+// table has a budget under its key already. A stored state that cannot be
+// read back (edited by hand, written by another version, a history the worker
+// refuses) blocks the table (lv.blocked; the error is errBlocked): it is
+// never replaced by a fresh budget, only by a confirmed reset.
 func (lv *ledgerView) sync(key, legacy string) (*privacy.LedgerState, error) {
 	lv.blocked = ""
 	s, from := stored(key), ""
-	if s == "" && legacy != "" && legacy != key {
-		if s = stored(legacy); s != "" {
-			from = legacy
-			if v, _, err := parseStored(legacy, s); err == nil {
-				v.Set("key", key)
-				s = js.Global().Get("JSON").Call("stringify", v).String()
+	if legacy != "" && legacy != key {
+		if old := stored(legacy); old != "" {
+			m, err := withLegacy(key, s, legacy, old)
+			if err != nil {
+				lv.blocked = err.Error()
+				lv.render()
+				return nil, lv.errBlocked()
 			}
+			s, from = m, legacy
 		}
 	}
 	if s != "" {
@@ -519,6 +522,7 @@ func (lv *ledgerView) reset() {
 	if !write(st, true) {
 		lv.msg.SetTextContent("This browser does not let the page keep the table's budget (storage is disabled or full): it is kept only until the page is closed or reloaded.")
 	} else {
+		lv.dropLegacy(key) // what the table's former key still holds is forgotten too (sync would merge it back)
 		lv.msg.SetTextContent("The table's releases were forgotten; its budget starts again from zero.")
 	}
 	lv.show(st)

@@ -125,6 +125,71 @@ func parseStored(key, s string) (js.Value, privacy.LedgerState, error) {
 	return v, st, nil
 }
 
+// withLegacy is the text to restore for the table key: cur, what is stored
+// under key ("" if nothing), with old, what is stored under the table's
+// legacy key (the bytes' SHA-256, before issue 30), merged in by release id
+// (issue 41 item 2: the legacy key was read only when nothing was stored
+// under key, so a table saved two ways before the key change kept one of its
+// two histories). With two budgets, the one that has releases stands (cur's
+// when both have): the other's releases are counted against it, never
+// dropped — the table may then be over budget, and runs on it are refused.
+// An unreadable cur is returned as it is (sync blocks the table on it); an
+// unreadable old is an error, which blocks the table too: the releases it
+// may record are not forgotten without a confirmed reset.
+func withLegacy(key, cur, legacy, old string) (string, error) {
+	ov, o, err := parseStored(legacy, old)
+	if err != nil {
+		return "", fmt.Errorf("the budget stored under this file's former key: %v", err)
+	}
+	ov.Set("key", key)
+	stringify := func(v js.Value) string { return js.Global().Get("JSON").Call("stringify", v).String() }
+	if cur == "" {
+		return stringify(ov), nil
+	}
+	cv, c, err := parseStored(key, cur)
+	if err != nil {
+		return cur, nil
+	}
+	// The stored values themselves are merged, not their decoded copies: a
+	// field this version does not know still reaches ledger.restore, which
+	// refuses it (the table is then blocked, as for any unreadable budget).
+	into, from, fromHist := cv, ov, o.History
+	if !sameBudget(c.Budget, o.Budget) && len(c.History) == 0 && len(o.History) > 0 {
+		into, from, fromHist = ov, cv, c.History
+		into.Set("key", key)
+	}
+	var have privacy.LedgerState
+	if err := jsio.Decode(into, &have); err != nil {
+		return "", err
+	}
+	ids := map[string]bool{}
+	for _, r := range have.History {
+		ids[r.ID] = true
+	}
+	h := into.Get("history")
+	if !js.Global().Get("Array").Call("isArray", h).Bool() {
+		h = js.Global().Get("Array").New()
+		into.Set("history", h)
+	}
+	for i, r := range fromHist {
+		if !ids[r.ID] {
+			ids[r.ID] = true
+			h.Call("push", from.Get("history").Index(i))
+		}
+	}
+	return stringify(into), nil
+}
+
+// dropLegacy removes what is stored under the legacy key of the current
+// table (after a reset of key).
+func (lv *ledgerView) dropLegacy(key string) {
+	if lv.legacyMemo == "" || lv.legacyMemo == key || lv.legacyText != lv.text {
+		return
+	}
+	defer func() { recover() }()
+	storage().Call("removeItem", ledgerStorePrefix+lv.legacyMemo)
+}
+
 // sameBudget reports whether a and b have the same declared total.
 func sameBudget(a, b privacy.LedgerBudget) bool {
 	return a.Epsilon == b.Epsilon && a.Delta == b.Delta

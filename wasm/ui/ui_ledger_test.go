@@ -5,6 +5,7 @@ package ui
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"syscall/js"
 	"testing"
@@ -120,5 +121,56 @@ func TestGoString(t *testing.T) {
 		if got := goString(js.ValueOf(txt)); got != txt {
 			t.Errorf("goString of %d bytes differs from the text (len %d)", len(txt), len(got))
 		}
+	}
+}
+
+// TestWithLegacy (issue 41 item 2): a budget stored under a table's legacy
+// key is merged into the one stored under its key by release id (main read
+// it only when nothing was stored under the key). With two budgets the one
+// with releases stands and the other's releases are counted against it; an
+// unreadable legacy entry is an error (the table is blocked), an unreadable
+// current one is left for sync to refuse.
+func TestWithLegacy(t *testing.T) {
+	state := func(key string, eps float64, ids ...string) string {
+		h := make([]string, len(ids))
+		for i, id := range ids {
+			h[i] = `{"id":"` + id + `","gdp":0.1,"tv":0}`
+		}
+		return `{"key":"` + key + `","budget":{"epsilon":` + strconv.FormatFloat(eps, 'g', -1, 64) + `,"delta":1e-5,"gdp":0.7,"tv":1e-7},"history":[` + strings.Join(h, ",") + `]}`
+	}
+	read := func(s string) (string, string) {
+		_, st, err := parseStored("k", s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		var ids []string
+		for _, r := range st.History {
+			ids = append(ids, r.ID)
+		}
+		return strconv.FormatFloat(st.Budget.Epsilon, 'g', -1, 64), strings.Join(ids, ",")
+	}
+	for _, c := range []struct {
+		name, cur, old, eps, ids string
+	}{
+		{"nothing under the key", "", state("L", 3, "a", "b"), "3", "a,b"},
+		{"both, one release in common", state("k", 3, "a", "c"), state("L", 3, "a", "b"), "3", "a,c,b"},
+		{"two budgets, both with releases", state("k", 2, "c"), state("L", 3, "a"), "2", "c,a"},
+		{"two budgets, the key's without releases", state("k", 2), state("L", 3, "a"), "3", "a"},
+		{"two budgets, the legacy's without releases", state("k", 2, "c"), state("L", 3), "2", "c"},
+	} {
+		got, err := withLegacy("k", c.cur, "L", c.old)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if eps, ids := read(got); eps != c.eps || ids != c.ids {
+			t.Errorf("%s: budget ε = %s, releases %s; want ε = %s, %s", c.name, eps, ids, c.eps, c.ids)
+		}
+	}
+	if _, err := withLegacy("k", state("k", 3, "a"), "L", "{not json"); err == nil || !strings.Contains(err.Error(), "former key") {
+		t.Errorf("an unreadable legacy entry: %v", err)
+	}
+	if got, err := withLegacy("k", "{not json", "L", state("L", 3, "a")); err != nil || got != "{not json" {
+		t.Errorf("an unreadable current entry: %q, %v", got, err)
 	}
 }

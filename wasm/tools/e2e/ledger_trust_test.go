@@ -87,6 +87,32 @@ func TestLedgerKey(t *testing.T) {
 	p.noConsoleErrors()
 }
 
+// TestLedgerLegacyMerged (issue 41 item 2): a budget stored under the
+// former key (the bytes' SHA-256) is merged into the table's budget by
+// release id and removed, also when the table already has a budget under
+// the new key (main read the former key only when nothing was stored under
+// the new one, so a table saved two ways before the key change kept one of
+// its two histories: here 1 release shown instead of 3).
+func TestLedgerLegacyMerged(t *testing.T) {
+	p, csv := irisOneRelease(t)
+	sum := sha256.Sum256([]byte(csv))
+	legacy := hex.EncodeToString(sum[:])
+	eval[bool](p, `(() => { localStorage.setItem("dpsample.ledger.`+legacy+`", JSON.stringify({key: "`+legacy+`",
+	  budget: {epsilon: 3, delta: 1e-5, gdp: 1, tv: 1e-6}, history: [{id: "old-1", gdp: 0.2, tv: 0}, {id: "old-2", gdp: 0.2, tv: 0}]})); return true })()`)
+	p.reloadPage()
+	p.setupIrisL1(csv, "1")
+	t.Logf("merged: %s", p.ledgerReleases(3))
+	if eval[bool](p, `localStorage.getItem("dpsample.ledger.`+legacy+`") !== null`) {
+		t.Error("the legacy entry was kept beside the merged one")
+	}
+	ids := eval[string](p, `(() => { const k = Object.keys(localStorage).filter(k => k.startsWith("dpsample.ledger."));
+	  return k.length + ": " + JSON.parse(localStorage.getItem(k[0])).history.map(r => r.id.startsWith("old-") ? r.id : "new").sort().join(",") })()`)
+	if ids != "1: new,old-1,old-2" {
+		t.Errorf("stored budgets after the merge: %s", ids)
+	}
+	p.noConsoleErrors()
+}
+
 // TestLedgerUnreadable (issue 30 item 3): a stored budget that cannot be
 // read back (a field another version added) is not replaced by a fresh one:
 // after a reload the meter says so, Run is refused with a message naming the
@@ -189,10 +215,12 @@ func TestLedgerTwoTabs(t *testing.T) {
 // TestLoaderLostLedger (issue 30 item 3, the loader): a ledger the loader
 // cannot restore into a replaced worker (here a worker that refuses the
 // restore, as another version would refuse a state it cannot read) is not
-// replaced by a fresh budget: after the worker is replaced, open, get and a
-// charged sample with that key reject, saying so and naming the way out;
-// ledger.reset(key, budget) starts it afresh, and runs go on (main: open
-// silently gave a fresh budget).
+// replaced by a fresh budget: after the worker is replaced, open, get, a
+// charged sample and a charged describe with that key reject, saying so and
+// naming the way out; ledger.reset(key, budget) starts it afresh, and runs go
+// on (main: open silently gave a fresh budget; issue 41 item 5: describe was
+// not keyed by its ledger and answered "must be the key of an open ledger …
+// open first", while open was refused).
 func TestLoaderLostLedger(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
@@ -209,16 +237,17 @@ func TestLoaderLostLedger(t *testing.T) {
 	  const run = await d.mechanism.sample(req, { ledger: key }).then(() => "ran", (e) => e.message);
 	  const get = await d.ledger.get(key).then((s) => "got " + s.spent.releases, (e) => e.message);
 	  const open = await d.ledger.open({ key, epsilon: 3, delta: 1e-5 }).then((s) => "opened with " + s.spent.releases, (e) => e.message);
+	  const describe = await d.describe({ x: req.x, epsilon: 1, delta: 1e-5 }, { ledger: key }).then(() => "described", (e) => e.message);
 	  const reset = await d.ledger.reset(key, { epsilon: 3, delta: 1e-5 }).then((s) => s.spent.releases, (e) => e.message);
 	  const after = await d.mechanism.sample(req, { ledger: key }).then((r) => r.privacy.ledger.spent.releases, (e) => e.message);
 	  d.terminate();
-	  return { restarted: d.restarts - before, spin, run, get, open, reset, after };
+	  return { restarted: d.restarts - before, spin, run, get, open, describe, reset, after };
 	})()`)
 	t.Logf("%v", r)
 	if r["restarted"].(float64) < 1 || r["spin"] != "AbortError" {
 		t.Fatalf("the worker was not replaced: %v", r)
 	}
-	for _, k := range []string{"run", "get", "open"} {
+	for _, k := range []string{"run", "get", "open", "describe"} {
 		if s, _ := r[k].(string); !strings.Contains(s, "could not be (state.extra must be a known field") || !strings.Contains(s, "ledger.reset(key, {epsilon, delta})") {
 			t.Errorf("%s on a ledger lost in the restart: %q", k, r[k])
 		}
