@@ -237,7 +237,7 @@ export interface Description {
   /** public: a function of n, d, ε, δ only (noise scales, thresholds, bins). */
   plan: { n: number; d: number; epsilon: number; delta: number; gdp: number; gdpMagnitude: number; gdpLinear: number;
           stages: 1 | 2; sigmaMagnitude: number; sigmaLinear: number; thresholdMagnitude: number; thresholdGrow: number;
-          thresholdLinear: number; trimCount: number; binsMagnitude: number; binsLinear: number; shareMagnitude: number;
+          thresholdLinear: number; binsMagnitude: number; binsLinear: number; shareMagnitude: number;
           margin: number };
 }
 

@@ -178,34 +178,21 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 }
 
 // trimmed returns the run [a, b] of stage 2's bins kept: the outermost bins
-// are trimmed while the noisy total of the k bins trimmed stays below both
-// TrimLevel·√k (mass the noise cannot tell from none) and TrimCount (a
-// share of the rows: at small n the first test alone would cut a real tail),
-// never through the mode nor at a pinned end.
+// of an end that is not pinned are trimmed one by one while each one's noisy
+// count stays below TrimLevel = z_t·σ₂, never through the mode. An empty bin
+// stops the trimming with probability Φ̄(z_t) (the range is then a little
+// wider); a bin holding z_t·σ₂ rows or more always does.
 func trimmed(c []float64, p Plan, pinLo, pinHi bool) (a, b int) {
 	mode := argmaxIn(c, 0, len(c))
 	a, b = 0, len(c)-1
-	below := func(sum float64, k int) bool {
-		return sum < p.TrimLevel*math.Sqrt(float64(k)) && sum < p.TrimCount
-	}
 	if !pinHi {
-		sum := 0.0
-		for k := 1; len(c)-k > mode; k++ {
-			sum += c[len(c)-k]
-			if !below(sum, k) {
-				break
-			}
-			b = len(c) - k - 1
+		for b > mode && c[b] < p.TrimLevel {
+			b--
 		}
 	}
 	if !pinLo {
-		sum := 0.0
-		for k := 1; k-1 < mode; k++ {
-			sum += c[k-1]
-			if !below(sum, k) {
-				break
-			}
-			a = k
+		for a < mode && c[a] < p.TrimLevel {
+			a++
 		}
 	}
 	return a, b

@@ -49,9 +49,9 @@
 // Stage 2, linear. When the plan has two stages the window [L, H] of stage 1
 // is cut into Bins2 equal bins; each value, clamped to the window, is counted
 // in one with noise round(σ₂·Z). The outermost bins of an end that is not
-// pinned are trimmed while the noisy total of the k bins trimmed stays below
-// both z_t·σ₂·√k (Trim: mass the noise cannot tell from none) and
-// TrimShare·n, never through the mode; the bounds are the edges of what is
+// pinned are trimmed one by one while each one's noisy count stays below
+// z_t·σ₂ (Trim: a count the noise cannot tell from none), never through the
+// mode; the bounds are the edges of what is
 // kept, widened by Margin bins; the quartiles are read off the kept bins that
 // reach z_t·σ₂ (linear interpolation within a bin). Column.Step is the bins'
 // width, the precision of the description. Resolution "linear" says stage 2

@@ -29,13 +29,10 @@ const (
 	// magnitude, so it is kept small. The same τ_m labels a column
 	// Resolution "none" when its mode does not reach it.
 	FalseMode = 1e-3
-	// Trim is z_t: stage 2 trims the outermost linear bins of the window
-	// while their noisy total stays below z_t·σ₂·√k (k bins trimmed) — mass
-	// that the noise cannot tell from none — and never through the mode.
-	Trim = 1.5
-	// TrimShare caps what stage 2 may trim from one end: a noisy total of
-	// at most TrimShare·n rows.
-	TrimShare = 0.05
+	// Trim is z_t: stage 2 trims the outermost linear bins of the window one
+	// by one while each one's noisy count stays below z_t·σ₂ — a count the
+	// noise cannot tell from none — and never through the mode.
+	Trim = 2.0
 	// Margin is the number of linear bins the bounds extend beyond what stage
 	// 2 kept, for the rows of a thin tail.
 	Margin = 1
@@ -75,11 +72,9 @@ type Plan struct {
 	ModeThreshold float64 `json:"thresholdMagnitude"`
 	// GrowThreshold is τ_g = ⌈Grow·σ₁ + ½⌉.
 	GrowThreshold float64 `json:"thresholdGrow"`
-	// TrimLevel is z_t·σ₂: stage 2 trims k outer bins while their noisy total
-	// is below TrimLevel·√k.
+	// TrimLevel is z_t·σ₂: stage 2 trims an outer bin whose noisy count is
+	// below it.
 	TrimLevel float64 `json:"thresholdLinear"`
-	// TrimCount is TrimShare·n: stage 2 never trims a noisy total above it.
-	TrimCount float64 `json:"trimCount"`
 	Bins1     int     `json:"binsMagnitude"`
 	Bins2     int     `json:"binsLinear"`
 	// Share1 is the fraction of s² spent on stage 1; Margin the linear bins
@@ -190,7 +185,6 @@ func NewPlanWith(n, d int, eps, delta float64, o Options) (Plan, error) {
 	p.ModeThreshold = roundedThreshold(p.Sigma1, privacy.PhiInvUpper(FalseMode/sideBins))
 	p.GrowThreshold = roundedThreshold(p.Sigma1, grow)
 	p.TrimLevel = trim * p.Sigma2
-	p.TrimCount = TrimShare * float64(n)
 	return p, nil
 }
 

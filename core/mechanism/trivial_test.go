@@ -55,5 +55,11 @@ func TestRecommendedEstimator(t *testing.T) {
 		if got := RecommendedEstimator(k); got != want {
 			t.Errorf("%v: %q, want %q", k, got, want)
 		}
+		if got := RecommendedEstimatorFor(k, SmallTableRows); got != want {
+			t.Errorf("%v at n = %d: %q, want %q", k, SmallTableRows, got, want)
+		}
+		if got := RecommendedEstimatorFor(k, SmallTableRows-1); got != EstimatorExponential {
+			t.Errorf("%v at n = %d: %q, want Algorithm 1 (issue 40)", k, SmallTableRows-1, got)
+		}
 	}
 }

@@ -415,6 +415,18 @@ func (v *estimateView) updateRadius() {
 	v.c.setError(nil)
 }
 
+// estimatorFor is the estimator of a run on n rows: the user's choice, or
+// for a supervised loss the study's rule for that loss and n
+// (mechanism.RecommendedEstimatorFor: Algorithm 1 below SmallTableRows,
+// issue 40), shown in the select. n is the count after the missing-cell
+// policy, which every result releases.
+func (v *estimateView) estimatorFor(l loss.Kind, n int) string {
+	if l.Supervised() && v.estWant == "" {
+		v.estSel.sel.SetValue(mechanism.RecommendedEstimatorFor(l, n))
+	}
+	return v.estSel.sel.Value()
+}
+
 // syncEstimator offers DP-GD for a supervised loss only: for a location loss
 // the select shows Algorithm 1, disabled (DP-GD is not defined there). A
 // supervised loss starts at docs/DEFAULTS.md's rule

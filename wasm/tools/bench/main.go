@@ -82,11 +82,22 @@ func main() {
 	studyResults := flag.String("study-results", filepath.Join("docs", "study", "runs.jsonl.gz"), "the study's runs file (relative to -root) that the report's §3a is built from, without re-running")
 	ranges := flag.String("ranges", "", `print the private ranges study (core/domain's constants) on one half of the study's tables ("development"; "evaluation" only to report the chosen constants once) and exit`)
 	rangesReps := flag.Int("ranges-reps", 50, "with -ranges: seeded draws per table and configuration")
+	rangesModel := flag.String("ranges-model", "", `print the downstream check of issue 40 (DP-GD and Algorithm 1 at ε = 1 on private vs declared ranges, full size and 250 and 100 training rows) on one half of the study's tables and exit`)
+	rangesModelSplits := flag.Int("ranges-model-splits", 10, "with -ranges-model: public 80/20 splits per table and size")
 	compare := flag.String("compare-load", "", "comma-separated .wasm files: time cold loads of index.html with each as site/dpsample.wasm, interleaved in one Chromium, print medians and paired differences, and exit (nothing is written)")
 	loads := flag.Int("loads", 21, "with -compare-load: cold loads per module")
 	flag.Parse()
 	if *compare != "" {
 		if err := compareLoad(*root, strings.Split(*compare, ","), *loads, os.Stdout); err != nil {
+			fatal(err)
+		}
+		return
+	}
+	if *rangesModel != "" {
+		if *rangesModel != HalfDev && *rangesModel != HalfEval {
+			fatal(fmt.Errorf("-ranges-model: want %q or %q, got %q", HalfDev, HalfEval, *rangesModel))
+		}
+		if err := runRangesModel(*root, *rangesModel, *rangesModelSplits, os.Stdout); err != nil {
 			fatal(err)
 		}
 		return

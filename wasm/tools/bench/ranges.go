@@ -73,8 +73,8 @@ func rangesGrid() []rangesConfig {
 		g = append(g, rangesConfig{Epsilon: e})
 	}
 	for _, o := range []domain.Options{
-		{Share1: 0.3}, {Share1: 0.7}, {Share1: 0.85}, {Share1: 0.95}, {Bins2: 8}, {Bins2: 32}, {Margin: domain.NoMargin}, {Margin: 2},
-		{Grow: 1.5}, {Grow: 2.5}, {Trim: 1}, {Trim: 2}, {Trim: domain.NoTrim},
+		{Share1: 0.3}, {Share1: 0.7}, {Bins2: 8}, {Bins2: 32}, {Margin: domain.NoMargin}, {Margin: 2},
+		{Grow: 1.5}, {Grow: 2.5}, {Trim: 1.5}, {Trim: 2.5}, {Trim: domain.NoTrim},
 	} {
 		g = append(g, rangesConfig{Epsilon: 1, Opt: o})
 	}

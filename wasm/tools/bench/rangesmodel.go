@@ -1,0 +1,192 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/dpsample/dpsample/core/dataset"
+	"github.com/dpsample/dpsample/core/domain"
+	"github.com/dpsample/dpsample/core/loss"
+)
+
+// The downstream check of issue 40: what private ranges cost a model, and
+// which estimator suits a small table. For every development table, at its
+// full size and with the training part subsampled to 250 and 100 rows, and
+// for Splits public 80/20 splits, the features (and a regression target) are
+// scaled to [−1, 1] by either the declared ranges or the ranges describe
+// finds on the training rows (ε = 1, δ = 10⁻⁵, seeded: a study), and DP-GD
+// and Algorithm 1 (the exponential mechanism) are run at ε = 1 with the
+// study's first loss of the task and the page's radius rule (C·clip = 4 for
+// classification, 2 for regression); the test metric is averaged over the
+// splits (accuracy, or MAE in the target's units). The ranges release is a
+// further ε = 1 on the page; here only the model's accuracy is compared.
+//
+// go run ./wasm/tools/bench -ranges-model development prints the table.
+
+// rangesModelSizes are the training sizes: 0 is the whole training part.
+var rangesModelSizes = []int{0, 250, 100}
+
+// scaledSplit scales a split's raw rows (and a regression target) by ranges,
+// clamping to [−1, 1] as the page does; it returns the share of training
+// feature values clamped.
+func scaledSplit(raw split, rs []dataset.Range, target *dataset.Range, intercept bool) (split, float64) {
+	scale := func(x [][]float64) ([][]float64, int) {
+		out := make([][]float64, len(x))
+		clamped := 0
+		for i, row := range x {
+			r := make([]float64, 0, len(row)+1)
+			for j, v := range row {
+				s := rs[j].ToScaled(v)
+				c := min(1, max(-1, s))
+				if c != s {
+					clamped++
+				}
+				r = append(r, c)
+			}
+			if intercept {
+				r = append(r, 1)
+			}
+			out[i] = r
+		}
+		return out, clamped
+	}
+	var s split
+	var clamped int
+	s.xTr, clamped = scale(raw.xTr)
+	s.xTe, _ = scale(raw.xTe)
+	s.yTr, s.yTe = slices.Clone(raw.yTr), slices.Clone(raw.yTe)
+	if target != nil {
+		for i, y := range s.yTr {
+			s.yTr[i] = min(1, max(-1, target.ToScaled(y)))
+		}
+		for i, y := range s.yTe {
+			s.yTe[i] = target.ToScaled(y) // the test target is not clamped: MAE in the declared units
+		}
+	}
+	return s, float64(clamped) / float64(len(raw.xTr)*len(rs))
+}
+
+// runRangesModel writes the downstream table for one half.
+func runRangesModel(root, half string, splits int, w io.Writer) error {
+	o := DefaultStudyOptions()
+	fmt.Fprintf(w, "Models on private vs declared ranges (issue 40), %s half: %d splits; DP-GD and Algorithm 1 at ε = 1, δ = 1e-5; ranges found at ε = 1 on the training rows.\n\n", half, splits)
+	fmt.Fprintln(w, "| table | task | n train | ranges | clamped | DP-GD | Algorithm 1 | non-private |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	for _, ds := range StudyDatasets {
+		if ds.Half != half {
+			continue
+		}
+		dir := filepath.Join(root, "site", "data")
+		if ds.Dir == "bench" {
+			dir = filepath.Join(root, "wasm", "tools", "bench", "data")
+		}
+		text, err := os.ReadFile(filepath.Join(dir, ds.File))
+		if err != nil {
+			return err
+		}
+		opt := dataset.Options{Target: ds.Target, Drop: "missing", Features: ds.Features, TargetType: "numeric"}
+		if ds.Task == TaskClassification {
+			opt.TargetType, opt.Positive = dataset.TargetLabel, ds.Positive
+		}
+		t, err := dataset.Parse(string(text), opt)
+		if err != nil {
+			return err
+		}
+		if ds.Task == TaskClassification {
+			for i, y := range t.Y {
+				if y == 0 {
+					t.Y[i] = -1
+				}
+			}
+		}
+		k, err := loss.ParseKind(o.Losses[ds.Task][0])
+		if err != nil {
+			return err
+		}
+		for _, size := range rangesModelSizes {
+			type acc struct{ clamped, dpgd, exp, np float64 }
+			sums := map[string]*acc{"declared": {}, "private": {}}
+			nTr := 0
+			for sp := 0; sp < splits; sp++ {
+				raw := makeSplit(t.X, t.Y, splitSeed(ds.Key, sp), false)
+				if size != 0 && size < len(raw.xTr) {
+					raw.xTr, raw.yTr = raw.xTr[:size], raw.yTr[:size]
+				}
+				nTr = len(raw.xTr)
+				for _, which := range []string{"declared", "private"} {
+					rs := make([]dataset.Range, len(t.Columns))
+					var target *dataset.Range
+					if which == "declared" {
+						for j, c := range t.Columns {
+							rs[j] = ds.Ranges[c]
+						}
+						if ds.Task == TaskRegression {
+							tr := ds.TargetRange
+							target = &tr
+						}
+					} else {
+						x := raw.xTr
+						if ds.Task == TaskRegression {
+							x = make([][]float64, len(raw.xTr))
+							for i, row := range raw.xTr {
+								x[i] = append(slices.Clone(row), raw.yTr[i])
+							}
+						}
+						p, err := domain.NewPlan(len(x), len(x[0]), 1, 1e-5)
+						if err != nil {
+							return err
+						}
+						seed := runSeed("ranges-model", ds.Key, sp, size)
+						res, err := domain.Describe(x, p, &seed)
+						if err != nil {
+							return err
+						}
+						for j := range rs {
+							rs[j] = dataset.Range{Lo: res.Columns[j].Lo, Hi: res.Columns[j].Hi}
+						}
+						if ds.Task == TaskRegression {
+							c := res.Columns[len(rs)]
+							target = &dataset.Range{Lo: c.Lo, Hi: c.Hi}
+						}
+					}
+					s, clamped := scaledSplit(raw, rs, target, true)
+					task, err := newStudyTask(ds, k, s, pageMultiplier(ds.Task), "")
+					if err != nil {
+						return err
+					}
+					if target != nil {
+						task.ds.TargetRange = *target // the MAE in the target's units
+					}
+					a := sums[which]
+					a.clamped += clamped
+					for _, m := range []string{MethodDPGD, MethodExponential, MethodNonPrivate} {
+						run, err := task.run(context.Background(), m, 1, 1e-5, runSeed("ranges-model-run", ds.Key, sp, size, which, m))
+						if err != nil {
+							return err
+						}
+						switch m {
+						case MethodDPGD:
+							a.dpgd += run.Metric
+						case MethodExponential:
+							a.exp += run.Metric
+						default:
+							a.np += run.Metric
+						}
+					}
+				}
+			}
+			f := float64(splits)
+			for _, which := range []string{"declared", "private"} {
+				a := sums[which]
+				fmt.Fprintf(w, "| %s | %s | %d | %s | %.3f | %.3f | %.3f | %.3f |\n", ds.Key, ds.Task, nTr, which, a.clamped/f, a.dpgd/f, a.exp/f, a.np/f)
+			}
+		}
+	}
+	return nil
+}
