@@ -43,6 +43,14 @@ type Options struct {
 	// Declared target schema (target.go).
 	TargetType string `json:"targetType,omitempty"` // "numeric", "label" or "" (see target.go)
 	Positive   string `json:"positive,omitempty"`   // the +1 label; every other label is −1
+
+	// Categories declares text feature columns and their labels (issue 42):
+	// each such column is one-hot coded into one column per label, named
+	// "name=label", in the order given; a cell whose label is not in the list
+	// codes as all zeros (the block's norm is 1, or 0 for an unlisted label).
+	// The lists are public: a label that never occurs is fine, an empty list
+	// is an error naming categories.
+	Categories map[string][]string `json:"categories,omitempty"`
 }
 
 // Table is a parsed dataset.
@@ -188,7 +196,17 @@ func parse(text string, opt Options, tick func(read int) error) (*Table, error) 
 	if len(feats) == 0 {
 		return nil, checks.Errorf("features", "at least one feature column besides the target")
 	}
+	cats, err := opt.categoryCodes(t.AllNames, feats, target)
+	if err != nil {
+		return nil, err
+	}
 	for _, j := range feats {
+		if c, ok := cats[j]; ok {
+			for _, l := range c.labels {
+				t.Columns = append(t.Columns, t.AllNames[j]+"="+l)
+			}
+			continue
+		}
 		t.Columns = append(t.Columns, t.AllNames[j])
 	}
 	// Missing cells.
@@ -214,13 +232,17 @@ func parse(text string, opt Options, tick func(read int) error) (*Table, error) 
 		if !keep[i] {
 			continue
 		}
-		row := make([]float64, len(feats))
-		for k, j := range feats {
+		row := make([]float64, 0, len(t.Columns))
+		for _, j := range feats {
+			if c, ok := cats[j]; ok {
+				row = c.append(row, rec[j])
+				continue
+			}
 			v, ok := dl.num(rec[j])
 			if !ok {
 				return nil, &checks.Error{Field: fmt.Sprintf("row %d, column %q", i+1, t.AllNames[j]), Rule: dl.numberRule(rec[j]), Got: strconv.Quote(rec[j])}
 			}
-			row[k] = v
+			row = append(row, v)
 		}
 		t.X = append(t.X, row)
 	}

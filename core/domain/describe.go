@@ -201,7 +201,8 @@ func trimmed(c []float64, p Plan, pinLo, pinHi bool) (a, b int) {
 // rules switches off parts of the post-processing, for the tests that show
 // a statistical test fails without them; Describe uses the zero value.
 type rules struct {
-	noZero bool // never pin an end at zero (a column's zero level is then found only when it clears the noise)
+	noZero     bool // never pin an end at zero (a column's zero level is then found only when it clears the noise)
+	labelShift int  // added to τ_L (a broken threshold for the tests)
 }
 
 func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {

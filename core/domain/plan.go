@@ -81,6 +81,15 @@ type Plan struct {
 	// added beyond what stage 2 kept.
 	Share1 float64 `json:"shareMagnitude"`
 	Margin int     `json:"margin"`
+	// Labels says the release also counts each column's text labels
+	// (DescribeCells, issue 42). Then half of δ pays for the curve
+	// (s = Calibrate(ε, δ/2)) and the other half for TV = δ/(2(1 + e^ε)), the
+	// total-variation slack of releasing only labels that occur: a label
+	// survives LabelThreshold with probability ≤ TV/d when it occurs in at
+	// most one row (categories.go).
+	Labels         bool    `json:"labels,omitempty"`
+	LabelThreshold float64 `json:"thresholdLabel,omitempty"`
+	TV             float64 `json:"tv,omitempty"`
 
 	opt Options // what NewPlanWith was given: Describe rebuilds the plan from it
 }
@@ -99,6 +108,11 @@ type Options struct {
 	Margin int     // ≥ 0; default Margin (set NoMargin for 0)
 	Grow   float64 // in [0.5, 6]; default Grow
 	Trim   float64 // in [0, 6]; default Trim (set NoTrim for 0)
+	// Labels makes a plan for DescribeCells: text labels counted too.
+	Labels bool
+	// MaxTV, if > 0, caps the label part's total variation below
+	// δ/(2(1 + e^ε)): a ledger's proportional share (PlanCellsFor).
+	MaxTV float64
 }
 
 // NoMargin is Options.Margin for no margin at all; NoTrim is Options.Trim
@@ -129,7 +143,11 @@ func NewPlanWith(n, d int, eps, delta float64, o Options) (Plan, error) {
 	if err := checks.First(checks.Epsilon("epsilon", eps), checks.DeltaForN("delta", delta, n)); err != nil {
 		return Plan{}, err
 	}
-	s, err := privacy.Calibrate(eps, delta)
+	curveDelta := delta
+	if o.Labels {
+		curveDelta = delta / 2
+	}
+	s, err := privacy.Calibrate(eps, curveDelta)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -185,6 +203,14 @@ func NewPlanWith(n, d int, eps, delta float64, o Options) (Plan, error) {
 	p.ModeThreshold = roundedThreshold(p.Sigma1, privacy.PhiInvUpper(FalseMode/sideBins))
 	p.GrowThreshold = roundedThreshold(p.Sigma1, grow)
 	p.TrimLevel = trim * p.Sigma2
+	if o.Labels {
+		p.Labels = true
+		p.TV = delta / (2 * (1 + math.Exp(eps)))
+		if o.MaxTV > 0 {
+			p.TV = math.Min(p.TV, o.MaxTV)
+		}
+		p.LabelThreshold = math.Ceil(p.Sigma1*privacy.PhiInvUpper(p.TV/float64(d)) + 1.5)
+	}
 	return p, nil
 }
 
@@ -200,8 +226,13 @@ func (p Plan) valid() bool {
 	return err == nil && q == p
 }
 
-// Charge is what the release costs a ledger: s-GDP, no total-variation slack
-// (the Gaussian mechanism is exact), with its own (ε, δ) for basic composition.
+// Charge is what the release costs a ledger: s-GDP, with its own (ε, δ) for
+// basic composition; no total-variation slack for numbers (the Gaussian
+// mechanism is exact), TV for a release that counts labels.
 func (p Plan) Charge() privacy.Release {
-	return privacy.Release{Label: "column ranges (describe)", GDP: p.GDP, Epsilon: p.Epsilon, Delta: p.Delta}
+	label := "column ranges (describe)"
+	if p.Labels {
+		label = "column ranges and categories (describe)"
+	}
+	return privacy.Release{Label: label, GDP: p.GDP, TV: p.TV, Epsilon: p.Epsilon, Delta: p.Delta}
 }
