@@ -227,6 +227,7 @@ func (v *estimateView) dataInputsChanged(why string) {
 // file with the same column names on this device): nothing here is computed
 // from the data.
 func (v *estimateView) rangesChanged() {
+	v.reconcilePrivate() // ranges found privately on another table (or before a reset) are not this table's
 	v.updateRadius()
 	v.syncEstimator()
 	_, b := v.text()

@@ -83,7 +83,15 @@ func (v *estimateView) recall() {
 		found := map[string]privateRange{}
 		if jsio.Decode(p, &found) == nil {
 			for c, r := range found {
-				v.private[c] = r
+				// Kept aside, and out of the inputs, until this table's
+				// ledger is known to hold the release that found it
+				// (reconcilePrivate; remembered before issue 41, without
+				// a release, it never is).
+				v.carried[c] = r
+				lo, hi := niceRange(r.Col.Lo, r.Col.Hi, r.Col.Step)
+				if d := v.declared[c]; d[0] == lo && d[1] == hi {
+					delete(v.declared, c)
+				}
 			}
 		}
 	}
@@ -99,7 +107,15 @@ func (v *estimateView) remember() {
 	}
 	defer func() { _ = recover() }() // storage full or refused: nothing is remembered
 	ranges, pos := js.Global().Get("Object").New(), js.Global().Get("Object").New()
-	n := 0
+	found := map[string]privateRange{} // ranges found privately (a private release: fine to keep), this table's or kept aside
+	for _, c := range v.profile.Columns {
+		if v.privateNote(c.Name) != "" {
+			found[c.Name] = v.private[c.Name]
+		} else if p, ok := v.carried[c.Name]; ok {
+			found[c.Name] = p
+		}
+	}
+	n := len(found)
 	for _, c := range v.profile.Columns {
 		if d, ok := v.declared[c.Name]; ok && (strings.TrimSpace(d[0]) != "" || strings.TrimSpace(d[1]) != "") {
 			a := js.Global().Get("Array").New(2)
@@ -120,12 +136,6 @@ func (v *estimateView) remember() {
 	obj := js.Global().Get("Object").New()
 	obj.Set("ranges", ranges)
 	obj.Set("positive", pos)
-	found := map[string]privateRange{} // ranges found privately (a private release: fine to keep)
-	for _, c := range v.profile.Columns {
-		if v.privateNote(c.Name) != "" {
-			found[c.Name] = v.private[c.Name]
-		}
-	}
 	if len(found) > 0 {
 		obj.Set("private", jsio.Encode(found))
 	}
@@ -149,6 +159,7 @@ func (v *estimateView) forget() {
 			delete(v.declared, c.Name)
 			delete(v.positive, c.Name)
 			delete(v.private, c.Name)
+			delete(v.carried, c.Name)
 		}
 	}
 	v.recalled = false

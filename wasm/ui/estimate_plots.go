@@ -274,8 +274,8 @@ func (v *estimateView) exportJSON(in *estimateInput, r *mechanism.Result) {
 	if in.positive != "" {
 		payload["positive"] = in.positive
 	}
-	if found := v.privateExport(in); len(found) > 0 {
-		payload["privateRanges"] = found // which declared ranges were found privately, and what that release cost
+	if found := v.privateExport(in, r.Privacy.Ledger); len(found) > 0 {
+		payload["privateRanges"] = found // which declared ranges were found privately, and what that release cost (its id in privacy.ledger)
 	}
 	b := jsio.JSON(payload, "  ") // not encoding/json: ≈ 47 KB less to download (jsio.JSON)
 	if v.exportURL != "" {

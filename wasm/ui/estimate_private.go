@@ -40,6 +40,13 @@ type privateRange struct {
 	Epsilon    float64       `json:"epsilon"`
 	Delta      float64       `json:"delta"`
 	Resolution string        `json:"resolution"`
+	// Release is the id of the describe release that found it and Table the
+	// key of the table whose ledger that release was charged to (kept on
+	// this device with the declarations, never exported): it counts as found
+	// privately only while the shown table's ledger holds that release
+	// (estimate_private_held.go).
+	Release string `json:"release,omitempty"`
+	Table   string `json:"table,omitempty"`
 }
 
 // blankColumns are the shown columns whose range has both ends blank.
@@ -165,6 +172,7 @@ func (v *estimateView) findRanges() (missing []string, err error) {
 		v.declared[c] = [2]string{lo, hi}
 		v.private[c] = privateRange{Col: col, Epsilon: privateEpsilon, Delta: delta, Resolution: col.Resolution}
 	}
+	v.stampRelease(key, res)
 	v.remember()
 	v.rangesChanged()
 	return missing, nil
@@ -216,8 +224,8 @@ func niceRange(lo, hi, step float64) (string, string) {
 // privateNote marks a range input found privately (shown under its label).
 func (v *estimateView) privateNote(col string) string {
 	p, ok := v.private[col]
-	if !ok {
-		return ""
+	if !ok || heldRelease(v.tableLedger(), p) == nil {
+		return "" // not (or no longer) on this table's ledger
 	}
 	d := v.declared[col]
 	lo, hi := niceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
@@ -268,22 +276,30 @@ func (v *estimateView) privatePanel() {
 	v.rangesBox.AppendChild(wrap)
 }
 
-// privateStatement is the result statement's sentence about private ranges.
-func (v *estimateView) privateStatement(in *estimateInput) string {
+// privateStatement is the result statement's sentence about private ranges:
+// those the run used whose release is in st, the table's ledger after the
+// run (what it says they cost is read there).
+func (v *estimateView) privateStatement(in *estimateInput, st *privacy.LedgerState) string {
 	cols := append([]string(nil), in.table.Columns...)
 	if in.target != nil {
 		cols = append(cols, in.targetCol)
 	}
 	var found []string
 	eps, delta := 0.0, 0.0
+	releases := map[string]bool{}
 	for _, c := range cols {
-		if v.privateNote(c) != "" {
+		if rel := heldRelease(st, v.private[c]); rel != nil && v.privateNote(c) != "" {
 			found = append(found, c)
-			eps, delta = v.private[c].Epsilon, v.private[c].Delta
+			eps, delta = rel.Epsilon, rel.Delta
+			releases[rel.ID] = true
 		}
 	}
 	if len(found) == 0 {
 		return ""
+	}
+	if len(releases) > 1 {
+		return fmt.Sprintf(" The ranges of %s were found privately by %d separate (ε = %g, δ = %g) releases, each charged once to this "+
+			"table's budget; the others were declared.", strings.Join(found, ", "), len(releases), eps, delta)
 	}
 	return fmt.Sprintf(" The ranges of %s were found privately by a separate (ε = %g, δ = %g) release charged once to this table's "+
 		"budget; the others were declared.", strings.Join(found, ", "), eps, delta)
@@ -304,18 +320,19 @@ func (v *estimateView) showFindResult(missing []string, err error) {
 }
 
 // privateExport lists, for the export, the declared ranges that were found
-// privately and the release that found them.
-func (v *estimateView) privateExport(in *estimateInput) map[string]any {
+// privately and the release that found them: only those whose release is in
+// st, the table's ledger after the run (its ε and δ are read there).
+func (v *estimateView) privateExport(in *estimateInput, st *privacy.LedgerState) map[string]any {
 	cols := append([]string(nil), in.table.Columns...)
 	if in.target != nil {
 		cols = append(cols, in.targetCol)
 	}
 	out := map[string]any{}
 	for _, c := range cols {
-		if v.privateNote(c) != "" {
-			p := v.private[c]
+		p := v.private[c]
+		if rel := heldRelease(st, p); rel != nil && v.privateNote(c) != "" {
 			out[c] = map[string]any{"lo": p.Col.Lo, "hi": p.Col.Hi, "median": p.Col.Median, "q1": p.Col.Q1, "q3": p.Col.Q3,
-				"resolution": p.Resolution, "epsilon": p.Epsilon, "delta": p.Delta}
+				"resolution": p.Resolution, "epsilon": rel.Epsilon, "delta": rel.Delta, "release": rel.ID}
 		}
 	}
 	return out

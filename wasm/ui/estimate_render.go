@@ -152,7 +152,7 @@ func (v *estimateView) render(in *estimateInput, r *mechanism.Result) {
 	diag := text("p", "Your data against the declarations: "+strings.Join(clamps, ", ")+". "+work+
 		". These numbers are computed from your raw data on this device and are not private; do not publish them.", "id", v.id+"-diagnostics")
 	appendAll(v.excess, diag)
-	v.statement.SetTextContent(statement(r) + v.privateStatement(in) + ledgerStatement(r.Privacy.Ledger))
+	v.statement.SetTextContent(statement(r) + v.privateStatement(in, r.Privacy.Ledger) + ledgerStatement(r.Privacy.Ledger))
 	v.exportJSON(in, r)
 }
 

@@ -308,6 +308,7 @@ func (v *estimateView) runEstimate() {
 			}
 		}
 	}
+	v.settleCarried()
 	if b := v.builtin(); b != nil {
 		b.load(v.root) // a built-in chosen while its fetch was under way, or whose fetch failed
 	} else if txt, _ := v.text(); strings.TrimSpace(txt) != "" && len(txt) <= maxPasteBytes && len(v.blankColumns()) > 0 {

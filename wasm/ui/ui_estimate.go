@@ -112,6 +112,7 @@ type estimateView struct {
 	declared      map[string][2]string    // column → the lo, hi the user typed (kept across redraws)
 	positive      map[string]string       // target column → the declared positive label
 	private       map[string]privateRange // column → the range found privately for it (estimate_private.go)
+	carried       map[string]privateRange // column → a range found privately whose release this table's ledger does not hold (estimate_private_held.go): not in the inputs
 	featState     map[string]bool         // feature column → checked (the user's last choice)
 	// A CSV's profile (dataset.ProfileText, for the owner's eyes and the
 	// form's first choices) and what was found at load time.
@@ -161,7 +162,7 @@ const csvPlaceholder = "x1,x2,label\n0.1,0.5,yes\n…"
 
 func buildEstimateView(root elem) {
 	v := &estimateView{id: idPrefix(root, "est"), root: root, declared: map[string][2]string{}, positive: map[string]string{}, private: map[string]privateRange{},
-		featState: map[string]bool{}}
+		carried: map[string]privateRange{}, featState: map[string]bool{}}
 	id := v.id
 	appendAll(root,
 		text("h2", "Private estimate"),
@@ -252,6 +253,11 @@ func buildEstimateView(root elem) {
 	v.run = newRunner(id, "Run privately")
 	v.run.showLeft = true
 	v.ledger = newLedgerView(root, id)
+	v.ledger.onRender = func() { // the table's ledger, now known, may hold a remembered range's release, or no longer hold one
+		if v.reconcilePrivate() {
+			v.rangesChanged()
+		}
+	}
 	v.ledger.source = func() (js.Value, string) {
 		s, b := v.text()
 		if b != nil {

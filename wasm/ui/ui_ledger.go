@@ -57,6 +57,7 @@ type ledgerView struct {
 	source                 func() (js.Value, string)
 	keyText, keyMemo       string // the last table hashed and its key
 	legacyText, legacyMemo string // the same for legacyKey
+	onRender               func() // called after each redraw: the state shown may have changed
 }
 
 func newLedgerView(root elem, id string) *ledgerView {
@@ -531,6 +532,9 @@ func (lv *ledgerView) reset() {
 // render draws the meter from the current state (or the inputs' budget
 // when the table has no ledger yet).
 func (lv *ledgerView) render() {
+	if lv.onRender != nil {
+		defer lv.onRender()
+	}
 	st := lv.state
 	locked := st != nil && st.Spent.Releases > 0
 	if lv.blocked != "" {

@@ -156,3 +156,89 @@ func TestFindRangesSmallTable(t *testing.T) {
 	p.ledgerReleases(3) // one more model, no ranges again
 	p.noConsoleErrors()
 }
+
+// TestRangesNotCarried (issue 41 item 1): ranges found privately on one
+// table are not carried to another. On a near-copy of the table (one cell
+// changed: another budget) the inputs are blank, not pre-filled and marked
+// "found privately" (main filled and marked them from the first table's
+// release, and the copy's first model then said its ranges came from a
+// release "charged once to this table's budget" that its ledger did not
+// hold); Run finds them on the copy, charged to the copy's budget. After a
+// reload the copy's ranges come back filled and marked (its ledger holds
+// their release), and a reset of its budget, which forgets that release,
+// blanks them again.
+func TestRangesNotCarried(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
+	eval[bool](p, `(localStorage.clear(), true)`)
+	eval[bool](p, `(() => { const f = URL.createObjectURL; URL.createObjectURL = b => { window.lastExport = b; return f.call(URL, b); }; return true })()`)
+	marked := `document.querySelectorAll("#est-ranges .found-private").length`
+	blank := `["est-lo-0", "est-hi-0", "est-lo-1", "est-hi-1"].every(id => document.getElementById(id).value === "")`
+	show := func(csv string) {
+		p.setValue("est-data", "csv")
+		p.setValue("est-loss", "l1")
+		p.setValue("est-csv", csv)
+		p.waitJS(`document.querySelectorAll("#est-features input").length === 3`, 5*time.Second)
+		p.checkFeatures("age", "income")
+	}
+	csv := rangesCSV()
+	show(csv)
+	p.ledgerReleases(0)
+	p.runEstimate()
+	p.ledgerReleases(2) // the ranges, then the model
+	if n := eval[int](p, marked); n != 2 || eval[bool](p, blank) {
+		t.Fatalf("the first table's ranges were not found: %d marked", n)
+	}
+
+	// The near-copy: the first row's score changed.
+	lines := strings.SplitN(csv, "\n", 3)
+	cells := strings.Split(lines[1], ",")
+	cells[2] += "1"
+	near := lines[0] + "\n" + strings.Join(cells, ",") + "\n" + lines[2]
+	p.setValue("est-csv", near)
+	p.ledgerReleases(0)
+	if n := eval[int](p, marked); n != 0 || !eval[bool](p, blank) {
+		t.Errorf("the copy (a fresh budget) shows the first table's ranges: age [%q, %q], income [%q, %q], %d marked found privately",
+			p.value("est-lo-0"), p.value("est-hi-0"), p.value("est-lo-1"), p.value("est-hi-1"), n)
+	}
+	if s := eval[string](p, `document.getElementById("est-private-cost")?.textContent ?? "(none)"`); !strings.Contains(s, "Blank ranges (age, income) will be found privately") {
+		t.Errorf("cost line on the copy: %q", s)
+	}
+	p.runEstimate()
+	p.ledgerReleases(2) // the copy pays for its own ranges, then the model
+	if n := eval[int](p, marked); n != 2 {
+		t.Errorf("%d of the copy's ranges marked found privately, want 2", n)
+	}
+	if s := p.text("#est-statement"); !strings.Contains(s, "The ranges of age, income were found privately by a separate (ε = 1") ||
+		!strings.Contains(s, "(2 releases, this one included)") {
+		t.Errorf("statement on the copy: %q", s)
+	}
+	exp := eval[map[string]any](p, `window.lastExport.text().then(t => JSON.parse(t)).then(e => ({ranges: Object.keys(e.privateRanges ?? {}).sort().join(","),
+	  releases: e.privacy.ledger.history.length}))`)
+	if exp["ranges"] != "age,income" || exp["releases"] != 2.0 {
+		t.Errorf("export of the copy: privateRanges %v, %v releases in its ledger", exp["ranges"], exp["releases"])
+	}
+
+	// Its ledger holds the release: after a reload they are filled and marked.
+	p.reloadPage()
+	show(near)
+	p.ledgerReleases(2)
+	if !p.waitJSSoft(marked+` === 2`, 10*time.Second) || eval[bool](p, blank) {
+		t.Errorf("after a reload the copy's ranges: age [%q, %q], %d marked", p.value("est-lo-0"), p.value("est-hi-0"), eval[int](p, marked))
+	}
+	p.runEstimate()
+	p.ledgerReleases(3)
+	if s := p.text("#est-statement"); !strings.Contains(s, "The ranges of age, income were found privately") {
+		t.Errorf("statement after a reload: %q", s)
+	}
+
+	// A reset forgets the release that found them: they are blank again.
+	p.click("est-ledger-reset")
+	p.waitJS(`!document.getElementById("est-ledger-confirm").hidden`, 5*time.Second)
+	p.click("est-ledger-reset-yes")
+	p.ledgerReleases(0)
+	if !p.waitJSSoft(marked+` === 0 && `+blank, 10*time.Second) {
+		t.Errorf("after a reset: age [%q, %q], %d marked", p.value("est-lo-0"), p.value("est-hi-0"), eval[int](p, marked))
+	}
+	p.noConsoleErrors()
+}
