@@ -238,7 +238,25 @@ export interface Description {
   plan: { n: number; d: number; epsilon: number; delta: number; gdp: number; gdpMagnitude: number; gdpLinear: number;
           stages: 1 | 2; sigmaMagnitude: number; sigmaLinear: number; thresholdMagnitude: number; thresholdGrow: number;
           thresholdLinear: number; binsMagnitude: number; binsLinear: number; shareMagnitude: number;
-          margin: number };
+          margin: number; labels?: boolean; thresholdLabel?: number; tv?: number };
+}
+
+/** A CSV column's private description (dpsample.describe({csv})): its numbers' range, and its categories. */
+export interface CellsColumnDescription extends ColumnDescription {
+  name: string;
+  /** "text" when the categories hold at least half the rows. */
+  kind: "numeric" | "text";
+  /** the labels whose noisy count cleared plan.thresholdLabel, most frequent first (private). */
+  categories: string[];
+  /** rows are left outside the categories (other labels, numbers or missing cells). */
+  other: boolean;
+}
+
+export interface CellsDescription {
+  columns: CellsColumnDescription[];
+  /** gdp-GDP plus a total-variation slack tv (a one-row label's survival), charged together. */
+  privacy: { epsilon: number; delta: number; gdp: number; tv: number; private: boolean; note?: string; ledger?: LedgerState };
+  plan: Description["plan"];
 }
 
 export interface DPSample {
@@ -248,6 +266,9 @@ export interface DPSample {
    *  charged to that table's budget first and refused, naming ledger, when it does not fit; δ must be below 1/n. */
   describe(req: { x: number[][] | Float64Array[] | FlatMatrix; epsilon: number; delta: number; seed?: number },
            opts?: { ledger?: string; onLedger?: (state: LedgerState) => void }): Promise<Description>;
+  /** Every column of a CSV text in one release: numbers' ranges and text labels' categories (issue 42). */
+  describe(req: { csv: string; epsilon: number; delta: number; header?: boolean | "auto"; seed?: number },
+           opts?: { ledger?: string; onLedger?: (state: LedgerState) => void }): Promise<CellsDescription>;
   privacy: {
     delta(gdp: number, epsilon: number): Promise<number>;
     calibrate(epsilon: number, delta: number): Promise<number>;
@@ -278,7 +299,9 @@ export interface DPSample {
   /** header: true (the first row is a header), false (it is data) or "auto" (default: guessed; a first row mixing numbers
    *  and text unlike the second is an error naming header that asks you to say). */
   data: { parseCSV(text: string, opts?: { target?: string; drop?: "missing"; features?: string[]; positive?: string; targetType?: "numeric" | "label";
-                                          header?: boolean | "auto"; flat?: boolean }, run?: RunOptions): Promise<Table>;
+                                          header?: boolean | "auto"; flat?: boolean;
+                                          /** declared text features, one-hot coded as column=label (an unlisted label: all zeros). */
+                                          categories?: { [column: string]: string[] } }, run?: RunOptions): Promise<Table>;
           /** NOT private: a file's columns (kinds, missing cells, up to 50 labels) and problems, for its owner's eyes
            *  (the form's first choices); onProgress in bytes read. */
           profileCSV(text: string, opts?: { header?: boolean | "auto" }, run?: RunOptions): Promise<CSVProfile>;

@@ -73,3 +73,60 @@ func (o Options) categoryCodes(names []string, feats []int, target int) (map[int
 	}
 	return out, nil
 }
+
+// Cells is one column of a CSV as its cells read (ReadCells): the numbers
+// and the text labels (trimmed) of its non-missing cells.
+type Cells struct {
+	Name   string
+	Nums   []float64
+	Labels []string
+}
+
+// ReadCells reads every column of a CSV text as cells, for a description of
+// the whole table (domain.DescribeCells, issue 42): a cell is missing (any
+// missing marker), a number (read in the file's dialect, as Parse reads
+// it), or a label. n is the number of data records. header is as Options.Header.
+// Ragged rows, an empty file or one of more than MaxCells cells are errors
+// naming the field, as Parse's.
+func ReadCells(text, header string) (cols []Cells, n int, err error) {
+	if len(text) > MaxBytes {
+		return nil, 0, checks.Errorf("csv", "at most %d MB of CSV (got %.1f MB)", MaxBytes>>20, float64(len(text))/(1<<20))
+	}
+	dl, recs, err := readRecords(text, header, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	width := len(recs[0])
+	names, hasHeader, err := dl.columnNames(recs[:min(2, len(recs))], header)
+	if err != nil {
+		return nil, 0, err
+	}
+	if hasHeader {
+		recs = recs[1:]
+	}
+	if len(recs) == 0 {
+		return nil, 0, checks.Errorf("csv", "CSV with at least one data row (only a header)")
+	}
+	if len(recs)*width > MaxCells {
+		return nil, 0, checks.Errorf("csv", "at most %d cells (got %d rows × %d columns)", MaxCells, len(recs), width)
+	}
+	cols = make([]Cells, width)
+	for j := range cols {
+		cols[j].Name = names[j]
+	}
+	for i, rec := range recs {
+		if len(rec) != width {
+			return nil, 0, &checks.Error{Field: fmt.Sprintf("row %d", i+1), Rule: fmt.Sprintf("%d cells like the header (ragged rows)", width), Got: fmt.Sprintf("%d cells", len(rec))}
+		}
+		for j, cell := range rec {
+			switch v, ok := dl.num(cell); {
+			case isMissing(cell):
+			case ok:
+				cols[j].Nums = append(cols[j].Nums, v)
+			default:
+				cols[j].Labels = append(cols[j].Labels, strings.TrimSpace(cell))
+			}
+		}
+	}
+	return cols, len(recs), nil
+}

@@ -91,10 +91,17 @@ func argmaxIn(c []float64, lo, hi int) int {
 	return best
 }
 
-// grow extends the run [i, i] of bins through neighbours in [lo, hi) whose
-// noisy count reaches τ.
-func grow(c []float64, i, lo, hi int, tau float64) (a, b int) {
+// grow extends the run [i, i] of bins to every bin in [lo, hi) whose noisy
+// count reaches trust (a cluster apart from the mode's, which a bin that
+// holds nothing reaches with probability ≤ FalseMode/M), then through
+// neighbours whose noisy count reaches τ.
+func grow(c []float64, i, lo, hi int, trust, tau float64) (a, b int) {
 	a, b = i, i
+	for k := lo; k < hi; k++ {
+		if c[k] >= trust {
+			a, b = min(a, k), max(b, k)
+		}
+	}
 	for a-1 >= lo && c[a-1] >= tau {
 		a--
 	}
@@ -142,12 +149,12 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 	var lo, hi float64
 	var posLo, negHi float64 // the inner edges of the grown runs
 	if pos >= 0 {
-		a, b := grow(c, pos, zeroBin+1, Bins1, p.GrowThreshold)
+		a, b := grow(c, pos, zeroBin+1, Bins1, p.ModeThreshold, p.GrowThreshold)
 		_, hi = magnitudeEdges(min(b+1, Bins1-1))
 		posLo, _ = magnitudeEdges(a)
 	}
 	if neg >= 0 {
-		a, b := grow(c, neg, 0, zeroBin, p.GrowThreshold)
+		a, b := grow(c, neg, 0, zeroBin, p.ModeThreshold, p.GrowThreshold)
 		lo, _ = magnitudeEdges(max(a-1, 0))
 		_, negHi = magnitudeEdges(b)
 	}

@@ -518,3 +518,22 @@ func TestLevelsKept(t *testing.T) {
 		t.Errorf("without the zero rule the 90 %%-ones column missed a level in %d of %d draws (≤ %d): the test cannot tell", broken[2], draws, crit)
 	}
 }
+
+// A column in clusters orders of magnitude apart (100, 1,100 and 11,100, a
+// third of the rows each, with nothing between): every cluster is in the
+// range, although the bins between them are empty (the mode's run alone
+// would keep one cluster and clamp a third of the rows).
+func TestClustersKept(t *testing.T) {
+	const n = 1200
+	x := make([][]float64, n)
+	for i := range x {
+		x[i] = []float64{[]float64{100, 1100, 11100}[i%3]}
+	}
+	p, _ := NewPlan(n, 1, 1, 1e-5)
+	for seed := uint64(0); seed < 20; seed++ {
+		res, _ := Describe(x, p, &seed)
+		if c := res.Columns[0]; !(c.Lo <= 100 && c.Hi >= 11100) {
+			t.Fatalf("seed %d: [%g, %g] drops a cluster", seed, c.Lo, c.Hi)
+		}
+	}
+}

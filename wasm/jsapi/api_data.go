@@ -21,7 +21,7 @@ func dataAPI() map[string]any {
 			if err != nil {
 				return nil, err
 			}
-			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "target", "drop", "features", "positive", "targetType", "header", "flat")
+			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "target", "drop", "features", "positive", "targetType", "header", "flat", "categories")
 			if err != nil {
 				return nil, err
 			}
@@ -65,6 +65,9 @@ func dataAPI() map[string]any {
 					}
 					opt.Features = append(opt.Features, f.Index(i).String())
 				}
+			}
+			if opt.Categories, err = readCategories(o); err != nil {
+				return nil, err
 			}
 			flat, err := o.OptBool("flat")
 			if err != nil {
@@ -183,4 +186,35 @@ func readHeader(o jsio.Object) (string, error) {
 		return dataset.HeaderAuto, nil
 	}
 	return "", &checks.Error{Field: "opts.header", Rule: `true, false or "auto"`, Got: jsio.Describe(v)}
+}
+
+// readCategories reads parseCSV's categories option: {column: [labels]}, the
+// declared categories of text features (dataset.Options.Categories).
+func readCategories(o jsio.Object) (map[string][]string, error) {
+	if !o.Has("categories") {
+		return nil, nil
+	}
+	v := o.Get("categories")
+	if v.Type() != js.TypeObject || jsio.IsArray(v) {
+		return nil, &checks.Error{Field: "opts.categories", Rule: "an object {column: [labels]}", Got: jsio.Describe(v)}
+	}
+	keys := js.Global().Get("Object").Call("keys", v)
+	out := map[string][]string{}
+	for i := 0; i < keys.Length(); i++ {
+		name := keys.Index(i).String()
+		l := v.Get(name)
+		field := "opts.categories." + name
+		if !jsio.IsArray(l) {
+			return nil, &checks.Error{Field: field, Rule: "an array of labels", Got: jsio.Describe(l)}
+		}
+		labels := []string{}
+		for k := 0; k < l.Length(); k++ {
+			if l.Index(k).Type() != js.TypeString {
+				return nil, &checks.Error{Field: field, Rule: "an array of labels (strings)", Got: jsio.Describe(l.Index(k))}
+			}
+			labels = append(labels, l.Index(k).String())
+		}
+		out[name] = labels
+	}
+	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"syscall/js"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
@@ -23,26 +24,58 @@ type describeResult struct {
 type describePrivacy struct {
 	Epsilon float64              `json:"epsilon"`
 	Delta   float64              `json:"delta"`
-	GDP     float64              `json:"gdp"`     // the release is gdp-GDP (Gaussian mechanism, exact)
-	Private bool                 `json:"private"` // false with a seed: reproducible, not private
+	GDP     float64              `json:"gdp"`          // the release is gdp-GDP (Gaussian mechanism, exact)
+	TV      float64              `json:"tv,omitempty"` // with csv: the labels' total-variation slack, charged with gdp
+	Private bool                 `json:"private"`      // false with a seed: reproducible, not private
 	Note    string               `json:"note,omitempty"`
 	Ledger  *privacy.LedgerState `json:"ledger,omitempty"`
 }
 
-// describe is dpsample.describe({x, epsilon, delta, seed?}, {ledger?}): each
-// column's bounds, median and quartiles found privately (core/domain). x is
-// raw rows at any scale. Under {ledger: key} the release is charged to that
-// table's budget before anything is drawn, and refused (naming "ledger")
-// when it does not fit; opts.onLedger, if given, gets the state right after
-// the charge (the loader keeps its copy from it).
+// describeCellsResult is what dpsample.describe({csv, …}) resolves to.
+type describeCellsResult struct {
+	Columns []domain.CellsColumn `json:"columns"`
+	Privacy describePrivacy      `json:"privacy"`
+	Plan    domain.Plan          `json:"plan"`
+}
+
+// describe is dpsample.describe({x | csv, epsilon, delta, header?, seed?},
+// {ledger?}): each column's bounds, median and quartiles found privately
+// (core/domain) — and with csv, every column of the file named, its text
+// labels' categories found in the same release (domain.DescribeCells, issue
+// 42). x is raw rows at any scale. Everything is validated before anything
+// is charged. Under {ledger: key} the release is charged to that table's
+// budget before anything is drawn, and refused (naming "ledger") when it does
+// not fit; opts.onLedger, if given, gets the state right after the charge
+// (the loader keeps its copy from it).
 func describe(a []js.Value) (any, error) {
-	o, err := jsio.ReadObject(jsio.Arg(a, 0), "req", false, "x", "epsilon", "delta", "seed")
+	o, err := jsio.ReadObject(jsio.Arg(a, 0), "req", false, "x", "csv", "header", "epsilon", "delta", "seed")
 	if err != nil {
 		return nil, err
 	}
-	x, err := jsio.Matrix(o.Get("x"), "req.x")
-	if err != nil {
-		return nil, err
+	var x [][]float64
+	var cells []dataset.Cells
+	var n int
+	switch csv := o.Get("csv"); {
+	case csv.Type() != js.TypeUndefined && o.Has("x"):
+		return nil, &checks.Error{Field: "req.csv", Rule: "absent when req.x is given (one table: rows, or a CSV text)", Got: "both"}
+	case csv.Type() != js.TypeUndefined:
+		if csv.Type() != js.TypeString {
+			return nil, &checks.Error{Field: "req.csv", Rule: "a string of CSV", Got: jsio.Describe(csv)}
+		}
+		header, err := readHeader(o)
+		if err != nil {
+			return nil, err
+		}
+		if cells, n, err = dataset.ReadCells(csv.String(), header); err != nil {
+			return nil, err
+		}
+	default:
+		if o.Has("header") {
+			return nil, &checks.Error{Field: "req.header", Rule: "given only with req.csv", Got: jsio.Describe(o.Get("header"))}
+		}
+		if x, err = jsio.Matrix(o.Get("x"), "req.x"); err != nil {
+			return nil, err
+		}
 	}
 	eps, err := o.Num("epsilon", checks.Epsilon)
 	if err != nil {
@@ -64,11 +97,16 @@ func describe(a []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := domain.NewPlan(len(x), len(x[0]), eps, delta)
+	var p domain.Plan
+	if cells != nil {
+		p, err = domain.PlanCellsFor(n, len(cells), eps, delta, l)
+	} else {
+		p, err = domain.NewPlan(len(x), len(x[0]), eps, delta)
+	}
 	if err != nil {
 		return nil, err
 	}
-	out := describeResult{Plan: p, Privacy: describePrivacy{Epsilon: eps, Delta: delta, GDP: p.GDP}}
+	priv := describePrivacy{Epsilon: eps, Delta: delta, GDP: p.GDP, TV: p.TV}
 	if l != nil {
 		if seed != nil {
 			return nil, &checks.Error{Field: "req.seed", Rule: "absent under a ledger (a seeded release is reproducible, not private, so no budget can account for it)", Got: "a seed"}
@@ -82,16 +120,32 @@ func describe(a []js.Value) (any, error) {
 			return nil, err
 		}
 		st.Key = key
-		out.Privacy.Ledger = &st
+		priv.Ledger = &st
 		if onLedger.Type() == js.TypeFunction {
 			notify(onLedger, jsio.Encode(st))
 		}
+	}
+	if cells != nil {
+		dc := make([]domain.Cells, len(cells))
+		for j, c := range cells {
+			dc[j] = domain.Cells{Name: c.Name, Nums: c.Nums, Labels: c.Labels}
+		}
+		res, err := domain.DescribeCells(dc, p, seed)
+		if err != nil {
+			return nil, err
+		}
+		priv.Private = res.Private
+		if !res.Private {
+			priv.Note = "seeded: reproducible, NOT private"
+		}
+		return jsio.Encode(describeCellsResult{Columns: res.Columns, Privacy: priv, Plan: p}), nil
 	}
 	res, err := domain.Describe(x, p, seed)
 	if err != nil {
 		return nil, err
 	}
-	out.Columns, out.Privacy.Private = res.Columns, res.Private
+	out := describeResult{Plan: p, Privacy: priv, Columns: res.Columns}
+	out.Privacy.Private = res.Private
 	if !res.Private {
 		out.Privacy.Note = "seeded: reproducible, NOT private"
 	}

@@ -105,3 +105,91 @@ func TestDescribeBadInput(t *testing.T) {
 	}
 	mustOK(t, "describe", good())
 }
+
+// describeCSV is a 1,200-row CSV with a text column of three labels, a
+// numeric one, a 0/1 one and an ID column.
+func describeCSV() string {
+	var b strings.Builder
+	b.WriteString("island,mass,flag,id\n")
+	for i := 0; i < 1200; i++ {
+		isl := []string{"Biscoe", "Dream", "Torgersen"}[i%3]
+		b.WriteString(isl + "," + strings.Repeat("1", 1+i%3) + "00," + []string{"0", "1"}[i%2] + ",row" + strings.Repeat("x", i%5) + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + "\n")
+	}
+	return b.String()
+}
+
+// TestDescribeCSV (issue 42 item 2): describe({csv}) names every column,
+// finds the text column's categories and the numbers' ranges in one charge
+// (gdp at δ/2 and a stated TV), releases nothing of an ID column, and
+// rejects bad input naming the field before anything is charged.
+func TestDescribeCSV(t *testing.T) {
+	mustOK(t, "ledger.open", obj("key", "describe-csv", "epsilon", 3, "delta", 1e-5))
+	res := mustOK(t, "describe", obj("csv", describeCSV(), "epsilon", 1, "delta", 1e-5), obj("ledger", "describe-csv"))
+	cols := res.Get("columns")
+	js1 := func(v js.Value) string { return js.Global().Get("JSON").Call("stringify", v).String() }
+	if cols.Length() != 4 || cols.Index(0).Get("name").String() != "island" || cols.Index(0).Get("kind").String() != "text" ||
+		cols.Index(0).Get("categories").Length() != 3 || cols.Index(0).Get("other").Bool() {
+		t.Fatalf("columns: %s", js1(cols))
+	}
+	if m := cols.Index(1); m.Get("kind").String() != "numeric" || !(m.Get("lo").Float() <= 100 && m.Get("hi").Float() >= 111) {
+		t.Errorf("mass: %s", js1(m))
+	}
+	if c := cols.Index(3); c.Get("categories").Length() != 0 {
+		t.Errorf("the ID column released categories: %s", js1(c))
+	}
+	st := res.Get("privacy").Get("ledger")
+	s, _ := privacy.Calibrate(1, 0.5e-5)
+	if st.Get("spent").Get("releases").Int() != 1 || math.Abs(st.Get("spent").Get("gdp").Float()-s) > 1e-12 || !(st.Get("history").Index(0).Get("tv").Float() > 0) ||
+		res.Get("privacy").Get("tv").Float() != st.Get("history").Index(0).Get("tv").Float() {
+		t.Errorf("charge: %s", js1(res.Get("privacy")))
+	}
+	for _, c := range []struct {
+		req  js.Value
+		want string
+	}{
+		{obj("csv", 5, "epsilon", 1, "delta", 1e-5), "req.csv must be a string of CSV"},
+		{obj("csv", "a,b\n1,2\n", "x", arr(arr(1)), "epsilon", 1, "delta", 1e-5), "req.csv must be absent when req.x is given"},
+		{obj("csv", "a,b\n1,2\n3\n", "epsilon", 1, "delta", 1e-5), "row 2 must"},
+		{obj("csv", describeCSV(), "epsilon", -1, "delta", 1e-5), "req.epsilon must"},
+		{obj("csv", describeCSV(), "epsilon", 1, "delta", 1e-5, "header", "yes"), "opts.header must"},
+		{obj("x", arr(arr(1)), "epsilon", 1, "delta", 1e-5, "header", true), "req.header must be given only with req.csv"},
+	} {
+		if _, err := await(t, call("describe", c.req, obj("ledger", "describe-csv"))); !strings.HasPrefix(err, c.want) {
+			t.Errorf("describe(%s): %q; want %q", js1(c.req), err, c.want)
+		}
+	}
+	if n := mustOK(t, "ledger.get", "describe-csv").Get("spent").Get("releases").Int(); n != 1 {
+		t.Errorf("a rejected describe was charged: %d releases", n)
+	}
+}
+
+// TestParseCSVCategories (issue 42 item 3): declared categories one-hot code
+// a text feature as name=label columns; an empty list rejects naming
+// categories.
+func TestParseCSVCategories(t *testing.T) {
+	res := mustOK(t, "data.parseCSV", describeCSV(), obj("features", arr("island", "mass"), "categories", obj("island", arr("Dream", "Biscoe"))))
+	cols := res.Get("columns")
+	if cols.Length() != 3 || cols.Index(0).String() != "island=Dream" || cols.Index(1).String() != "island=Biscoe" || cols.Index(2).String() != "mass" {
+		t.Fatalf("columns %s", js.Global().Get("JSON").Call("stringify", cols).String())
+	}
+	x := res.Get("x")
+	if r := x.Index(0); r.Index(0).Float() != 0 || r.Index(1).Float() != 1 { // Biscoe
+		t.Errorf("row 0: %v %v", r.Index(0), r.Index(1))
+	}
+	if r := x.Index(2); r.Index(0).Float() != 0 || r.Index(1).Float() != 0 { // Torgersen: not listed, all zeros
+		t.Errorf("row 2: %v %v", r.Index(0), r.Index(1))
+	}
+	for _, c := range []struct {
+		opts js.Value
+		want string
+	}{
+		{obj("categories", obj("island", arr())), "categories.island must be a non-empty list"},
+		{obj("categories", arr()), "opts.categories must be an object"},
+		{obj("categories", obj("island", "Dream")), "opts.categories.island must be an array of labels"},
+		{obj("categories", obj("island", arr(1))), "opts.categories.island must be an array of labels (strings)"},
+	} {
+		if _, err := await(t, call("data.parseCSV", describeCSV(), c.opts)); !strings.HasPrefix(err, c.want) {
+			t.Errorf("parseCSV %s: %q; want %q", js.Global().Get("JSON").Call("stringify", c.opts).String(), err, c.want)
+		}
+	}
+}
