@@ -1,0 +1,185 @@
+package privacy
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/dpsample/dpsample/core/checks"
+)
+
+// FuzzLedgerRestore (issue 41 item 7): a stored ledger state — what the page
+// keeps in localStorage and gives back to ledger.restore after a reload —
+// is untrusted text (edited by hand, written by another version). Here it
+// is decoded with encoding/json (the JS API reads the same fields from
+// JSON.parse's object, wasm/jsapi's readState, which runs only under
+// GOOS=js), one more release with fuzzed gdp and tv is appended (NaN and
+// ±Inf, which JSON cannot write but a JS object can hold), and the state is
+// restored into a fresh registry and into one whose ledger under the same
+// key already holds a release.
+//
+// Properties. A refused restore names its field (a *checks.Error whose
+// Field starts with "state.") and changes nothing. A restore that succeeds
+// never shows more budget left than the stored history allows: with the
+// union U of the ledger's releases and the stored ones (by id),
+//
+//   - the budget is NewLedgerBudget(ε, δ) (the stored gdp and tv of the
+//     budget are ignored), U's releases are all there, once;
+//   - spent gdp² = Σ_U sᵢ², spent tv = Σ_U TVᵢ (10⁻¹² relative);
+//   - remaining gdp² ≤ max(0, S² − Σ sᵢ²) and remaining tv ≤ max(0,
+//     TV_tot − Σ TVᵢ) (up to 10⁻¹² of the budget), remaining ε ≤ the
+//     budget's ε, and a release of √(remaining² + 10⁻⁹·S²), or of TV
+//     remaining + 10⁻⁹·TV_tot, is refused naming "ledger";
+//   - over budget by more than 10⁻⁹ it says so, with nothing left; well
+//     inside the budget, spent ε at the budget's δ is at most its ε;
+//   - restoring the same state again changes nothing.
+func FuzzLedgerRestore(f *testing.F) {
+	budget := func(eps, delta float64) LedgerBudget { b, _ := NewLedgerBudget(eps, delta); return b }
+	b3 := budget(3, 1e-5)
+	S := b3.GDP
+	seed := func(st LedgerState, gdp, tv float64) {
+		b, err := json.Marshal(st)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, gdp, tv)
+	}
+	// From TestRegistry, TestHistoryStaysRestorable and the page's states.
+	two := []Release{{ID: "r1", Label: "estimate", GDP: 0.5 * S, Epsilon: 1, Delta: 1e-5}, {ID: "r2", GDP: 0.5 * S, TV: 1e-8}}
+	seed(LedgerState{Key: "t1", Budget: b3, History: two}, 0, 0)
+	seed(LedgerState{Key: "t1", Budget: b3, History: append(two[:1:1], Release{ID: "other-device", GDP: 0.1 * S})}, 0, 0)
+	seed(LedgerState{Key: "t1", Budget: b3, History: two}, math.NaN(), 0)
+	seed(LedgerState{Key: "t1", Budget: b3, History: two}, 0.1, math.Inf(1))
+	seed(LedgerState{Key: "t1", Budget: b3, History: two}, 0.9*S, 0) // over budget after a merge
+	seed(LedgerState{Key: "t1", Budget: b3, History: []Release{{ID: "", GDP: 0.1}}}, 0, 0)
+	seed(LedgerState{Key: "t1", Budget: b3, History: []Release{{ID: "a", GDP: 0.1}, {ID: "a", GDP: 0.1}}}, 0, 0)
+	seed(LedgerState{Key: "t1", Budget: b3, History: []Release{{ID: "a", GDP: 0.1, TV: 2}}}, 0, 0)
+	seed(LedgerState{Key: "", Budget: b3}, 0, 0)
+	seed(LedgerState{Key: "t1", Budget: LedgerBudget{Epsilon: 1, Delta: 1e-5}, History: two}, 0, 0)
+	seed(LedgerState{Key: "k", Budget: LedgerBudget{Epsilon: 3, Delta: 1e-5, GDP: 1e6, TV: 1}, History: []Release{{ID: "x", GDP: 1e-3}}}, 0, 0)
+	seed(LedgerState{Key: "k", Budget: budget(100, 1e-6), History: []Release{{ID: "x", GDP: 2, TV: 4.5e-51}}}, 0, 0)
+	seed(LedgerState{Key: "k", Budget: budget(3, 1e-20)}, 0.05, 1e-30)
+	for _, s := range []string{
+		`{"key":"k","budget":{"epsilon":3,"delta":1e-5},"history":[{"id":"a","gdp":0.3,"tv":1e-9}]}`,
+		`{"key":"k","budget":{"epsilon":3,"delta":1e-5},"history":null}`,
+		`{"key":"k","budget":{"epsilon":-3,"delta":1e-5}}`,
+		`{"key":"k","budget":{"epsilon":3,"delta":2}}`,
+		`{"key":"k","budget":{"epsilon":3,"delta":1e-5},"history":[{"id":"a","gdp":-0.3}]}`,
+		`{"key":"k","budget":{"epsilon":3,"delta":1e-5},"history":[{"id":"a","gdp":1e300,"epsilon":-1}]}`,
+	} {
+		f.Add([]byte(s), 0.0, 0.0)
+	}
+	f.Fuzz(func(t *testing.T, stored []byte, gdp, tv float64) {
+		var st LedgerState
+		if json.Unmarshal(stored, &st) != nil {
+			return // not JSON of a state: JSON.parse or readState refuses it
+		}
+		if gdp != 0 || tv != 0 {
+			st.History = append(st.History, Release{ID: "fuzz-extra", GDP: gdp, TV: tv})
+		}
+		var fresh, held Registry
+		var prior []Release
+		if l, err := held.Open(st.Key, st.Budget.Epsilon, st.Budget.Delta); err == nil {
+			if _, err := l.Charge(Release{ID: "prior", GDP: l.Budget().GDP / 3}); err != nil {
+				t.Fatalf("a third of S refused by an empty ledger: %v", err)
+			}
+			prior = l.State().History
+		}
+		checkRestore(t, &fresh, st, nil)
+		checkRestore(t, &held, st, prior)
+	})
+}
+
+// checkRestore restores st into g (whose ledger st.Key holds prior, or
+// none) and checks FuzzLedgerRestore's properties.
+func checkRestore(t *testing.T, g *Registry, st LedgerState, prior []Release) {
+	t.Helper()
+	var before *LedgerState
+	if l, err := g.Get("key", st.Key); err == nil {
+		s := l.State()
+		before = &s
+	}
+	l, err := g.Restore(st)
+	if err != nil {
+		var ce *checks.Error
+		if !errors.As(err, &ce) || !strings.HasPrefix(ce.Field, "state.") || ce.Field == "state." {
+			t.Fatalf("Restore: error %T %q does not name a field of the state", err, err)
+		}
+		if before != nil {
+			if l, _ := g.Get("key", st.Key); l.State().Spent != before.Spent {
+				t.Fatalf("a refused restore changed the ledger: %+v → %+v", before.Spent, l.State().Spent)
+			}
+		}
+		return
+	}
+	got := l.State()
+	b, err := NewLedgerBudget(st.Budget.Epsilon, st.Budget.Delta)
+	if err != nil || got.Budget != b {
+		t.Fatalf("budget %+v, want NewLedgerBudget's %+v (%v)", got.Budget, b, err)
+	}
+	// The union by id, the ledger's first.
+	union := append([]Release(nil), prior...)
+	have := map[string]bool{}
+	for _, r := range prior {
+		have[r.ID] = true
+	}
+	for _, r := range st.History {
+		if !have[r.ID] {
+			union, have[r.ID] = append(union, r), true
+		}
+	}
+	if len(got.History) != len(union) || got.Spent.Releases != len(union) {
+		t.Fatalf("%d releases (history %d) after restoring %d onto %d; the union has %d",
+			got.Spent.Releases, len(got.History), len(st.History), len(prior), len(union))
+	}
+	for i, r := range got.History {
+		if r != union[i] {
+			t.Fatalf("release %d is %+v, want %+v", i, r, union[i])
+		}
+	}
+	var g2, tv float64
+	for _, r := range union {
+		g2 += r.GDP * r.GDP
+		tv += r.TV
+	}
+	S2 := b.GDP * b.GDP
+	near := func(a, want float64) bool { return math.Abs(a-want) <= 1e-12*want }
+	if !near(got.Spent.GDP*got.Spent.GDP, g2) || !near(got.Spent.TV, tv) {
+		t.Fatalf("spent gdp %v, tv %v; the history composes to gdp %v, tv %v", got.Spent.GDP, got.Spent.TV, math.Sqrt(g2), tv)
+	}
+	rem := got.Remaining
+	if !(rem.GDP <= b.GDP) || !(rem.GDP*rem.GDP <= math.Max(0, S2-g2)+1e-12*S2) ||
+		!(rem.TV <= math.Max(0, b.TV-tv)+1e-12*b.TV) ||
+		!(rem.Epsilon >= 0 && rem.Epsilon <= b.Epsilon*(1+1e-9)) {
+		t.Fatalf("remaining %+v with budget %+v and spent gdp %v, tv %v: more than the history allows",
+			rem, b, math.Sqrt(g2), tv)
+	}
+	var ce *checks.Error
+	if err := l.Fits(Release{GDP: math.Sqrt(rem.GDP*rem.GDP + 1e-9*S2)}); !errors.As(err, &ce) || ce.Field != "ledger" {
+		t.Fatalf("a release of gdp %v above the remaining %v: %v", math.Sqrt(rem.GDP*rem.GDP+1e-9*S2), rem.GDP, err)
+	}
+	if err := l.Fits(Release{GDP: 1e-9 * b.GDP, TV: rem.TV + 1e-9*b.TV}); !errors.As(err, &ce) || ce.Field != "ledger" {
+		t.Fatalf("a release of tv %v above the remaining %v: %v", rem.TV+1e-9*b.TV, rem.TV, err)
+	}
+	switch {
+	case g2 > S2*(1+1e-9) || tv > b.TV*(1+1e-9):
+		if !got.Spent.OverBudget || rem.GDP != 0 && rem.TV != 0 {
+			t.Fatalf("spent gdp² %v of S² %v, tv %v of %v, but over budget %v, remaining %+v",
+				g2, S2, tv, b.TV, got.Spent.OverBudget, rem)
+		}
+	case g2 < S2*(1-1e-9) && tv < b.TV*(1-1e-9):
+		if got.Spent.OverBudget || len(union) > 0 && !(got.Spent.Epsilon <= b.Epsilon*(1+1e-9) && got.Spent.Delta == b.Delta) {
+			t.Fatalf("within the budget %+v: spent %+v", b, got.Spent)
+		}
+	}
+	for _, r := range st.History {
+		if !have[r.ID] {
+			t.Fatalf("stored release %q lost", r.ID)
+		}
+	}
+	if l2, err := g.Restore(st); err != nil || l2 != l || l2.State().Spent != got.Spent {
+		t.Fatalf("restoring the same state again: %v, spent %+v → %+v", err, got.Spent, l2.State().Spent)
+	}
+}
