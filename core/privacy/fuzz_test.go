@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -27,7 +28,8 @@ import (
 //
 //   - the budget is NewLedgerBudget(ε, δ) (the stored gdp and tv of the
 //     budget are ignored), U's releases are all there, once;
-//   - spent gdp² = Σ_U sᵢ², spent tv = Σ_U TVᵢ (10⁻¹² relative);
+//   - spent gdp = √(Σ_U sᵢ²) (in 200-bit arithmetic: an sᵢ may be 10²⁰⁰),
+//     spent tv = Σ_U TVᵢ (10⁻¹² relative);
 //   - remaining gdp² ≤ max(0, S² − Σ sᵢ²) and remaining tv ≤ max(0,
 //     TV_tot − Σ TVᵢ) (up to 10⁻¹² of the budget), remaining ε ≤ the
 //     budget's ε, and a release of √(remaining² + 10⁻⁹·S²), or of TV
@@ -139,22 +141,26 @@ func checkRestore(t *testing.T, g *Registry, st LedgerState, prior []Release) {
 			t.Fatalf("release %d is %+v, want %+v", i, r, union[i])
 		}
 	}
-	var g2, tv float64
+	// G = √(Σ s_i²) in 200-bit arithmetic (an s_i may be 10²⁰⁰), then float64.
+	sq := new(big.Float).SetPrec(200)
+	var tv float64
 	for _, r := range union {
-		g2 += r.GDP * r.GDP
+		x := new(big.Float).SetPrec(200).SetFloat64(r.GDP)
+		sq.Add(sq, x.Mul(x, x))
 		tv += r.TV
 	}
-	S2 := b.GDP * b.GDP
-	near := func(a, want float64) bool { return math.Abs(a-want) <= 1e-12*want }
-	if !near(got.Spent.GDP*got.Spent.GDP, g2) || !near(got.Spent.TV, tv) {
-		t.Fatalf("spent gdp %v, tv %v; the history composes to gdp %v, tv %v", got.Spent.GDP, got.Spent.TV, math.Sqrt(g2), tv)
+	G, _ := sq.Sqrt(sq).Float64() // +Inf beyond MaxFloat64
+	S, S2 := b.GDP, b.GDP*b.GDP
+	near := func(a, want float64) bool { return a == want || math.Abs(a-want) <= 1e-12*want }
+	if !near(got.Spent.GDP, G) || !near(got.Spent.TV, tv) {
+		t.Fatalf("spent gdp %v, tv %v; the history composes to gdp %v, tv %v", got.Spent.GDP, got.Spent.TV, G, tv)
 	}
 	rem := got.Remaining
-	if !(rem.GDP <= b.GDP) || !(rem.GDP*rem.GDP <= math.Max(0, S2-g2)+1e-12*S2) ||
+	if !(rem.GDP <= b.GDP) || !(rem.GDP*rem.GDP <= math.Max(0, (S-G)*(S+G))+1e-12*S2) ||
 		!(rem.TV <= math.Max(0, b.TV-tv)+1e-12*b.TV) ||
 		!(rem.Epsilon >= 0 && rem.Epsilon <= b.Epsilon*(1+1e-9)) {
 		t.Fatalf("remaining %+v with budget %+v and spent gdp %v, tv %v: more than the history allows",
-			rem, b, math.Sqrt(g2), tv)
+			rem, b, G, tv)
 	}
 	var ce *checks.Error
 	if err := l.Fits(Release{GDP: math.Sqrt(rem.GDP*rem.GDP + 1e-9*S2)}); !errors.As(err, &ce) || ce.Field != "ledger" {
@@ -164,12 +170,12 @@ func checkRestore(t *testing.T, g *Registry, st LedgerState, prior []Release) {
 		t.Fatalf("a release of tv %v above the remaining %v: %v", rem.TV+1e-9*b.TV, rem.TV, err)
 	}
 	switch {
-	case g2 > S2*(1+1e-9) || tv > b.TV*(1+1e-9):
+	case G > S*(1+1e-9) || tv > b.TV*(1+1e-9):
 		if !got.Spent.OverBudget || rem.GDP != 0 && rem.TV != 0 {
-			t.Fatalf("spent gdp² %v of S² %v, tv %v of %v, but over budget %v, remaining %+v",
-				g2, S2, tv, b.TV, got.Spent.OverBudget, rem)
+			t.Fatalf("spent gdp %v of S = %v, tv %v of %v, but over budget %v, remaining %+v",
+				G, S, tv, b.TV, got.Spent.OverBudget, rem)
 		}
-	case g2 < S2*(1-1e-9) && tv < b.TV*(1-1e-9):
+	case G < S*(1-1e-9) && tv < b.TV*(1-1e-9):
 		if got.Spent.OverBudget || len(union) > 0 && !(got.Spent.Epsilon <= b.Epsilon*(1+1e-9) && got.Spent.Delta == b.Delta) {
 			t.Fatalf("within the budget %+v: spent %+v", b, got.Spent)
 		}
@@ -181,5 +187,35 @@ func checkRestore(t *testing.T, g *Registry, st LedgerState, prior []Release) {
 	}
 	if l2, err := g.Restore(st); err != nil || l2 != l || l2.State().Spent != got.Spent {
 		t.Fatalf("restoring the same state again: %v, spent %+v → %+v", err, got.Spent, l2.State().Spent)
+	}
+}
+
+// TestRestoreHugeRelease (issue 41): FuzzLedgerRestore's first find
+// (testdata/fuzz/FuzzLedgerRestore/1fbdd8e896a61e4a), spelled out. A
+// stored release of gdp 10²⁰⁰ — finite and > 0, so Restore accepts it —
+// made Σ sᵢ² overflow and the compensated sum NaN: the ledger said it was
+// not over budget and had NaN left. Now spent gdp is 10²⁰⁰, the ledger is
+// over budget with nothing left, and two releases of 10¹⁵⁴ (whose squares
+// overflow) compose to √2·10¹⁵⁴.
+func TestRestoreHugeRelease(t *testing.T) {
+	for _, tc := range []struct {
+		h    []Release
+		want float64
+	}{
+		{[]Release{{ID: "0", GDP: 1e200}}, 1e200},
+		{[]Release{{ID: "a", GDP: 1e154}, {ID: "b", GDP: 1e154}}, math.Sqrt2 * 1e154},
+		{[]Release{{ID: "a", GDP: math.MaxFloat64}, {ID: "b", GDP: math.MaxFloat64}}, math.Inf(1)},
+	} {
+		var g Registry
+		l, err := g.Restore(LedgerState{Key: "0", Budget: LedgerBudget{Epsilon: 1, Delta: 0.1}, History: tc.h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := l.State()
+		if got := st.Spent.GDP; !(got == tc.want || math.Abs(got-tc.want) <= 1e-15*tc.want) ||
+			!st.Spent.OverBudget || st.Remaining.GDP != 0 || st.Remaining.Epsilon != 0 {
+			t.Errorf("%d releases of %g: spent %+v, remaining %+v; want gdp %g, over budget, nothing left",
+				len(tc.h), tc.h[0].GDP, st.Spent, st.Remaining, tc.want)
+		}
 	}
 }
