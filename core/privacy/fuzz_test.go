@@ -34,8 +34,9 @@ import (
 //     TV_tot − Σ TVᵢ) (up to 10⁻¹² of the budget), remaining ε ≤ the
 //     budget's ε, and a release of √(remaining² + 10⁻⁹·S²), or of TV
 //     remaining + 10⁻⁹·TV_tot, is refused naming "ledger";
-//   - over budget by more than 10⁻⁹ it says so, with nothing left; well
-//     inside the budget, spent ε at the budget's δ is at most its ε;
+//   - spent ε and δ are numbers ≥ 0 (not NaN); over budget by more than
+//     10⁻⁹ it says so, with nothing left; well inside the budget, spent ε
+//     at the budget's δ is at most its ε;
 //   - restoring the same state again changes nothing.
 func FuzzLedgerRestore(f *testing.F) {
 	budget := func(eps, delta float64) LedgerBudget { b, _ := NewLedgerBudget(eps, delta); return b }
@@ -155,6 +156,9 @@ func checkRestore(t *testing.T, g *Registry, st LedgerState, prior []Release) {
 	if !near(got.Spent.GDP, G) || !near(got.Spent.TV, tv) {
 		t.Fatalf("spent gdp %v, tv %v; the history composes to gdp %v, tv %v", got.Spent.GDP, got.Spent.TV, G, tv)
 	}
+	if sp := got.Spent; math.IsNaN(sp.Epsilon) || math.IsNaN(sp.Delta) || sp.Epsilon < 0 || sp.Delta < 0 {
+		t.Fatalf("spent %+v", sp)
+	}
 	rem := got.Remaining
 	if !(rem.GDP <= b.GDP) || !(rem.GDP*rem.GDP <= math.Max(0, (S-G)*(S+G))+1e-12*S2) ||
 		!(rem.TV <= math.Max(0, b.TV-tv)+1e-12*b.TV) ||
@@ -216,6 +220,30 @@ func TestRestoreHugeRelease(t *testing.T) {
 			!st.Spent.OverBudget || st.Remaining.GDP != 0 || st.Remaining.Epsilon != 0 {
 			t.Errorf("%d releases of %g: spent %+v, remaining %+v; want gdp %g, over budget, nothing left",
 				len(tc.h), tc.h[0].GDP, st.Spent, st.Remaining, tc.want)
+		}
+	}
+}
+
+// TestSpentOverTotalVariationOne (issue 41): FuzzLedgerRestore's second find
+// (testdata/fuzz/FuzzLedgerRestore/5f07f68370010914). Two stored releases of
+// TV 1 each — each valid, together Σ TV = 2, reachable by merging devices'
+// histories — made ComposedEpsilon's ε* = g·(Φ⁻¹(1 − tv) − g/2) NaN, and the
+// ledger's spent ε and δ NaN. Now no ε works (ok false) and the curve's
+// smallest δ, at ε = 0, is reported: δ_g(0) + 2·tv.
+func TestSpentOverTotalVariationOne(t *testing.T) {
+	var g Registry
+	l, err := g.Restore(LedgerState{Key: "0", Budget: LedgerBudget{Epsilon: 1, Delta: 0.1},
+		History: []Release{{ID: "0", GDP: 1, TV: 1}, {ID: "fuzz-extra", GDP: 255, TV: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := l.State().Spent
+	if want := CurveDelta(sp.GDP, 2, 0); sp.Epsilon != 0 || sp.Delta != want || !sp.OverBudget {
+		t.Errorf("spent %+v; want ε 0 at the curve's smallest δ %v, over budget", sp, want)
+	}
+	for _, tv := range []float64{1, 1.5, 2} {
+		if e, d, ok := ComposedEpsilon(0.5, tv, 1e-5); ok || e != 0 || !(d >= 2*tv) {
+			t.Errorf("ComposedEpsilon(0.5, %g, 1e-5) = %v, %v, %v; want 0, ≥ 2·tv, false", tv, e, d, ok)
 		}
 	}
 }

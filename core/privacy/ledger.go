@@ -516,8 +516,10 @@ func CurveDelta(g, tv, eps float64) float64 {
 // ε* = g·(z − g/2), z = Φ⁻¹(1 − tv), so f decreases on [0, ε*] and the answer
 // is found by bisection there. ok is false when f(ε*) > δ (no ε works); the
 // result is then (max(ε*, 0), f there). g = 0 means no GDP release (f =
-// (1+e^ε)·tv, smallest at ε = 0). The returned ε is the feasible end of the
-// bracket (f(ε) ≤ δ holds there).
+// (1+e^ε)·tv, smallest at ε = 0), and so does tv ≥ 1, which a merge of two
+// devices' histories can reach (f increases; before issue 41 ε* was NaN and
+// so were the ledger's spent ε and δ). The returned ε is the feasible end of
+// the bracket (f(ε) ≤ δ holds there).
 func ComposedEpsilon(g, tv, delta float64) (eps, atDelta float64, ok bool) {
 	f := func(e float64) float64 { return CurveDelta(g, tv, e) }
 	if tv == 0 {
@@ -531,7 +533,7 @@ func ComposedEpsilon(g, tv, delta float64) (eps, atDelta float64, ok bool) {
 		return e, delta, true
 	}
 	star := 0.0
-	if g > 0 {
+	if g > 0 && tv < 1 { // tv ≥ 1 (merged histories): f increases, ε* = 0 (Φ⁻¹ of 1 − tv was NaN)
 		star = math.Max(0, g*(PhiInvUpper(tv)-g/2))
 	}
 	if f(0) <= delta {
