@@ -5,7 +5,8 @@
 #   ./build.sh serve   build, then serve the repository root on http://127.0.0.1:8080/ (ADDR overrides)
 #   ./build.sh dist    the release: dist/dpsample-<version>/ (what a host serves; `npm pack` makes a tarball of
 #                      it); it changes no tracked file (DIST_DOCS=write rewrites docs/ELEMENTS.md's hosting table, DIST_DOCS=check fails when it is stale)
-#   ./build.sh test    everything: static checks, native tests, wasm tests under node, browser tests in Chromium
+#   ./build.sh test    everything: static checks, native tests, wasm tests under node, browser tests in Chromium,
+#                      a short run of each fuzz target (FUZZTIME=3s each)
 #   ./build.sh bench   benchmarks
 # test and bench build the module with the tag dpsample_hooks (the hidden
 # dpsample._test and dpsample._bench namespaces and the benchmark kernels);
@@ -155,6 +156,23 @@ test_native() {
   E2E_REQUIRE=1 go test -count=1 -timeout 40m ./...
 }
 
+# test_fuzz runs each fuzz target of the parsers of untrusted input (issue
+# 41 item 7) for FUZZTIME (3s) on top of its seed corpus, which every go test
+# runs anyway: the CSV parse and profile and the ranges line (core/dataset),
+# describe's inputs (core/domain), a stored ledger's restore (core/privacy).
+# go test allows one -fuzz target per package per run. A failing input is
+# written under the package's testdata/fuzz/<target>/ (commit it: it becomes
+# a regression test) and fails the run.
+test_fuzz() {
+  log "fuzzing (${FUZZTIME:-3s} per target)"
+  local pair pkg target
+  for pair in "core/dataset FuzzParse" "core/dataset FuzzProfile" "core/dataset FuzzParseRanges" \
+    "core/domain FuzzDescribe" "core/privacy FuzzLedgerRestore"; do
+    read -r pkg target <<<"$pair"
+    go test -run '^$' -fuzz "^$target\$" -fuzztime "${FUZZTIME:-3s}" "./$pkg"
+  done
+}
+
 test_wasm() {
   log "js/wasm tests under node"
   GOOS=js GOARCH=wasm go test -count=1 -timeout 40m -tags "$HOOKS" -exec="$WASM_EXEC" ./core/... ./wasm/...
@@ -173,6 +191,7 @@ case "${1:-}" in
     WASM_TAGS=$HOOKS build
     test_wasm
     test_native
+    test_fuzz
     log "all tests passed" ;;
   bench)
     # The benchmark report (issue 9): go test -bench natively and as wasm

@@ -29,7 +29,9 @@ func Calibrate(eps, delta float64) (float64, error) {
 	if !(lo > 0) || logDelta(lo, eps) > target {
 		// Only reachable when z² ≫ ε and the subtraction cancels; fall back to
 		// shrinking, which terminates because δ_s(ε) → 0 as s → 0.
-		lo = math.Max(lo, 1e-300)
+		if !(lo > 1e-300) { // NaN too (math.Max keeps a NaN)
+			lo = 1e-300
+		}
 		for logDelta(lo, eps) > target {
 			lo /= 2
 		}
@@ -51,8 +53,14 @@ func Calibrate(eps, delta float64) (float64, error) {
 	}
 	// log δ ≤ log target does not imply exp(log δ) ≤ target after rounding;
 	// step down by ulps until the value callers will compute is feasible too.
-	for math.Exp(logDelta(lo, eps)) > delta {
-		lo = math.Nextafter(lo, 0)
+	// After 64 ulps the steps double: for a subnormal δ (5e-324, whose
+	// neighbours are 100 % apart) stepping by ulps never ended.
+	for k := 0; math.Exp(logDelta(lo, eps)) > delta; k++ {
+		if k < 64 {
+			lo = math.Nextafter(lo, 0)
+		} else {
+			lo -= math.Ldexp(lo, min(k-64, 60)-52)
+		}
 	}
 	return lo, nil
 }

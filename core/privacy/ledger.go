@@ -165,10 +165,28 @@ const FitTolerance = 0x1p-44
 // composeGDP is the composition rule for GDP parameters: s_1, …, s_k compose
 // to √(Σ s_i²) (Dong, Roth & Su 2022, Corollary 3.3; fully adaptive: Smith &
 // Thakurta 2022). The sum is compensated (Neumaier) so that its rounding stays
-// ≈ 2⁻⁵³ relative whatever k. It is a variable only so that the tests can
-// swap in broken rules (Σ s_i, max s_i) and see the tests fail them.
+// ≈ 2⁻⁵³ relative whatever k, and computed as 2^e·√(Σ (2^(−e)·s_i)²) with
+// 2^(e−1) ≤ max s_i < 2^e, so that no square overflows: a restored history
+// may hold any finite s_i > 0, and s_i = 10²⁰⁰ made Σ s_i² +Inf and the
+// compensated sum NaN — a ledger that was not over budget and had NaN left
+// (issue 41, found by FuzzLedgerRestore). Scaling by a power of two is exact,
+// so for ordinary s_i the result is the same, bit for bit. The composition
+// is +Inf only when √(Σ s_i²) itself exceeds MaxFloat64. It is a variable
+// only so that the tests can swap in broken rules (Σ s_i, max s_i) and see
+// the tests fail them.
 var composeGDP = func(s []float64) float64 {
-	return math.Sqrt(sum(len(s), func(i int) float64 { return s[i] * s[i] }))
+	mx := 0.0
+	for _, v := range s {
+		mx = math.Max(mx, v)
+	}
+	if !(mx > 0) || math.IsInf(mx, 1) {
+		return mx
+	}
+	_, e := math.Frexp(mx)
+	return math.Ldexp(math.Sqrt(sum(len(s), func(i int) float64 {
+		v := math.Ldexp(s[i], -e)
+		return v * v
+	})), e)
 }
 
 // sumTV is the total variation of independent releases: TVs add (the
@@ -498,8 +516,10 @@ func CurveDelta(g, tv, eps float64) float64 {
 // ε* = g·(z − g/2), z = Φ⁻¹(1 − tv), so f decreases on [0, ε*] and the answer
 // is found by bisection there. ok is false when f(ε*) > δ (no ε works); the
 // result is then (max(ε*, 0), f there). g = 0 means no GDP release (f =
-// (1+e^ε)·tv, smallest at ε = 0). The returned ε is the feasible end of the
-// bracket (f(ε) ≤ δ holds there).
+// (1+e^ε)·tv, smallest at ε = 0), and so does tv ≥ 1, which a merge of two
+// devices' histories can reach (f increases; before issue 41 ε* was NaN and
+// so were the ledger's spent ε and δ). The returned ε is the feasible end of
+// the bracket (f(ε) ≤ δ holds there).
 func ComposedEpsilon(g, tv, delta float64) (eps, atDelta float64, ok bool) {
 	f := func(e float64) float64 { return CurveDelta(g, tv, e) }
 	if tv == 0 {
@@ -513,7 +533,7 @@ func ComposedEpsilon(g, tv, delta float64) (eps, atDelta float64, ok bool) {
 		return e, delta, true
 	}
 	star := 0.0
-	if g > 0 {
+	if g > 0 && tv < 1 { // tv ≥ 1 (merged histories): f increases, ε* = 0 (Φ⁻¹ of 1 − tv was NaN)
 		star = math.Max(0, g*(PhiInvUpper(tv)-g/2))
 	}
 	if f(0) <= delta {

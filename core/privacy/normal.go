@@ -29,5 +29,30 @@ func LogPhi(x float64) float64 {
 	return -x*x/2 - math.Log(-x) - 0.5*math.Log(2*math.Pi) + math.Log(series)
 }
 
-// PhiInvUpper returns z = Φ⁻¹(1−p) = √2·erfcinv(2p) for p ∈ (0, 1).
-func PhiInvUpper(p float64) float64 { return math.Sqrt2 * math.Erfcinv(2*p) }
+// PhiInvUpper returns z = Φ⁻¹(1−p) for p ∈ (0, 1): √2·erfcinv(2p) for
+// p ≥ 10⁻¹⁵, and below the root of log Φ(−z) = log p. Go's erfcinv(x) is
+// erfinv(1 − x), which loses p in the rounding of 1 − 2p (2.8 % of it at
+// p = 10⁻¹⁵) and returns +Inf for p < 2⁻⁵⁵ ≈ 2.8·10⁻¹⁷, where Calibrate
+// then returned NaN for δ and ComposedEpsilon +Inf for a total variation
+// (issue 41). The root is found by Newton's method from z₀ = √(2·log(1/p)),
+// which is above it (Φ(−z₀) ≤ e^(−z₀²/2)/2 = p/2); log Φ(−z) is concave and
+// decreasing in z, so the iterates decrease to the root, quadratically. At
+// p = 0 it is +Inf.
+func PhiInvUpper(p float64) float64 {
+	if !(p < 1e-15) || p <= 0 {
+		return math.Sqrt2 * math.Erfcinv(2*p)
+	}
+	lp := math.Log(p)
+	z := math.Sqrt(-2 * lp)
+	halfLog2Pi := 0.5 * math.Log(2*math.Pi)
+	for range 100 {
+		l := LogPhi(-z)
+		// h(z) = log Φ(−z) − log p, h′(z) = −φ(z)/Φ(−z).
+		step := (l - lp) * math.Exp(l+z*z/2+halfLog2Pi)
+		z += step
+		if math.Abs(step) <= 1e-15*z {
+			break
+		}
+	}
+	return z
+}
