@@ -76,7 +76,11 @@ func FuzzDescribe(f *testing.F) {
 			namesItsField(t, "NewPlan", err)
 			return
 		}
-		for _, v := range []float64{p.GDP, p.GDP1, p.GDP2, p.Sigma1, p.Sigma2, p.Threshold1, p.Threshold2} {
+		params := []float64{p.GDP, p.GDP1, p.Sigma1, p.ModeThreshold, p.GrowThreshold}
+		if p.Stages == 2 {
+			params = append(params, p.GDP2, p.Sigma2, p.TrimLevel)
+		}
+		for _, v := range params {
 			if !(v > 0) || math.IsInf(v, 0) {
 				t.Fatalf("NewPlan(%d, %d, %g, %g) = %+v: a parameter not finite and > 0", pn, pd, eps, delta, p)
 			}
