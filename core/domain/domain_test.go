@@ -537,3 +537,16 @@ func TestClustersKept(t *testing.T) {
 		}
 	}
 }
+
+// The noise is drawn by rng.Normal53, not the ziggurat (issue 41 item 4):
+// with a seeded generator, noisy adds exactly round(σ·Normal53) in order.
+func TestNoiseDrawsNormal53(t *testing.T) {
+	counts := []int{0, 5, 100, 7}
+	a := noisy(counts, 3.7, rng.Seeded(42))
+	r := rng.Seeded(42)
+	for i, c := range counts {
+		if want := float64(c) + math.Round(3.7*rng.Normal53(r)); a[i] != want {
+			t.Fatalf("count %d: %g, want %g (round(σ·Normal53))", i, a[i], want)
+		}
+	}
+}
