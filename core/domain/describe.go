@@ -93,7 +93,7 @@ func argmaxIn(c []float64, lo, hi int) int {
 
 // grow extends the run [i, i] of bins to every bin in [lo, hi) whose noisy
 // count reaches trust (a cluster apart from the mode's, which a bin that
-// holds nothing reaches with probability ≤ FalseMode/M), then through
+// holds nothing reaches with probability ≤ FalseCluster/M), then through
 // neighbours whose noisy count reaches τ.
 func grow(c []float64, i, lo, hi int, trust, tau float64) (a, b int) {
 	a, b = i, i
@@ -130,13 +130,13 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 	s := stage1{found: c[mode] >= p.ModeThreshold}
 	s.modeLo, s.modeHi = magnitudeEdges(mode)
 	// A side's core: the mode if it lies there, else that side's largest bin
-	// when it reaches τ_m (a side with no value at all is trusted with
-	// probability ≤ FalseMode).
+	// when it reaches τ_c (a side with no value at all is trusted with
+	// probability ≤ FalseCluster).
 	core := func(lo, hi int) int {
 		if mode >= lo && mode < hi {
 			return mode
 		}
-		if i := argmaxIn(c, lo, hi); c[i] >= p.ModeThreshold {
+		if i := argmaxIn(c, lo, hi); c[i] >= p.ClusterThreshold {
 			return i
 		}
 		return -1
@@ -149,12 +149,12 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 	var lo, hi float64
 	var posLo, negHi float64 // the inner edges of the grown runs
 	if pos >= 0 {
-		a, b := grow(c, pos, zeroBin+1, Bins1, p.ModeThreshold, p.GrowThreshold)
+		a, b := grow(c, pos, zeroBin+1, Bins1, p.ClusterThreshold, p.GrowThreshold)
 		_, hi = magnitudeEdges(min(b+1, Bins1-1))
 		posLo, _ = magnitudeEdges(a)
 	}
 	if neg >= 0 {
-		a, b := grow(c, neg, 0, zeroBin, p.ModeThreshold, p.GrowThreshold)
+		a, b := grow(c, neg, 0, zeroBin, p.ClusterThreshold, p.GrowThreshold)
 		lo, _ = magnitudeEdges(max(a-1, 0))
 		_, negHi = magnitudeEdges(b)
 	}

@@ -32,7 +32,9 @@
 //     put it anywhere. n < τ_m (Plan.MinRows) is the stated floor below which
 //     no column can be found;
 //   - a side of zero is trusted when it holds the mode or its own largest bin
-//     reaches τ_m (a side with no value is trusted with probability ≤ β);
+//     reaches τ_c = ⌈σ₁·Φ̄⁻¹(β_c/M) + ½⌉ (β_c = FalseCluster = 10⁻⁶: a side
+//     with no value is trusted with probability ≤ β_c), and every bin of a
+//     trusted side that reaches τ_c joins the mode's run (a cluster apart);
 //   - on a trusted side the mode's run grows through neighbours whose noisy
 //     count reaches τ_g = ⌈Grow·σ₁ + ½⌉ — a false neighbour (probability
 //     Φ̄(Grow) a side) widens the range by one bin, a factor 4, never by

@@ -23,12 +23,16 @@ const (
 	// probability Φ̄(z_g) ≈ 2.3 %, and then widens the range by one bin
 	// (a factor 4), never by orders of magnitude.
 	Grow = 2.0
-	// FalseMode is β: the probability that a side of zero with no value at all
-	// is trusted (its largest noisy bin reaches τ_m = ⌈σ₁·Φ̄⁻¹(β/M) + ½⌉,
-	// M bins a side). A false side would widen the range by orders of
-	// magnitude, so it is kept small. The same τ_m labels a column
-	// Resolution "none" when its mode does not reach it.
+	// FalseMode is β: a column's mode is "found" (not Resolution "none")
+	// when it reaches τ_m = ⌈σ₁·Φ̄⁻¹(β/M) + ½⌉ (M bins a side), which a side
+	// with no value reaches with probability ≤ β.
 	FalseMode = 1e-3
+	// FalseCluster is β_c: the probability that a side of zero, or a bin
+	// apart from the mode's run, with no value at all is trusted (its noisy
+	// count reaches τ_c = ⌈σ₁·Φ̄⁻¹(β_c/M) + ½⌉). Such a bin widens the range by
+	// orders of magnitude, so β_c is kept as small as the former design's
+	// false-bin rate.
+	FalseCluster = 1e-6
 	// Trim is z_t: stage 2 trims the outermost linear bins of the window one
 	// by one while each one's noisy count stays below z_t·σ₂ — a count the
 	// noise cannot tell from none — and never through the mode.
@@ -70,6 +74,8 @@ type Plan struct {
 	Sigma2 float64 `json:"sigmaLinear"`
 	// ModeThreshold is τ_m = ⌈σ₁·Φ̄⁻¹(FalseMode/M) + ½⌉ (Plan.MinRows).
 	ModeThreshold float64 `json:"thresholdMagnitude"`
+	// ClusterThreshold is τ_c = ⌈σ₁·Φ̄⁻¹(FalseCluster/M) + ½⌉.
+	ClusterThreshold float64 `json:"thresholdCluster"`
 	// GrowThreshold is τ_g = ⌈Grow·σ₁ + ½⌉.
 	GrowThreshold float64 `json:"thresholdGrow"`
 	// TrimLevel is z_t·σ₂: stage 2 trims an outer bin whose noisy count is
@@ -202,6 +208,7 @@ func NewPlanWith(n, d int, eps, delta float64, o Options) (Plan, error) {
 	}
 	p.ModeThreshold = roundedThreshold(p.Sigma1, privacy.PhiInvUpper(FalseMode/sideBins))
 	p.GrowThreshold = roundedThreshold(p.Sigma1, grow)
+	p.ClusterThreshold = roundedThreshold(p.Sigma1, privacy.PhiInvUpper(FalseCluster/sideBins))
 	p.TrimLevel = trim * p.Sigma2
 	if o.Labels {
 		p.Labels = true

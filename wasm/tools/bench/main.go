@@ -84,11 +84,18 @@ func main() {
 	rangesReps := flag.Int("ranges-reps", 50, "with -ranges: seeded draws per table and configuration")
 	rangesModel := flag.String("ranges-model", "", `print the downstream check of issue 40 (DP-GD and Algorithm 1 at ε = 1 on private vs declared ranges, full size and 250 and 100 training rows) on one half of the study's tables and exit`)
 	rangesModelSplits := flag.Int("ranges-model-splits", 10, "with -ranges-model: public 80/20 splits per table and size")
+	categoriesModel := flag.Bool("categories-model", false, "print the check of issue 42 (DP-GD on penguins with and without one-hot text features, typed or found privately) and exit")
 	compare := flag.String("compare-load", "", "comma-separated .wasm files: time cold loads of index.html with each as site/dpsample.wasm, interleaved in one Chromium, print medians and paired differences, and exit (nothing is written)")
 	loads := flag.Int("loads", 21, "with -compare-load: cold loads per module")
 	flag.Parse()
 	if *compare != "" {
 		if err := compareLoad(*root, strings.Split(*compare, ","), *loads, os.Stdout); err != nil {
+			fatal(err)
+		}
+		return
+	}
+	if *categoriesModel {
+		if err := runCategoriesModel(*root, *rangesModelSplits, os.Stdout); err != nil {
 			fatal(err)
 		}
 		return
