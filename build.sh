@@ -158,7 +158,8 @@ test_native() {
 
 # test_fuzz runs each fuzz target of the parsers of untrusted input (issue
 # 41 item 7) for FUZZTIME (3s) on top of its seed corpus, which every go test
-# runs anyway: the CSV parse and profile and the ranges line (core/dataset),
+# runs anyway: the CSV parse and profile, the ranges line and describe({csv})'s
+# cell reader (core/dataset),
 # describe's inputs (core/domain), a stored ledger's restore (core/privacy).
 # go test allows one -fuzz target per package per run. A failing input is
 # written under the package's testdata/fuzz/<target>/ (commit it: it becomes
@@ -166,7 +167,7 @@ test_native() {
 test_fuzz() {
   log "fuzzing (${FUZZTIME:-3s} per target)"
   local pair pkg target
-  for pair in "core/dataset FuzzParse" "core/dataset FuzzProfile" "core/dataset FuzzParseRanges" \
+  for pair in "core/dataset FuzzParse" "core/dataset FuzzProfile" "core/dataset FuzzParseRanges" "core/dataset FuzzReadCells" \
     "core/domain FuzzDescribe" "core/privacy FuzzLedgerRestore"; do
     read -r pkg target <<<"$pair"
     go test -run '^$' -fuzz "^$target\$" -fuzztime "${FUZZTIME:-3s}" "./$pkg"

@@ -283,3 +283,42 @@ func FuzzParseRanges(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadCells: describe({csv})'s reader (issue 42). Numbers are finite, a
+// column never holds more cells than n, labels are trimmed and never a
+// missing marker, the columns are ColumnsWith's, and an error names its field.
+func FuzzReadCells(f *testing.F) {
+	for _, s := range fuzzCSVSeeds {
+		f.Add(s, HeaderAuto)
+	}
+	f.Add("island,mass\nBiscoe,1\n Dream ,NA\n,3\n", HeaderPresent)
+	f.Fuzz(func(t *testing.T, text, header string) {
+		cols, n, err := ReadCells(text, header)
+		if err != nil {
+			var ce *checks.Error
+			if !errors.As(err, &ce) || ce.Field == "" {
+				t.Fatalf("ReadCells: an error that names no field: %v", err)
+			}
+			return
+		}
+		names, err := ColumnsWith(text, header)
+		if err != nil || len(names) != len(cols) {
+			t.Fatalf("ReadCells gave %d columns, ColumnsWith %v (%v)", len(cols), names, err)
+		}
+		for j, c := range cols {
+			if c.Name != names[j] || len(c.Nums)+len(c.Labels) > n {
+				t.Fatalf("column %d %q: %d numbers and %d labels of n = %d", j, c.Name, len(c.Nums), len(c.Labels), n)
+			}
+			for _, v := range c.Nums {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("column %q: a number %g", c.Name, v)
+				}
+			}
+			for _, l := range c.Labels {
+				if l != strings.TrimSpace(l) || isMissing(l) {
+					t.Fatalf("column %q: label %q", c.Name, l)
+				}
+			}
+		}
+	})
+}
