@@ -273,6 +273,10 @@ export interface DPSample {
     delta(gdp: number, epsilon: number): Promise<number>;
     calibrate(epsilon: number, delta: number): Promise<number>;
     epsilon(gdp: number, delta: number): Promise<number>;
+    /** T_μ(α) = Φ(Φ⁻¹(1 − α) − μ): the smallest miss rate of a membership test with false-alarm rate α (issue 44). */
+    tradeoff(gdp: number, alpha: number): Promise<number>;
+    /** the largest chance of catching a person at false-alarm rate α: Φ̄(Φ̄⁻¹(α + tv) − μ) + tv. */
+    catch(gdp: number, alpha: number, tv?: number): Promise<number>;
   };
   mechanism: {
     plan(req: Request, opts?: { ledger?: string }): Promise<Plan>;

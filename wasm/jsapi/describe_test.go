@@ -193,3 +193,35 @@ func TestParseCSVCategories(t *testing.T) {
 		}
 	}
 }
+
+// TestTradeoffAPI (issue 44 item 1): privacy.tradeoff and privacy.catch
+// resolve to core/privacy's values and reject bad input naming the field.
+func TestTradeoffAPI(t *testing.T) {
+	want, _ := privacy.Tradeoff(0.5, 0.05)
+	if got := mustOK(t, "privacy.tradeoff", 0.5, 0.05).Float(); got != want {
+		t.Errorf("tradeoff %v, want %v", got, want)
+	}
+	wantC, _ := privacy.Catch(0.5, 0.05, 1e-3)
+	if got := mustOK(t, "privacy.catch", 0.5, 0.05, 1e-3).Float(); got != wantC {
+		t.Errorf("catch %v, want %v", got, wantC)
+	}
+	if got := mustOK(t, "privacy.catch", 0.5, 0.05).Float(); math.Abs(got-(1-want)) > 1e-15 {
+		t.Errorf("catch without tv %v, want 1 − T = %v", got, 1-want)
+	}
+	for _, c := range []struct {
+		fn   string
+		args []any
+		want string
+	}{
+		{"privacy.tradeoff", []any{-1, 0.05}, "gdp must be"},
+		{"privacy.tradeoff", []any{"1", 0.05}, "gdp must be a finite number"},
+		{"privacy.tradeoff", []any{1, 0}, "alpha must be"},
+		{"privacy.tradeoff", []any{1}, "alpha must be a finite number, got undefined"},
+		{"privacy.catch", []any{1, 0.05, 2}, "tv must be"},
+		{"privacy.catch", []any{1, 0.05, "x"}, "tv must be a finite number"},
+	} {
+		if _, err := await(t, call(c.fn, c.args...)); !strings.HasPrefix(err, c.want) {
+			t.Errorf("%s%v: %q; want %q", c.fn, c.args, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,98 @@
+package privacy
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// T_μ against its closed form computed another way (erf in the bulk), its
+// symmetry T(T(α)) = α (Dong–Roth–Su Proposition 2.4: a trade-off function
+// of a symmetric pair is its own inverse), T_0(α) = 1 − α, and Catch = 1 − T.
+func TestTradeoffClosedForm(t *testing.T) {
+	for _, mu := range []float64{0, 0.1, 0.27, 0.7, 1, 2, 5} {
+		for _, alpha := range []float64{1e-9, 1e-6, 1e-3, 0.01, 0.05, 0.2, 0.5, 0.8, 0.99, 1 - 1e-6} {
+			got, err := Tradeoff(mu, alpha)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if alpha >= 1e-3 && alpha <= 0.999 {
+				z := math.Sqrt2 * math.Erfinv(1-2*alpha) // Φ⁻¹(1 − α)
+				want := 0.5 * (1 + math.Erf((z-mu)/math.Sqrt2))
+				if math.Abs(got-want) > 1e-13 {
+					t.Errorf("T_%g(%g) = %.17g, erf form %.17g", mu, alpha, got, want)
+				}
+			}
+			if mu == 0 && math.Abs(got-(1-alpha)) > 1e-15 {
+				t.Errorf("T_0(%g) = %.17g, want 1 − α", alpha, got)
+			}
+			if got > MinAlpha && got < MaxAlpha {
+				back, _ := Tradeoff(mu, got)
+				if math.Abs(back-alpha) > 1e-9*math.Max(alpha, 1e-6) {
+					t.Errorf("T_%g(T_%g(%g)) = %.17g, want α", mu, mu, alpha, back)
+				}
+			}
+			c, _ := Catch(mu, alpha, 0)
+			if math.Abs(c-(1-got)) > 1e-15 && math.Abs(c-(1-got)) > 1e-12*c {
+				t.Errorf("Catch(%g, %g) = %.17g, 1 − T = %.17g", mu, alpha, c, 1-got)
+			}
+		}
+	}
+}
+
+// The GDP curve is the envelope of the (ε, δ) lines the ledger converts to
+// (Dong–Roth–Su Corollary 2.13): for δ = δ_μ(ε), T_μ(α) ≥ 1 − δ − e^ε·α for
+// every α, with equality at one α (the supporting line touches the curve).
+func TestTradeoffAgainstEpsilonDelta(t *testing.T) {
+	for _, mu := range []float64{0.27, 0.7, 1.5} {
+		for _, eps := range []float64{0.5, 1, 3} {
+			delta, err := Delta(mu, eps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			minGap := math.Inf(1)
+			for k := 0; k <= 20000; k++ {
+				alpha := math.Pow(10, -9+9*float64(k)/20000)
+				if alpha > MaxAlpha {
+					break
+				}
+				tr, _ := Tradeoff(mu, alpha)
+				gap := tr - (1 - delta - math.Exp(eps)*alpha)
+				if gap < -1e-12 {
+					t.Fatalf("μ = %g, ε = %g: T(%g) = %g below the (ε, δ = %g) line by %g", mu, eps, alpha, tr, delta, -gap)
+				}
+				minGap = math.Min(minGap, gap)
+			}
+			if minGap > 1e-4 {
+				t.Errorf("μ = %g, ε = %g: the line never touches the curve (gap ≥ %g)", mu, eps, minGap)
+			}
+		}
+	}
+}
+
+// A slack tv enters as Φ̄(Φ̄⁻¹(α + tv) − μ) + tv: 0 adds nothing, more adds
+// more, and the bound holds against a mixture that realises it; errors name
+// the field.
+func TestCatchWithTV(t *testing.T) {
+	base, _ := Catch(0.7, 0.05, 0)
+	small, _ := Catch(0.7, 0.05, 1e-6)
+	big, _ := Catch(0.7, 0.05, 0.01)
+	if !(base < small && small < big) || big > 1 {
+		t.Errorf("catch %g, %g, %g not increasing in tv", base, small, big)
+	}
+	if c, _ := Catch(0.7, 0.999, 0.01); c != 1 {
+		t.Errorf("α + tv ≥ 1: %g, want 1", c)
+	}
+	st := LedgerState{Spent: LedgerSpent{GDP: 0.7, TV: 0.01}}
+	if c, _ := LedgerCatch(st, 0.05); c != big {
+		t.Errorf("LedgerCatch %g, Catch %g", c, big)
+	}
+	for _, c := range []struct {
+		mu, alpha, tv float64
+		field         string
+	}{{-1, 0.05, 0, "gdp"}, {math.NaN(), 0.05, 0, "gdp"}, {1, 0, 0, "alpha"}, {1, 1, 0, "alpha"}, {1, 1e-10, 0, "alpha"}, {1, 0.05, -1, "tv"}, {1, 0.05, 2, "tv"}} {
+		if _, err := Catch(c.mu, c.alpha, c.tv); err == nil || !strings.HasPrefix(err.Error(), c.field+" must") {
+			t.Errorf("Catch(%g, %g, %g): %v; want an error naming %s", c.mu, c.alpha, c.tv, err, c.field)
+		}
+	}
+}
