@@ -6,22 +6,19 @@ import (
 	"testing"
 
 	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/core/rng"
 )
 
 // survivals counts, over draws, how often the one-row label "a" of a column
 // a, b, b, b is released.
 func survivals(t *testing.T, p Plan, draws int, ru rules) int {
 	t.Helper()
-	cols := []Cells{{Name: "c", Labels: []string{"a", "b", "b", "b"}}}
+	c := Cells{Name: "c", Labels: []string{"a", "b", "b", "b"}}
+	r := rng.Seeded(uint64(draws) + uint64(ru.labelShift+10))
 	got := 0
 	for k := 0; k < draws; k++ {
-		seed := uint64(k + 1)
-		res, err := describeCells(cols, p, &seed, ru)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range res.Columns[0].Categories {
-			if c == "a" {
+		for _, l := range describeCellColumn(c, p, r, ru).Categories {
+			if l == "a" {
 				got++
 			}
 		}
