@@ -126,8 +126,8 @@ func (o DimFreeOptions) validate() error {
 // data embedded in each d of o.Dims, o.Trials runs each, with (ε, δ) from the
 // same accountant. Both DP-GD variants run dpgd.Run on dpgd.NewSchedule's
 // public schedule for this loss (the smooth rule: h = 1/(β·clip²) = 4,
-// T = ⌈0.5·n·s·β·clip²·C/G⌉ in [dpgd.MinSteps, dpgd.MaxSteps], the suffix
-// average; σ = 2G√T/(n·s), s = s*(ε, δ)), the schedule whose noise-free run
+// T = ⌈0.5·min(n·s, dpgd.SmoothNSCap)·β·clip²·C/G⌉ in [dpgd.MinSteps,
+// dpgd.MaxSteps], the suffix average; σ = 2G√T/(n·s), s = s*(ε, δ)), the schedule whose noise-free run
 // converges (TestDimFreeNoiseFreeConverges); each point records both.
 //
 // Projected DP-GD (BST14) pays for d: the projection onto the ball mixes the

@@ -198,3 +198,136 @@ func TestRunCancels(t *testing.T) {
 		t.Error("a cancelled context did not stop Run")
 	}
 }
+
+// TestRunShardedSameBits: a seeded run is the same bits with its gradient
+// passes on the caller (Run: Set.Gradient) and on W = 1, 2, 3 shards
+// (RunOn with loss.NewSharded: goroutines sharing the set), for a smooth
+// classification and a smooth regression loss, unprojected and projected.
+// n = 1000 rows is 8 blocks of loss.PassBlock, so W = 3 shards have
+// unequal sizes.
+func TestRunShardedSameBits(t *testing.T) {
+	r := rng.Seeded(5)
+	n, d := 1000, 7
+	x := make([][]float64, n)
+	yc, yr := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = make([]float64, d)
+		var m float64
+		for j := range x[i] {
+			x[i][j] = 2*r.Float64() - 1
+			m += x[i][j] * float64(j%3-1)
+		}
+		yc[i] = 1
+		if m+0.5*r.NormFloat64() < 0 {
+			yc[i] = -1
+		}
+		yr[i] = math.Max(-1, math.Min(1, 0.3*m+0.1*r.NormFloat64()))
+	}
+	for _, c := range []struct {
+		k loss.Kind
+		y []float64
+	}{{loss.Logistic, yc}, {loss.SmoothQuantile, yr}} {
+		set, err := loss.New(c.k, x, c.y, loss.Params{Clip: math.Sqrt(float64(d))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, proj := range []bool{false, true} {
+			sch, err := NewSchedule(Params{N: n, D: d, G: set.G(), Curvature: set.Curvature(), Radius: 2, Epsilon: 2, Delta: 1e-5, Projected: proj})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Run(context.Background(), set, sch, rng.Seeded(3), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []int{1, 2, 3} {
+				sh := loss.NewSharded(set, w)
+				got, err := RunOn(context.Background(), set, sh, sch, rng.Seeded(3), nil)
+				sh.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for j := range want {
+					if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+						t.Fatalf("%s projected=%v W=%d: θ[%d] = %v, one worker %v", c.k, proj, w, j, got[j], want[j])
+					}
+				}
+			}
+			// The check can fail: another seed gives other bits.
+			other, _ := Run(context.Background(), set, sch, rng.Seeded(4), nil)
+			if math.Float64bits(other[0]) == math.Float64bits(want[0]) {
+				t.Errorf("%s: two seeds gave the same θ[0]", c.k)
+			}
+		}
+	}
+}
+
+// TestScheduleBoundedInN: issue 43's schedule. For a smooth loss at the
+// page's bounds (logistic, clip = √31, C = 16/clip; huber at C = 1/clip)
+// and ε ∈ {0.5, 1, 2, 5}, T is the same at n = 10⁴, 10⁵ and 10⁶ under the
+// default rule (it stops growing once n·s ≥ SmoothNSCap), and σ is exact
+// for it: σ·n·s/(2G√T) = 1 to 4 ulps, for both rules, projected or not, and
+// for a non-smooth loss. The rule before issue 43 (RuleGrowing) grows with
+// n at the same inputs, so the check can fail. A GDP override gives the
+// same schedule as the (ε, δ) it calibrates to.
+func TestScheduleBoundedInN(t *testing.T) {
+	const dim = 31
+	clip := math.Sqrt(dim)
+	for _, c := range []struct {
+		name    string
+		g, curv float64
+		radius  float64
+	}{{"logistic", clip, 0.25 * dim, 16 / clip}, {"huber", clip, dim, 1 / clip}, {"hinge", clip, 0, 16 / clip}} {
+		for _, eps := range []float64{0.5, 1, 2, 5} {
+			s, err := privacy.Calibrate(eps, 1e-7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tCapped, tGrowing []int
+			for _, n := range []int{10_000, 100_000, 1_000_000} {
+				for _, rule := range []string{"", RuleCapped, RuleGrowing} {
+					for _, proj := range []bool{false, true} {
+						p := Params{N: n, D: dim, G: c.g, Curvature: c.curv, Radius: c.radius, Epsilon: eps, Delta: 1e-7, Projected: proj, Rule: rule}
+						sch, err := NewSchedule(p)
+						if err != nil {
+							t.Fatal(err)
+						}
+						p.GDP, p.Epsilon, p.Delta = s, 0, 0
+						if again, err := NewSchedule(p); err != nil || again != sch {
+							t.Errorf("%s: GDP override gives %+v, (ε, δ) %+v (%v)", c.name, again, sch, err)
+						}
+						ratio := sch.Sigma * float64(n) * sch.GDP / (2 * c.g * math.Sqrt(float64(sch.Steps)))
+						if math.Abs(ratio-1) > 4*0x1p-52 || sch.GDP != s {
+							t.Errorf("%s n=%d ε=%g rule %q: σ·n·s/(2G√T) = %v (s %v, want %v)", c.name, n, eps, rule, ratio, sch.GDP, s)
+						}
+						if sch.Steps < MinSteps || sch.Steps > MaxSteps {
+							t.Errorf("%s: T = %d outside [%d, %d]", c.name, sch.Steps, MinSteps, MaxSteps)
+						}
+						if proj {
+							continue
+						}
+						switch rule {
+						case RuleCapped:
+							tCapped = append(tCapped, sch.Steps)
+						case RuleGrowing:
+							tGrowing = append(tGrowing, sch.Steps)
+						}
+					}
+				}
+			}
+			if c.curv == 0 {
+				continue // the non-smooth rule is not issue 43's
+			}
+			if tCapped[0] != tCapped[1] || tCapped[1] != tCapped[2] {
+				t.Errorf("%s ε=%g: capped T at n = 10⁴, 10⁵, 10⁶: %v, want one value", c.name, eps, tCapped)
+			}
+			if !(tGrowing[0] < tGrowing[1] || tGrowing[1] < tGrowing[2]) {
+				t.Errorf("%s ε=%g: the growing rule's T %v does not grow: the check cannot fail", c.name, eps, tGrowing)
+			}
+			t.Logf("%s ε=%g: T capped %v, growing %v", c.name, eps, tCapped, tGrowing)
+		}
+	}
+	if _, err := NewSchedule(Params{N: 100, D: 2, G: 1, Curvature: 0.25, Radius: 1, Epsilon: 1, Delta: 1e-5, Rule: "fast"}); err == nil || !hasPrefix(err.Error(), "rule") {
+		t.Errorf("unknown rule: %v", err)
+	}
+}

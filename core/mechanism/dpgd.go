@@ -111,9 +111,10 @@ func planDPGD(pl *Plan, p *prepared, req Request) error {
 	return nil
 }
 
-// drawDPGD runs one DP-GD release.
-func drawDPGD(ctx context.Context, p *prepared, r *rand.Rand, out []float64, report func(done, total int)) error {
-	theta, err := dpgd.Run(ctx, p.set, *p.plan.Schedule, r, report)
+// drawDPGD runs one DP-GD release, its gradient passes on sh's shards (nil:
+// on the caller); the same bits either way.
+func drawDPGD(ctx context.Context, p *prepared, sh *loss.Sharded, r *rand.Rand, out []float64, report func(done, total int)) error {
+	theta, err := dpgd.RunOn(ctx, p.set, sh, *p.plan.Schedule, r, report)
 	if err != nil {
 		return err
 	}

@@ -114,3 +114,46 @@ func TestDPGDErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDPGDSchedulePublic: the dp-gd plan's schedule (T, h, σ, s) is a
+// function of public inputs only: two data sets with the same n, d, loss and
+// declared bounds but different rows and labels (the second drawn with
+// another seed and its labels' rule flipped) get the same schedule and the
+// same plan; at the default radius T is the same at n = 10⁴ and 5·10⁴
+// (issue 43: it no longer grows with n once n·s ≥ dpgd.SmoothNSCap).
+func TestDPGDSchedulePublic(t *testing.T) {
+	gen := func(n int, seed uint64, flip bool) ([][]float64, []float64) {
+		r := rng.Seeded(seed)
+		x := make([][]float64, n)
+		y := make([]float64, n)
+		for i := range x {
+			x[i] = []float64{2*r.Float64() - 1, r.NormFloat64(), 1}
+			y[i] = 1
+			if (x[i][0] > 0) == flip {
+				y[i] = -1
+			}
+		}
+		return x, y
+	}
+	var steps []int
+	for _, n := range []int{10_000, 50_000} {
+		var plans []Plan
+		for k, flip := range []bool{false, true} {
+			x, y := gen(n, uint64(k+1), flip)
+			pl, err := NewPlan(Request{Loss: "logistic", X: x, Y: y, Epsilon: 1, Delta: 1e-7, Method: EstimatorDPGD, Clip: math.Sqrt(3)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plans = append(plans, pl)
+		}
+		a, b := plans[0], plans[1]
+		if *a.Schedule != *b.Schedule || a.Steps != b.Steps || a.GDP != b.GDP || a.Grid != b.Grid || a.Work != b.Work || a.Workers != b.Workers {
+			t.Errorf("n=%d: two data sets of the same shape, schedules %+v and %+v", n, *a.Schedule, *b.Schedule)
+		}
+		steps = append(steps, a.Steps)
+	}
+	if steps[0] != steps[1] {
+		t.Errorf("T at n = 10⁴ and 5·10⁴: %v, want one value", steps)
+	}
+	t.Logf("T = %v", steps)
+}

@@ -38,9 +38,9 @@ type Request struct {
 	// adaptive sampler (faster, but its work depends on the data).
 	FixedWork *bool `json:"fixedWork,omitempty"`
 	// Workers is the number of cores offered for the data passes of the
-	// first-order sampler (default 1). The plan uses loss.Workers(n,
-	// Workers) shards (Plan.Workers); the sample is the same bits for every
-	// number of workers.
+	// first-order sampler and of DP-GD on a smooth loss (default 1). The
+	// plan uses loss.Workers(n, Workers) shards (Plan.Workers); the sample
+	// is the same bits for every number of workers.
 	Workers int `json:"workers,omitempty"`
 	// Method is the estimator: "exponential" (Algorithm 1, the default),
 	// "dp-gd" or "dp-gd-projected" (full-batch DP-GD with the public schedule
@@ -114,9 +114,10 @@ type Plan struct {
 	// Work estimates the work of the sample call (all samples) from public
 	// inputs only, so that a page can warn before it starts (work.go).
 	Work Work `json:"work"`
-	// Workers is the number of shards of the first-order sampler's passes,
-	// loss.Workers(n, Request.Workers) (public: n and the cores offered);
-	// 1 for the other samplers.
+	// Workers is the number of shards of the first-order sampler's passes
+	// and of DP-GD's gradient passes on a smooth loss, loss.Workers(n,
+	// Request.Workers) (public: n and the cores offered); 1 for the other
+	// samplers.
 	Workers int `json:"workers"`
 
 	// Ledger is set by PlanCharged: whether the release fits the ledger's
@@ -256,6 +257,11 @@ func prepare(req Request) (*prepared, error) {
 		}
 		pl.Why += why
 		pl.Work, pl.Workers = estimateWork(pl), 1
+		if _, smooth := set.Smooth(); smooth {
+			// DP-GD's gradient passes are sharded like the first-order
+			// sampler's (dpgd.RunOn): the same bits for every W.
+			pl.Workers = loss.Workers(n, max(1, req.Workers))
+		}
 		p.plan = pl
 		return p, nil
 	}

@@ -54,7 +54,7 @@ type drawer struct {
 // result: where the shards of the first-order passes run.
 type Options struct {
 	// Shards, if non-nil, returns the executor of shards 1..W−1 of a
-	// first-order run with Plan.Workers = W > 1 (in the browser, a pool of
+	// first-order or smooth DP-GD run with Plan.Workers = W > 1 (in the browser, a pool of
 	// Web Workers); nil runs them on goroutines. If it fails, the run uses
 	// one worker and Diagnostics.Note says why.
 	Shards func(set *loss.Set, bounds []int) (loss.Executor, error)
@@ -65,12 +65,13 @@ type Options struct {
 	KeepWorkers bool
 }
 
-// startShards puts the first-order passes on Plan.Workers shards (no-op for
-// one worker or another sampler); Close them with dr.sh.Close.
+// startShards puts the first-order passes, or DP-GD's gradient passes on a
+// smooth loss, on Plan.Workers shards (no-op for one worker or another
+// sampler); Close them with dr.sh.Close.
 func (dr *drawer) startShards(opt Options, diag *Diagnostics) {
 	p, pl := dr.p, dr.p.plan
 	diag.Workers = 1
-	if !p.firstOrder || pl.Workers < 2 {
+	if pl.Workers < 2 {
 		return
 	}
 	diag.Workers = pl.Workers
@@ -158,7 +159,7 @@ func (dr *drawer) draw(ctx context.Context, r *rand.Rand, out []float64, st *Dia
 		return nil
 	}
 	if pl.Schedule != nil {
-		return drawDPGD(ctx, dr.p, r, out, report)
+		return drawDPGD(ctx, dr.p, dr.sh, r, out, report)
 	}
 	var theta []float64
 	var s sampler.Stats

@@ -191,3 +191,47 @@ func TestSampleFallback(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleWorkersDPGD: a seeded dp-gd release on a smooth loss is the same
+// bits with 1, 2 and 4 workers offered (goroutine shards), with shards that
+// hold copies of their rows (shardCopies: the browser pool's layout), and
+// with a pool that fails to start (one worker and a note); plan.workers is
+// loss.Workers(n, workers) as for the first-order sampler. A non-smooth
+// loss (hinge) keeps one worker.
+func TestSampleWorkersDPGD(t *testing.T) {
+	n := 2100
+	x, y := smallGLM(n, 6, true)
+	var first []float64
+	failing := func(*loss.Set, []int) (loss.Executor, error) { return nil, errors.New("no Worker constructor") }
+	for _, c := range []struct {
+		w      int
+		shards func(*loss.Set, []int) (loss.Executor, error)
+		fails  bool
+	}{{0, nil, false}, {2, nil, false}, {4, nil, false}, {4, newShardCopies, false}, {4, failing, true}} {
+		req := Request{Loss: "logistic", X: x, Y: y, Epsilon: 1, Delta: 1e-5, Radius: 1, Seed: seed(9), Workers: c.w, Method: EstimatorDPGD}
+		res, err := SampleWith(context.Background(), req, nil, Options{Shards: c.shards, KeepWorkers: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, ran := loss.Workers(n, max(1, c.w)), loss.Workers(n, max(1, c.w))
+		if c.fails {
+			ran = 1
+		}
+		if res.Plan.Workers != want || res.Diagnostics.Workers != ran || (res.Diagnostics.Note != "") != c.fails {
+			t.Errorf("workers=%d: plan %d, ran %d (want %d), note %q", c.w, res.Plan.Workers, res.Diagnostics.Workers, want, res.Diagnostics.Note)
+		}
+		if first == nil {
+			first = res.Theta
+			continue
+		}
+		for j := range first {
+			if math.Float64bits(first[j]) != math.Float64bits(res.Theta[j]) {
+				t.Fatalf("workers=%d: θ %v, one worker %v", c.w, res.Theta, first)
+			}
+		}
+	}
+	res, err := Sample(context.Background(), Request{Loss: "hinge", X: x, Y: y, Epsilon: 1, Delta: 1e-5, Radius: 1, Seed: seed(9), Workers: 4, Method: EstimatorDPGD}, nil)
+	if err != nil || res.Plan.Workers != 1 || res.Diagnostics.Workers != 1 {
+		t.Errorf("hinge dp-gd: %v, plan workers %d, ran %d", err, res.Plan.Workers, res.Diagnostics.Workers)
+	}
+}

@@ -42,6 +42,9 @@ type Report struct {
 	Audit     AuditReport `json:"privacyAudit"`
 	Size      SizeLoad    `json:"sizeAndLoad"`
 	Rows      Rows        `json:"rowsPerTab"`
+	// DPGDRows is the rows-per-tab table of the default estimator, DP-GD
+	// (issue 43; native; -only dpgd-rows).
+	DPGDRows DPGDRows `json:"rowsPerTabDPGD"`
 	// Study is issue 20's real-data study, summarised from its runs file
 	// (docs/study/runs.jsonl.gz, the gzipped file `-study` writes); the bench
 	// only reads it.
@@ -72,7 +75,7 @@ func main() {
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
-	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", "utility" (§3b, the dimension-free experiment), "cost" (§2, native), "speed" (§1's kernels, native, node and Chromium; site/ built with the hooks), "size" (§5: the module of -shipped-wasm, load times of site/ as built) or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
+	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", "dpgd-rows" (DP-GD's rows per tab, native), "utility" (§3b, the dimension-free experiment), "cost" (§2, native), "speed" (§1's kernels, native, node and Chromium; site/ built with the hooks), "size" (§5: the module of -shipped-wasm, load times of site/ as built) or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
 	study := flag.String("study", "", "run (or resume) the real-data study of issue 20, appending its runs to this JSON-lines file, and exit")
 	studyDatasets := flag.String("study-datasets", "", "with -study: a comma-separated subset of the study's datasets")
 	studyAlso := flag.String("study-also", "", "with -study: comma-separated further runs files to read (runs another process did)")
@@ -85,6 +88,10 @@ func main() {
 	rangesModel := flag.String("ranges-model", "", `print the downstream check of issue 40 (DP-GD and Algorithm 1 at ε = 1 on private vs declared ranges, full size and 250 and 100 training rows) on one half of the study's tables and exit`)
 	rangesModelSplits := flag.Int("ranges-model-splits", 10, "with -ranges-model: public 80/20 splits per table and size")
 	categoriesModel := flag.Bool("categories-model", false, "print the check of issue 42 (DP-GD on penguins with and without one-hot text features, typed or found privately) and exit")
+	dpgdSched := flag.String("dpgd-schedule", "", `print issue 43's comparison of DP-GD's smooth schedules (before: T ∝ n·s; after: T ∝ min(n·s, K)) on one half of the study's tables ("development") and exit`)
+	dpgdCaps := flag.String("dpgd-schedule-caps", "400,200,100,800", "with -dpgd-schedule: the caps K compared (the table is the first one's)")
+	dpgdSplits := flag.Int("dpgd-schedule-splits", 20, "with -dpgd-schedule: the study's splits")
+	dpgdPar := flag.Int("dpgd-schedule-par", 1, "with -dpgd-schedule: goroutines")
 	compare := flag.String("compare-load", "", "comma-separated .wasm files: time cold loads of index.html with each as site/dpsample.wasm, interleaved in one Chromium, print medians and paired differences, and exit (nothing is written)")
 	loads := flag.Int("loads", 21, "with -compare-load: cold loads per module")
 	flag.Parse()
@@ -96,6 +103,19 @@ func main() {
 	}
 	if *categoriesModel {
 		if err := runCategoriesModel(*root, *rangesModelSplits, os.Stdout); err != nil {
+			fatal(err)
+		}
+		return
+	}
+	if *dpgdSched != "" {
+		if *dpgdSched != HalfDev && *dpgdSched != HalfEval {
+			fatal(fmt.Errorf("-dpgd-schedule: want %q or %q, got %q", HalfDev, HalfEval, *dpgdSched))
+		}
+		caps, err := parseCaps(*dpgdCaps)
+		if err != nil {
+			fatal(err)
+		}
+		if err := runDPGDSchedule(*root, *dpgdSched, *dpgdSplits, caps, max(1, *dpgdPar), os.Stdout); err != nil {
 			fatal(err)
 		}
 		return
@@ -183,6 +203,7 @@ func main() {
 	if *gtNative != "" && *gtWasm != "" {
 		step("go test -bench ratios", func() (err error) { r.Speed.GoTest, err = goTestRatios(*gtNative, *gtWasm); return })
 	}
+	step("rows per tab: DP-GD, native", func() (err error) { r.DPGDRows, err = dpgdRows(); return })
 	step("cost vs theory", func() (err error) { r.Cost, err = cost(); return })
 	step("lower bound", func() (err error) { r.Lower, err = lower(); return })
 	step("real-data study (from its runs file)", func() (err error) { r.Study, err = loadStudy(*root, *studyResults); return })
@@ -270,6 +291,10 @@ func remeasure(root, section, rowsBase, shipped string) error {
 		if err := inBrowser(root, func(br *browser) (err error) { r.Size, err = sizeAndLoad(shipped, br); return err }); err != nil {
 			return err
 		}
+	case "dpgd-rows":
+		if r.DPGDRows, err = dpgdRows(); err != nil {
+			return err
+		}
 	case "rows":
 		prev := r.Rows
 		if err := inBrowser(root, func(br *browser) (err error) { r.Rows, err = rowsWithBaseline(br, root, rowsBase); return err }); err != nil {
@@ -279,7 +304,7 @@ func remeasure(root, section, rowsBase, shipped string) error {
 			r.Rows = mergeRows(prev, r.Rows)
 		}
 	default:
-		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit", "rows", "utility", "cost", "speed", "size" or "study")`, section)
+		return fmt.Errorf(`-only: unknown section %q (want "lower", "audit", "rows", "dpgd-rows", "utility", "cost", "speed", "size" or "study")`, section)
 	}
 	if r.Remeasured == nil {
 		r.Remeasured = map[string]string{}

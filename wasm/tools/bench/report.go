@@ -141,6 +141,7 @@ func markdown(r *Report) string {
 
 	// 2. Cost
 	p("%s", rowsMarkdown(r.Rows))
+	p("%s", dpgdRowsMarkdown(r.DPGDRows))
 	p("## 2. Cost vs theory (sampler.NewPlan and sampler.Run's Stats)\n\n")
 	p("Algorithm 1 calibrated by `mechanism.Calibrate` at ε = 1, δ = 10⁻⁵, G = C = 1, rank k = d, on synthetic logistic data (`benchkit.GLM`); `sampler.NewPlan` picks the mode. ")
 	p("T_formula = max(1, ⌈ln(KL₀/(2τ_c²)) / (2 ln(1+αλ))⌉) and λ_formula = s²/(2G_f² − s²α) are recomputed here from the plan's α, KL₀ = ηG²/(2μ), τ_c and scale s (the λ↔T fixed point documented on `sampler.NewPlan`, core/sampler/plan.go, from the KL contraction of Chen–Chewi–Salim–Wibisono 2022, Thm 3, from the start N(0, α⁻¹I), with Pinsker: the plan's T must equal T_formula(λ)); ")

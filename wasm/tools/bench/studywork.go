@@ -204,7 +204,7 @@ func hyper(o UtilityOptions) Hyper {
 		Delta: o.Delta, Clip: o.Clip, Neighbours: mechanism.ReplaceOne,
 		Accountant:      "exact Gaussian-DP curve δ_s(ε) (package privacy) for the exponential mechanism, both DP-GD variants and output perturbation; objective perturbation uses its own pointwise bound (ObjPert)",
 		ExponentialRule: "mechanism.Sample at the requested ε (no cap): default η rule (optimal), public radius C, public rank k, sampler auto (exact sampler where one exists, else the exact first-order sampler for smooth losses (logistic), else the zeroth-order proximal sampler (hinge, lad)), half of δ for the sampler's TV",
-		GDRule:          "core/dpgd's public schedule, recorded in each cell (schedule): full batch, θ₀ = 0, σ = 2G√T/(n·s*(ε,δ)); smooth losses h = 1/(β·clip²), T = ⌈0.5·n·s·β·clip²·C/G⌉, suffix average; non-smooth T = ⌈(n·s)²/k⌉, h = C/(√T·√(G²+mσ²)) (m = k unprojected, d projected), average iterate; T in [50, 20000]",
+		GDRule:          "core/dpgd's public schedule, recorded in each cell (schedule): full batch, θ₀ = 0, σ = 2G√T/(n·s*(ε,δ)); smooth losses h = 1/(β·clip²), T = ⌈0.5·min(n·s, K)·β·clip²·C/G⌉ (K = dpgd.SmoothNSCap since issue 43; the study's runs of f855c52 used T = ⌈0.5·n·s·β·clip²·C/G⌉), suffix average; non-smooth T = ⌈(n·s)²/k⌉, h = C/(√T·√(G²+mσ²)) (m = k unprojected, d projected), average iterate; T in [50, 20000]",
 		OutputMuRule:    "μ = 2G·k^{1/4}/(C·√(n·s*)); sensitivity (1+2·tol)·2G/(nμ) covers the certified SDCA error; σ = sensitivity/s*",
 		OutputTol:       o.OutputTol,
 		ObjectiveRule:   "logistic only; λ = max(μ_output, β/(n(e^{ε/2}−1))), β = clip²/4; σ from ε = log(1+β/(nλ)) + 2G²/σ² + 2G√(2ln(1/δ))/σ; exact minimiser by Newton (float residue not charged)",
