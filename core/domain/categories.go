@@ -168,8 +168,10 @@ func describeCellColumn(c Cells, p Plan, r *rand.Rand, ru rules) CellsColumn {
 		out.Categories = append(out.Categories, k.label)
 	}
 	// Rows outside the categories (other labels, numbers, missing cells):
-	// n − the released noisy counts, against τ_g.
-	out.Other = float64(p.N)-sum >= p.GrowThreshold
+	// n − the released noisy counts (noise σ₁·√k for k categories), against
+	// 3σ₁·√k — when no row is outside, "other" is said with probability
+	// ≤ Φ̄(3) ≈ 0.13 %.
+	out.Other = float64(p.N)-sum >= 3*p.Sigma1*math.Sqrt(float64(max(len(kept), 1)))
 	if 2*sum >= float64(p.N) {
 		out.Kind = KindText
 	}

@@ -57,7 +57,7 @@ func describe(a []js.Value) (any, error) {
 	var n int
 	switch csv := o.Get("csv"); {
 	case csv.Type() != js.TypeUndefined && o.Has("x"):
-		return nil, &checks.Error{Field: "req.csv", Rule: "absent when req.x is given (one table: rows, or a CSV text)", Got: "both"}
+		return nil, &checks.Error{Field: "req.csv", Rule: "left out beside req.x (one table: rows or a CSV text, not both)", Got: "both"}
 	case csv.Type() != js.TypeUndefined:
 		if csv.Type() != js.TypeString {
 			return nil, &checks.Error{Field: "req.csv", Rule: "a string of CSV", Got: jsio.Describe(csv)}
