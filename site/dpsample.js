@@ -114,7 +114,7 @@ const RUN_FIELDS = { "mechanism.sample": ["ledger", "onLedger", "onProgress", "s
 const RUN_DEFAULT_FIELDS = ["onProgress", "signal"];
 
 const NAMES = {
-  privacy: ["delta", "calibrate", "epsilon"],
+  privacy: ["delta", "calibrate", "epsilon", "tradeoff", "catch"],
   mechanism: ["plan", "sample"],
   ledger: ["open", "get", "reset", "restore"],
   fingerprint: ["code", "rows", "trace"],
