@@ -96,3 +96,28 @@ func TestCatchWithTV(t *testing.T) {
 		}
 	}
 }
+
+// The sentence's number is ⌈100·catch⌉ (never rounded down: 8.4 % is "at
+// most 9 in 100"), 5 for no privacy loss, and "every time" when the bound
+// reaches 1; it has no symbol of the arithmetic.
+func TestAttackerSentence(t *testing.T) {
+	s1, _ := Calibrate(1, 1e-5)
+	for _, c := range []struct {
+		mu, tv float64
+		want   string
+	}{
+		{0, 0, "at most 5 times in 100"},
+		{s1, 0, "at most 9 times in 100"},
+		{s1, 1e-6, "at most 9 times in 100"},
+		{0.7, 0, "at most 18 times in 100"}, // Φ̄(1.645 − 0.7) = 0.172
+		{20, 0, "every time"},
+	} {
+		got := AttackerSentence(c.mu, c.tv)
+		if !strings.Contains(got, c.want) || strings.ContainsAny(got, "εδμΦ√") {
+			t.Errorf("μ = %g, tv = %g: %q; want %q", c.mu, c.tv, got, c.want)
+		}
+	}
+	if c, _ := Catch(s1, 0.05, 0); math.Ceil(100*c) != 9 {
+		t.Errorf("catch at ε = 1: %g", c)
+	}
+}

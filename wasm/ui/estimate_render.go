@@ -10,6 +10,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/core/privacy"
 )
 
 // meanSD are the mean and sample standard deviation of each coordinate.
@@ -152,7 +153,7 @@ func (v *estimateView) render(in *estimateInput, r *mechanism.Result) {
 	diag := text("p", "Your data against the declarations: "+strings.Join(clamps, ", ")+". "+work+
 		". These numbers are computed from your raw data on this device and are not private; do not publish them.", "id", v.id+"-diagnostics")
 	appendAll(v.excess, diag)
-	v.statement.SetTextContent(statement(r) + v.privateStatement(in, r.Privacy.Ledger) + ledgerStatement(r.Privacy.Ledger))
+	v.statement.SetTextContent(attackerLine(r) + " " + statement(r) + v.privateStatement(in, r.Privacy.Ledger) + ledgerStatement(r.Privacy.Ledger))
 	v.exportJSON(in, r)
 }
 
@@ -223,6 +224,13 @@ func labels(in *estimateInput) string {
 }
 
 // statement is the plain-language guarantee of a result.
+// attackerLine is issue 44's plain sentence for this release: what the best
+// membership test can do against it (privacy.AttackerSentence), the samples
+// composed (√m·s) with their total variation (m·TV).
+func attackerLine(r *mechanism.Result) string {
+	return privacy.AttackerSentence(r.Privacy.GDP, r.Plan.TV*float64(max(r.Privacy.ComposedOver, 1)))
+}
+
 func statement(r *mechanism.Result) string {
 	pl, pv := r.Plan, r.Privacy
 	released := "the released sample is"

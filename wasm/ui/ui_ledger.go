@@ -584,6 +584,9 @@ func (lv *ledgerView) render() {
 func ledgerSummary(st *privacy.LedgerState) string {
 	sp, b, rem := st.Spent, st.Budget, st.Remaining
 	s := fmt.Sprintf("This table: %s, spent ε = %s of %s (δ = %s).", count(sp.Releases, "release"), g3(sp.Epsilon), g3(b.Epsilon), g3(b.Delta))
+	if w := privacy.AttackerSentence(sp.GDP, sp.TV); w != "" {
+		s += " All of them together: " + lowerFirst(w)
+	}
 	if rem.Epsilon > 0 {
 		s += fmt.Sprintf(" Room left: one more run at ε ≤ %s (δ = %s), or several smaller ones.", g3(rem.Epsilon), g3(b.Delta))
 	} else {
@@ -669,4 +672,12 @@ func exportLedger(st *privacy.LedgerState) *privacy.LedgerState {
 	c := *st
 	c.Key = ""
 	return &c
+}
+
+// lowerFirst lowers a sentence's first letter, to continue another.
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
 }
