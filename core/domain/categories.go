@@ -137,11 +137,7 @@ type labelCount struct {
 
 func describeCellColumn(c Cells, p Plan, r *rand.Rand, ru rules) CellsColumn {
 	out := CellsColumn{Name: c.Name, Kind: KindNumeric, Categories: []string{}}
-	nums := c.Nums
-	if len(nums) == 0 {
-		nums = []float64{} // a text column: its numeric part is all noise, and labelled so
-	}
-	out.Column = describeColumn(nums, p, r, ru)
+	out.Column = describeColumn(c.Nums, p, r, ru) // a text column's numeric part is all noise, labelled "none"
 	// The labels that occur, in a fixed order (the noise is i.i.d., so the
 	// order changes nothing but reproducibility under a seed).
 	counts := map[string]int{}

@@ -141,7 +141,7 @@ func runCategoriesModel(root string, splits int, w io.Writer) error {
 				s := split{xTr: withOne(tr.X), yTr: tr.Y, xTe: withOne(te.X), yTe: te.Y}
 				blocks := len(cats)
 				clip := math.Sqrt(float64(len(numeric) + blocks + 1))
-				task, err := newStudyTaskClip(StudyDataset{Key: "penguins", Task: TaskClassification}, loss.Logistic, s, pageMultiplier(TaskClassification), clip)
+				task, err := newStudyTaskClip(StudyDataset{Key: "penguins", Task: TaskClassification}, loss.Logistic, s, pageMultiplier(TaskClassification), "", clip)
 				if err != nil {
 					return err
 				}
@@ -188,16 +188,4 @@ func withOne(x [][]float64) [][]float64 {
 		out[i] = append(append([]float64(nil), r...), 1)
 	}
 	return out
-}
-
-// newStudyTaskClip is newStudyTask with the rows' clip given (C = c/clip).
-func newStudyTaskClip(ds StudyDataset, k loss.Kind, sp split, c, clip float64) (*studyTask, error) {
-	t := &studyTask{ds: ds, loss: k, sp: sp, c: c, clip: clip, radius: c / clip}
-	set, err := loss.New(k, sp.xTr, sp.yTr, loss.Params{Clip: t.clip})
-	if err != nil {
-		return nil, err
-	}
-	t.set = set
-	t.ref = set.MinimizeInBall(t.radius, studyReferenceIters(set.N(), len(sp.xTr[0])))
-	return t, nil
 }

@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/dpsample/dpsample/core/dataset"
@@ -94,11 +93,7 @@ type rangesTable struct {
 }
 
 func loadRangesTable(root string, s StudyDataset) (rangesTable, error) {
-	dir := filepath.Join(root, "site", "data")
-	if s.Dir == "bench" {
-		dir = filepath.Join(root, "wasm", "tools", "bench", "data")
-	}
-	text, err := os.ReadFile(filepath.Join(dir, s.File))
+	text, err := os.ReadFile(s.path(root))
 	if err != nil {
 		return rangesTable{}, err
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/dpsample/dpsample/core/dataset"
@@ -82,11 +81,7 @@ func runRangesModel(root, half string, splits int, w io.Writer) error {
 		if ds.Half != half {
 			continue
 		}
-		dir := filepath.Join(root, "site", "data")
-		if ds.Dir == "bench" {
-			dir = filepath.Join(root, "wasm", "tools", "bench", "data")
-		}
-		text, err := os.ReadFile(filepath.Join(dir, ds.File))
+		text, err := os.ReadFile(ds.path(root))
 		if err != nil {
 			return err
 		}

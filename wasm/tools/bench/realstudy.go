@@ -216,19 +216,24 @@ type studyTask struct {
 	ref    loss.BallMin
 }
 
+// newStudyTask clips rows to √d (1 for ExtraClip1), C = c/clip.
 func newStudyTask(ds StudyDataset, k loss.Kind, sp split, c float64, extra string) (*studyTask, error) {
-	d := len(sp.xTr[0])
-	t := &studyTask{ds: ds, loss: k, sp: sp, c: c, extra: extra, clip: math.Sqrt(float64(d))}
-	t.radius = c / t.clip
+	clip := math.Sqrt(float64(len(sp.xTr[0])))
 	if extra == ExtraClip1 {
-		t.clip, t.radius = 1, c
+		clip = 1
 	}
+	return newStudyTaskClip(ds, k, sp, c, extra, clip)
+}
+
+// newStudyTaskClip is newStudyTask with the rows' clip given: C = c/clip.
+func newStudyTaskClip(ds StudyDataset, k loss.Kind, sp split, c float64, extra string, clip float64) (*studyTask, error) {
+	t := &studyTask{ds: ds, loss: k, sp: sp, c: c, extra: extra, clip: clip, radius: c / clip}
 	set, err := loss.New(k, sp.xTr, sp.yTr, loss.Params{Clip: t.clip})
 	if err != nil {
 		return nil, err
 	}
 	t.set = set
-	t.ref = set.MinimizeInBall(t.radius, studyReferenceIters(set.N(), d))
+	t.ref = set.MinimizeInBall(t.radius, studyReferenceIters(set.N(), len(sp.xTr[0])))
 	return t, nil
 }
 
