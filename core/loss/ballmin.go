@@ -36,6 +36,23 @@ type BallMin struct {
 // thousands, and the run time of the call that also releases θ told them
 // apart. Callers choose iters from public sizes (mechanism.fit: n, d).
 func (s *Set) MinimizeInBall(radius float64, iters int) BallMin {
+	return s.MinimizeInBallBy(radius, iters, func(x, g []float64) float64 {
+		f := s.Mean(x)
+		s.Subgradient(x, g)
+		return f
+	}, nil)
+}
+
+// ValueGrad returns L(x) and sets g to a subgradient of L at x (the gradient
+// for a smooth loss): one evaluation of MinimizeInBallBy's loop.
+type ValueGrad func(x, g []float64) float64
+
+// MinimizeInBallBy is MinimizeInBall with L and its subgradient evaluated by
+// eval — Mean and Subgradient (two passes over the rows), or for a smooth
+// loss one Linearize pass, on the caller or on a Sharded's workers — and
+// after(t) called when iteration t of iters is done (nil: not called). The
+// iterations and the certificate are MinimizeInBall's.
+func (s *Set) MinimizeInBallBy(radius float64, iters int, eval ValueGrad, after func(t int)) BallMin {
 	d := s.Dim()
 	x := make([]float64, d)
 	g := make([]float64, d)
@@ -52,12 +69,11 @@ func (s *Set) MinimizeInBall(radius float64, iters int) BallMin {
 			aSum, wSum = 0, 0
 			clear(gsum)
 		}
-		f := s.Mean(x)
+		f := eval(x, g)
 		if f < fBest {
 			fBest = f
 			copy(best, x)
 		}
-		s.Subgradient(x, g)
 		gx, gn := dot(g, x), math.Sqrt(dot(g, g))
 		lb = math.Max(lb, f-gx-radius*gn)
 		w := 1 / math.Sqrt(float64(t))
@@ -85,6 +101,9 @@ func (s *Set) MinimizeInBall(radius float64, iters int) BallMin {
 			for j := range x {
 				x[j] *= radius / xn
 			}
+		}
+		if after != nil {
+			after(t)
 		}
 	}
 	lb = math.Max(lb, avgCut(aSum, wSum, gsum, radius))

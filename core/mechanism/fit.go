@@ -32,15 +32,53 @@ type Fit struct {
 // fitBudget bounds the work of the reference fit: iterations·n·d ≤ fitBudget.
 const fitBudget = 2e7
 
+// fitIters is the reference fit's iteration count, a function of n and d
+// alone: iterations·n·d ≤ fitBudget, between 100 and 2000.
+func fitIters(n, d int) int {
+	return int(math.Max(100, math.Min(2000, fitBudget/float64(n*d))))
+}
+
+// fitPasses is the passes over the rows of the reference fit: fitIters
+// iterations of one Linearize pass (value and gradient together) for a
+// smooth loss, of a Mean and a Subgradient pass otherwise.
+func fitPasses(n, d int, smooth bool) float64 {
+	if smooth {
+		return float64(fitIters(n, d))
+	}
+	return 2 * float64(fitIters(n, d))
+}
+
 // fit compares theta with the certified non-private minimiser of L over the
-// ball ‖θ‖ ≤ C (loss.Set.MinimizeInBall), with the work bounded by fitBudget.
-// It runs inside the call that releases θ, so its work must not depend on
-// the data (issue 21): the iteration count is a function of n and d alone
-// and MinimizeInBall always runs all of them (no stop on a zero gradient).
-func fit(set *loss.Set, theta []float64, radius float64) Fit {
+// ball ‖θ‖ ≤ C (loss.Set.MinimizeInBallBy), with the work bounded by
+// fitBudget. It runs inside the call that releases θ, so its work must not
+// depend on the data (issue 21): the iteration count is a function of n and
+// d alone and MinimizeInBall always runs all of them (no stop on a zero
+// gradient). A smooth loss is evaluated by one Linearize pass per iteration,
+// on sh's shards when sh is not nil (the sampler's workers: issue 43 item 5,
+// at 10⁵ rows the fit on one worker took as long as a third of DP-GD's
+// passes on two); after(t, iters) follows its progress (nil: not called).
+func fit(set *loss.Set, sh *loss.Sharded, theta []float64, radius float64, after func(t, iters int)) Fit {
 	n, d := set.N(), set.Dim()
-	iters := int(math.Max(100, math.Min(2000, fitBudget/float64(n*d))))
-	m := set.MinimizeInBall(radius, iters)
+	iters := fitIters(n, d)
+	var eval loss.ValueGrad
+	if _, smooth := set.Smooth(); smooth {
+		lin := make([]float64, 3*n)
+		eval = func(x, g []float64) float64 { return set.Linearize(x, g, lin) }
+		if sh != nil {
+			eval = func(x, g []float64) float64 { return sh.Linearize(x, g, lin) }
+		}
+	} else {
+		eval = func(x, g []float64) float64 {
+			f := set.Mean(x)
+			set.Subgradient(x, g)
+			return f
+		}
+	}
+	var step func(int)
+	if after != nil {
+		step = func(t int) { after(t, iters) }
+	}
+	m := set.MinimizeInBallBy(radius, iters, eval, step)
 	l := set.Mean(theta)
 	f := Fit{Loss: l, NonPrivateLoss: m.Loss, Excess: l - m.Loss, Gap: m.Gap, Theta: m.Theta,
 		Iterations: m.Iters, Clipped: set.Clipped(), Norm: loss.Norm(theta)}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -363,7 +364,7 @@ func TestSamplePrivateFlagAndReport(t *testing.T) {
 func TestFit(t *testing.T) {
 	z := []float64{-3, -1, 0.2, 0.4, 5, 6, 0.3}
 	set, _ := loss.New(loss.L1, column(z), nil, loss.Params{})
-	f := fit(set, []float64{2}, 10)
+	f := fit(set, nil, []float64{2}, 10, nil)
 	want := set.Mean([]float64{0.3})
 	if f.NonPrivateLoss < want-1e-12 || f.NonPrivateLoss-want > f.Gap+1e-12 || f.Gap > 0.05 {
 		t.Errorf("fit %.6f (gap %.3g), true minimum %.6f", f.NonPrivateLoss, f.Gap, want)
@@ -373,6 +374,58 @@ func TestFit(t *testing.T) {
 	}
 	if f.Norm != 2 || f.Accuracy != nil || f.NonPrivateAccuracy != nil {
 		t.Errorf("centre fit: norm %v (want 2), accuracies %v %v (want none)", f.Norm, f.Accuracy, f.NonPrivateAccuracy)
+	}
+}
+
+// TestFitOnShards (issue 43 item 5): a smooth loss's reference fit is one
+// Linearize pass per iteration, the same bits on the sampler's shards as on
+// the caller; it reports every iteration; it certifies its gap like the
+// two-pass (Mean, Subgradient) fit and lands within both gaps of it; and the
+// plan's Work.Reference counts its passes.
+func TestFitOnShards(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	n, d := 3000, 4
+	x, y := make([][]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = make([]float64, d)
+		z := 0.0
+		for j := range x[i] {
+			x[i][j] = 2*r.Float64() - 1
+			z += float64(j+1) * x[i][j]
+		}
+		y[i] = -1
+		if r.Float64() < 1/(1+math.Exp(-z)) {
+			y[i] = 1
+		}
+	}
+	set, err := loss.New(loss.Logistic, x, y, loss.Params{Clip: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	theta := []float64{1, 1, 1, 1}
+	var seen []int
+	one := fit(set, nil, theta, 3, func(t, iters int) { seen = append(seen, t) })
+	sh := loss.NewSharded(set, 2)
+	defer sh.Close()
+	two := fit(set, sh, theta, 3, nil)
+	if !slices.Equal(one.Theta, two.Theta) || one.NonPrivateLoss != two.NonPrivateLoss || one.Gap != two.Gap {
+		t.Errorf("fit on 2 shards %v (loss %v, gap %v), on the caller %v (loss %v, gap %v): want the same bits",
+			two.Theta, two.NonPrivateLoss, two.Gap, one.Theta, one.NonPrivateLoss, one.Gap)
+	}
+	iters := fitIters(n, d)
+	if len(seen) != iters || seen[0] != 1 || seen[len(seen)-1] != iters || one.Iterations != iters {
+		t.Errorf("progress saw %d iterations (%v … ), fit ran %d, want %d", len(seen), seen[:min(3, len(seen))], one.Iterations, iters)
+	}
+	ref := set.MinimizeInBall(3, iters)
+	if math.Abs(ref.Loss-one.NonPrivateLoss) > ref.Gap+one.Gap+1e-12 || one.Gap > 1e-3 {
+		t.Errorf("one-pass fit %v (gap %v), two-pass %v (gap %v)", one.NonPrivateLoss, one.Gap, ref.Loss, ref.Gap)
+	}
+	pl, err := NewPlan(Request{X: x, Y: y, Loss: "logistic", Clip: 2, Radius: 3, Epsilon: 1, Delta: 1e-6, Method: "dp-gd"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Work.Reference != float64(iters) {
+		t.Errorf("Work.Reference = %v, want %d (one pass per iteration of a smooth loss)", pl.Work.Reference, iters)
 	}
 }
 
@@ -388,7 +441,7 @@ func TestFitAccuracy(t *testing.T) {
 		t.Fatal(err)
 	}
 	theta := []float64{6, 0}
-	f := fit(set, theta, 0.5)
+	f := fit(set, nil, theta, 0.5, nil)
 	if f.Accuracy == nil || *f.Accuracy != loss.Accuracy(x, y, theta) || f.NonPrivateAccuracy == nil ||
 		*f.NonPrivateAccuracy != loss.Accuracy(x, y, f.Theta) {
 		t.Errorf("accuracies %v %v, want %g and %g", f.Accuracy, f.NonPrivateAccuracy, loss.Accuracy(x, y, theta), loss.Accuracy(x, y, f.Theta))
@@ -412,12 +465,23 @@ func TestProgressAndCancel(t *testing.T) {
 	if _, err := Sample(context.Background(), req, func(done, total int) { calls = append(calls, [2]int{done, total}) }); err != nil {
 		t.Fatal(err)
 	}
-	if len(calls) != 8 || calls[len(calls)-1] != [2]int{2 * len(x[0]), 2 * len(x[0])} {
-		t.Errorf("progress calls %v", calls)
+	// The sampler's 8 reports (2 draws of 2·65541 coordinates in chunks),
+	// then the reference fit's, whose passes (Work.Reference) count in the same
+	// units: all against one total, ending at it.
+	draws := 2 * len(x[0])
+	sampler := 0
+	for _, c := range calls {
+		if c[0] <= draws {
+			sampler++
+		}
+	}
+	last := calls[len(calls)-1]
+	if sampler != 8 || calls[sampler-1][0] != draws || last[0] != last[1] || last[1] <= draws {
+		t.Errorf("progress calls %v: want 8 up to %d, then the fit's up to a total above it", calls, draws)
 	}
 	for i := 1; i < len(calls); i++ {
-		if calls[i][0] <= calls[i-1][0] {
-			t.Errorf("progress not increasing: %v", calls)
+		if calls[i][0] <= calls[i-1][0] || calls[i][1] != last[1] {
+			t.Errorf("progress not increasing against one total: %v", calls)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())

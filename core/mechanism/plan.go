@@ -256,8 +256,9 @@ func prepare(req Request) (*prepared, error) {
 			return nil, err
 		}
 		pl.Why += why
-		pl.Work, pl.Workers = estimateWork(pl), 1
-		if _, smooth := set.Smooth(); smooth {
+		_, smooth := set.Smooth()
+		pl.Work, pl.Workers = estimateWork(pl, smooth), 1
+		if smooth {
 			// DP-GD's gradient passes are sharded like the first-order
 			// sampler's (dpgd.RunOn): the same bits for every W.
 			pl.Workers = loss.Workers(n, max(1, req.Workers))
@@ -317,7 +318,8 @@ func prepare(req Request) (*prepared, error) {
 		}
 	}
 	pl.Grid = grid(pl)
-	pl.Work = estimateWork(pl)
+	_, smooth := set.Smooth()
+	pl.Work = estimateWork(pl, smooth)
 	pl.Workers = 1
 	if p.firstOrder {
 		pl.Workers = loss.Workers(n, max(1, req.Workers))

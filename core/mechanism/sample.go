@@ -247,6 +247,14 @@ func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, pr
 		perSample = pl.Steps
 	}
 	total := m * perSample
+	// The reference fit's passes (Work.Reference) count in the sampler's units
+	// (Work.Passes per total), so that a page's "time left", the rate so far
+	// applied to the units left, covers the fit too.
+	fitUnits := 0
+	if progress != nil && pl.Work.Reference > 0 {
+		fitUnits = max(1, int(math.Round(pl.Work.Reference*float64(total)/math.Max(pl.Work.Passes, 1))))
+	}
+	grand := total + fitUnits
 	last := -1
 	for k := 0; k < m; k++ {
 		if err := ctx.Err(); err != nil {
@@ -264,7 +272,7 @@ func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, pr
 				return
 			}
 			last = now
-			progress(now, total)
+			progress(now, grand)
 		}
 		if err := dr.draw(ctx, r, out, &res.Diagnostics, report); err != nil {
 			return Result{}, err
@@ -278,7 +286,16 @@ func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, pr
 		return Result{}, err
 	}
 	res.Privacy = Privacy{Epsilon: pl.Epsilon, Delta: curve + pl.DeltaSampler, GDP: pl.GDPTotal, ComposedOver: m, Neighbours: ReplaceOne}
-	res.Fit = fit(p.set, res.Theta, pl.Radius)
+	var fitted func(t, iters int)
+	if progress != nil {
+		fitted = func(t, iters int) {
+			if now := total + fitUnits*t/iters; now > last {
+				last = now
+				progress(now, grand)
+			}
+		}
+	}
+	res.Fit = fit(p.set, dr.sh, res.Theta, pl.Radius, fitted)
 	res.Stats = Stats{Steps: int64(pl.Steps) * int64(m), Samples: m}
 	res.Diagnostics.Private = false
 	res.Diagnostics.ClampedTargets = p.dom.clampedTargets

@@ -28,12 +28,18 @@ type Work struct {
 	Passes     float64 `json:"passes"`     // estimated passes over the data
 	PassesMax  float64 `json:"passesMax"`  // data-independent bound on the expected passes
 	RowsTimesD float64 `json:"rowsTimesD"` // n·d: the multiply-adds of one pass
+	// Reference is the passes of the non-private reference fit the same call makes
+	// (Result.Fit): fitIters(n, d) iterations of one Linearize pass for a
+	// smooth loss, of a Mean and a Subgradient pass otherwise. It is not in
+	// Passes; a page adds it (at 10⁵ × 9 rows with DP-GD it is 100 passes
+	// beside T's 300–500).
+	Reference float64 `json:"referencePasses"`
 }
 
 // estimateWork fills Work from a plan whose method and budgets are set.
-func estimateWork(pl Plan) Work {
+func estimateWork(pl Plan, smooth bool) Work {
 	n, m := float64(pl.N), float64(pl.Samples)
-	w := Work{RowsTimesD: n * float64(pl.D)}
+	w := Work{RowsTimesD: n * float64(pl.D), Reference: fitPasses(pl.N, pl.D, smooth)}
 	switch pl.Method {
 	case MethodFirstOrder:
 		if pl.FixedWork { // exactly T·(K+1) anchor passes and B trials per sample

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"syscall/js"
 
@@ -82,6 +83,9 @@ func (v *estimateView) columnsChanged() {
 		v.csvErr.SetTextContent(v.loadErr)
 	} else if strings.TrimSpace(txt) != "" {
 		cols, _ = dataset.ColumnsWith(txt, b.Options().Header)
+	}
+	if b == nil && v.profile != nil {
+		v.followRows(v.profile.Rows)
 	}
 	v.ledger.tableChanged(txt)
 	want := v.targetSel.sel.Value()
@@ -417,4 +421,42 @@ func (v *estimateView) features() []string {
 		}
 	}
 	return out
+}
+
+// defaultDelta is the page's δ (a run's and a table budget's) for tables of
+// up to 10⁴ rows (docs/DEFAULTS.md).
+const defaultDelta = 1e-5
+
+// rowsDelta is the δ the page offers for a table of n rows: defaultDelta
+// while it is at most 1/(10n), else the power of ten at or below 1/(10n) —
+// δ ≪ 1/n, as DP asks (checks.DeltaForN refuses δ ≥ 1/n: at 10⁵ rows the
+// default 10⁻⁵ was refused and a newcomer had two fields to change before a
+// first run, issue 43 item 5). The row count is public (replace-one
+// neighbours: docs/PRIVACY.md), so the choice spends nothing.
+func rowsDelta(n int) float64 {
+	if n <= 0 || defaultDelta <= 1/(10*float64(n)) {
+		return defaultDelta
+	}
+	return math.Pow(10, math.Floor(math.Log10(1/(10*float64(n)))))
+}
+
+// followRows sets the run's δ and the table budget's δ for a file of n rows
+// (rowsDelta), each only while the user has not typed one and the budget
+// only while the table has no release (its δ is then fixed); a changed
+// field says why under it.
+func (v *estimateView) followRows(n int) {
+	d := trimFloat(rowsDelta(n))
+	note := fmt.Sprintf("set to %s for %s: δ must stay well below 1/n", d, count(n, "row"))
+	if n <= 10_000 {
+		note = ""
+	}
+	if v.deltaAuto && v.delta.input.Value() != d {
+		v.delta.input.SetValue(d)
+		v.delta.setNote(note)
+	}
+	lv := v.ledger
+	if lv.deltaAuto && (lv.state == nil || lv.state.Spent.Releases == 0) && lv.delta.input.Value() != d {
+		lv.delta.input.SetValue(d)
+		lv.delta.setNote(note)
+	}
 }

@@ -162,6 +162,7 @@ type workEstimate struct {
 	nsPerRow float64 // measured nanoseconds per row·column·pass
 	speed    float64 // the workers' speed-up over one counted
 	measured bool    // speed was measured by a recent run on as many workers
+	linear   bool    // the time grows as n, not n² (fittingRows)
 }
 
 // workerSpeed is the speed-up of w workers: the last run's on w workers
@@ -197,8 +198,10 @@ func estimateWork(in *estimateInput, pl mechanism.Plan) workEstimate {
 	c := passCost(in.kind, pl.D, value)
 	w := max(1, pl.Workers)
 	speed, measured := workerSpeed(w)
-	return workEstimate{seconds: pl.Work.Passes * pl.Work.RowsTimesD * c / speed, passes: pl.Work.Passes, rows: pl.N, d: pl.D,
-		workers: w, fixed: pl.FixedWork, nsPerRow: c * 1e9, speed: speed, measured: measured}
+	passes := pl.Work.Passes + pl.Work.Reference // the sampler's and the non-private reference fit's
+	return workEstimate{seconds: passes * pl.Work.RowsTimesD * c / speed, passes: passes, rows: pl.N, d: pl.D,
+		workers: w, fixed: pl.FixedWork, nsPerRow: c * 1e9, speed: speed, measured: measured,
+		linear: pl.Schedule != nil && pl.Curvature > 0} // DP-GD on a smooth loss: dpgd.RuleCapped
 }
 
 // about writes a duration for people: "about 40 s", "about 7 min".
@@ -232,9 +235,13 @@ func (e workEstimate) describe() string {
 
 // fittingRows is about how many rows would run within limit seconds at the
 // same settings: the run's time grows about as n² (T and the rows of a
-// pass both grow with n).
+// pass both grow with n), or as n for DP-GD's capped schedule (issue 43: T
+// stops growing once n·s reaches the cap).
 func (e workEstimate) fittingRows(limit float64) int {
 	n := float64(e.rows) * math.Sqrt(limit/e.seconds)
+	if e.linear {
+		n = float64(e.rows) * limit / e.seconds
+	}
 	p := math.Pow(10, math.Floor(math.Log10(n))-1)
 	return int(math.Floor(n/p) * p)
 }

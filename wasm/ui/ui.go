@@ -275,6 +275,22 @@ func (f numberField) value(name string) (float64, error) {
 	return parseNumber(name, f.input.Value()) // strict: "1,5" is an error (ui_widgets.go)
 }
 
+// setNote shows (or with "" removes) a line under the field saying why the
+// page changed its value.
+func (f numberField) setNote(s string) {
+	id := f.input.Underlying().Get("id").String() + "-note"
+	n := qs(f.wrap, "#"+id) // dom.go's helpers: not dom/v2's element switch (≈ 0.8 MB of module)
+	switch {
+	case s == "" && n != nil:
+		n.Remove()
+	case s == "":
+	case n == nil:
+		f.wrap.Underlying().Call("insertBefore", text("small", s, "id", id, "class", "help note").Underlying(), f.err.Underlying())
+	default:
+		n.SetTextContent(s)
+	}
+}
+
 func (f numberField) setError(err error) {
 	if err == nil {
 		f.err.SetTextContent("")

@@ -134,6 +134,7 @@ type estimateView struct {
 	lineMsg             elem
 	recalled            bool   // declarations were filled in from this browser's memory
 	lossAuto            bool   // the task follows the CSV's target column (until the user chooses one)
+	deltaAuto           bool   // δ follows the CSV's row count (rowsDelta) until the user types one
 	taskAsked           bool   // the owner was asked to confirm a task suggested from the file's contents (a second Run confirms)
 	taskOK              string // "loss|target" the owner confirmed for files with this header (remembered with the declarations)
 	pointlessOK         string // the run the page warned was pointless (one label for every row) and the owner chose to run anyway
@@ -226,6 +227,10 @@ func buildEstimateView(root elem) {
 	v.rangesErr = el("div", "id", id+"-ranges-err", "class", "error", "role", "alert")
 	v.eps = newNumberField(id+"-epsilon", "ε (epsilon)", attr(root, "epsilon", "1"), "any", "privacy loss; smaller is more private")
 	v.delta = newNumberField(id+"-delta", "δ (delta)", attr(root, "delta", "1e-5"), "any", "in (0, 1); should be ≪ 1/n")
+	// δ follows a file's row count (rowsDelta) until the user (or the
+	// element's delta attribute) sets it.
+	v.deltaAuto = attr(root, "delta", "") == ""
+	on(v.delta.input, "input", false, func(event) { v.deltaAuto = false })
 	// C follows the public rule of defaultRadius until the user (or the
 	// element's radius attribute) sets it.
 	v.cAuto = attr(root, "radius", "") == ""

@@ -39,6 +39,7 @@ type ledgerView struct {
 	id         string
 	wrap       elem
 	eps, delta numberField // the table's total budget (set once: locked after the first release)
+	deltaAuto  bool        // delta follows the CSV's row count (rowsDelta) until the user types one
 	meter      elem        // <meter>: spent ε / total ε
 	summary    elem
 	fig        elem
@@ -68,6 +69,8 @@ func newLedgerView(root elem, id string) *ledgerView {
 	appendToHelp(lv.eps.wrap, docLink(root, "DEFAULTS.md", "why 3"), textNode(")"))
 	lv.delta = newNumberField(id+"-budget-delta", "table budget δ (all runs)", attr(root, "budget-delta", "1e-5"), "any",
 		"shared by all releases on this table")
+	lv.deltaAuto = attr(root, "budget-delta", "") == ""
+	on(lv.delta.input, "input", false, func(event) { lv.deltaAuto = false })
 	budget := el("div", "class", "controls")
 	appendAll(budget, lv.eps.wrap, lv.delta.wrap)
 	lv.meter = el("meter", "id", id+"-ledger-meter", "min", "0", "max", "1", "value", "0", "low", "0.6", "high", "0.9", "optimum", "0",

@@ -216,3 +216,20 @@ func TestScaleInPieces(t *testing.T) {
 		t.Errorf("plottedOf: n %d, step %d, %d rows", p.n, p.step, len(p.rows))
 	}
 }
+
+// TestRowsDelta: the page's δ for a file of n rows is 1e-5 up to 10⁴ rows
+// and then the power of ten at or below 1/(10n), always below 1/n.
+func TestRowsDelta(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want float64
+	}{{0, 1e-5}, {150, 1e-5}, {569, 1e-5}, {10_000, 1e-5}, {10_001, 1e-6}, {100_000, 1e-6}, {100_001, 1e-7}, {2_000_000, 1e-8}} {
+		got := rowsDelta(c.n)
+		if math.Abs(got-c.want) > 1e-9*c.want {
+			t.Errorf("rowsDelta(%d) = %g, want %g", c.n, got, c.want)
+		}
+		if c.n > 0 && !(got < 1/float64(c.n)) {
+			t.Errorf("rowsDelta(%d) = %g is not below 1/n", c.n, got)
+		}
+	}
+}
