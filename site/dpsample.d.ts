@@ -90,6 +90,20 @@ export interface LedgerCheck {
   after?: LedgerState;
 }
 
+/** mechanism.membership's result (core/mechanism/membership.go). Computed on public example tables: not private. */
+export interface Membership {
+  epsilon: number; delta: number; n: number; draws: number; alpha: number; noise: number; seed: number;
+  /** s the mechanism promises; s of the mechanism run (s/noise) */
+  gdp: number; runGDP: number; method: string;
+  points: { threshold: number; level: number; falseAlarm: number; falseAlarmLo: number; falseAlarmHi: number;
+            catch: number; catchLo: number; catchHi: number; exactCatch: number; bound: number; above: boolean }[];
+  /** some point's catch interval lies above the promise */
+  above: boolean;
+  /** (α, 1 − T_s(α)) for α = 0, 0.01, …, 1 */
+  curve: [number, number][];
+  private: false;
+}
+
 export interface SampleOptions extends RunOptions {
   /** the key of an open ledger: the release is charged before sampling, or refused (a rejection naming ledger). */
   ledger?: string;
@@ -281,6 +295,10 @@ export interface DPSample {
   mechanism: {
     plan(req: Request, opts?: { ledger?: string }): Promise<Plan>;
     sample(req: Request, opts?: SampleOptions): Promise<Result>;
+    /** the likelihood-ratio membership attack on the mechanism as shipped, on two public neighbouring tables (issue 44):
+     *  points (false alarm, catch) with simultaneous intervals, against the promised curve; noise: 0.5 is a broken mechanism. */
+    membership(config: { epsilon: number; delta: number; n?: number; draws?: number; alpha?: number; noise?: number; seed?: number },
+               opts?: RunOptions): Promise<Membership>;
   };
   /** One privacy budget per table (a privacy filter). Without {ledger}, plan and sample charge nothing. */
   ledger: {

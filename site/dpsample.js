@@ -106,7 +106,7 @@ function abortError(msg) {
 }
 
 // Calls whose last argument carries {onProgress, signal} (or a bare progress function).
-const RUNS = { "mechanism.sample": 1, "describe": 1, "lowerbound.run": 1, "demo.dimensionFree": 1, "data.profileCSV": 2, "data.parseCSV": 2, "_test.spin": 1 };
+const RUNS = { "mechanism.sample": 1, "mechanism.membership": 1, "describe": 1, "lowerbound.run": 1, "demo.dimensionFree": 1, "data.profileCSV": 2, "data.parseCSV": 2, "_test.spin": 1 };
 // The fields those options may have (the Go side rejects others; the loader
 // must too, since it does not forward the object: a typo such as {ledgr: key}
 // would otherwise run without the budget).
@@ -115,7 +115,7 @@ const RUN_DEFAULT_FIELDS = ["onProgress", "signal"];
 
 const NAMES = {
   privacy: ["delta", "calibrate", "epsilon", "tradeoff", "catch"],
-  mechanism: ["plan", "sample"],
+  mechanism: ["plan", "sample", "membership"],
   ledger: ["open", "get", "reset", "restore"],
   fingerprint: ["code", "rows", "trace"],
   lowerbound: ["run"],

@@ -8,6 +8,7 @@ import (
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/core/rng"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 	"github.com/dpsample/dpsample/wasm/internal/pool"
 )
@@ -158,6 +159,7 @@ func mechanismAPI() map[string]any {
 			}
 			return jsio.Encode(pl), nil
 		}),
+		"membership": jsio.Export(membership),
 		"sample": jsio.Export(func(a []js.Value) (any, error) {
 			req, err := readRequest(jsio.Arg(a, 0))
 			if err != nil {
@@ -212,4 +214,53 @@ func mechanismAPI() map[string]any {
 func notify(f js.Value, v js.Value) {
 	defer func() { _ = recover() }()
 	f.Invoke(v)
+}
+
+// membership is mechanism.membership(config, {onProgress, signal}): the
+// likelihood-ratio membership attack on the mechanism as shipped, on two
+// public neighbouring tables (mechanism.Membership, issue 44 item 3).
+// config's fields: epsilon, delta (required), n, draws, alpha, noise, seed.
+func membership(a []js.Value) (any, error) {
+	o, err := jsio.ReadObject(jsio.Arg(a, 0), "config", false, "epsilon", "delta", "n", "draws", "alpha", "noise", "seed")
+	if err != nil {
+		return nil, err
+	}
+	rc, err := jsio.NewRunControl(jsio.Arg(a, 1), "opts")
+	if err != nil {
+		return nil, err
+	}
+	var c mechanism.MembershipConfig
+	if c.Epsilon, err = o.Num("epsilon", checks.Epsilon); err != nil {
+		return nil, rc.Finish(err)
+	}
+	if c.Delta, err = o.Num("delta", checks.Delta); err != nil {
+		return nil, rc.Finish(err)
+	}
+	if c.N, err = o.Int("n", 2, 1000, true, 0); err != nil {
+		return nil, rc.Finish(err)
+	}
+	if c.Draws, err = o.Int("draws", 100, 10_000_000, true, 0); err != nil {
+		return nil, rc.Finish(err)
+	}
+	if c.Alpha, err = o.OptNum("alpha", 0, func(f string, x float64) error { return checks.InRange(f, x, 1e-9, 0.5) }); err != nil {
+		return nil, rc.Finish(err)
+	}
+	if c.Noise, err = o.OptNum("noise", 0, func(f string, x float64) error { return checks.InRange(f, x, 0.05, 20) }); err != nil {
+		return nil, rc.Finish(err)
+	}
+	seed, err := o.Seed()
+	if err != nil {
+		return nil, rc.Finish(err)
+	}
+	if seed != nil {
+		c.Seed = *seed
+	} else { // fresh draws each press (the tables are public: nothing to protect)
+		r, _ := rng.New(nil)
+		c.Seed = r.Uint64()
+	}
+	res, err := mechanism.Membership(rc.Ctx, c, rc.Progress)
+	if err = rc.Finish(err); err != nil {
+		return nil, err
+	}
+	return jsio.Encode(res), nil
 }

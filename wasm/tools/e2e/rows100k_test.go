@@ -48,7 +48,7 @@ func TestEstimate100kRows(t *testing.T) {
 		t.Fatalf("target %q, want label", got)
 	}
 	p.waitJS(`document.getElementById("est-positive") !== null`, 10*time.Second)
-	p.setValue("est-positive", "1")        // which label is +1 is the user's to say
+	p.setValue("est-positive", "1") // which label is +1 is the user's to say
 	// The page's δ (1e-5) is not below 1/n here: both δs follow the row
 	// count, and say so, while the user has not typed one.
 	if a, b := p.value("est-delta"), p.value("est-budget-delta"); a != "1e-6" || b != "1e-6" {
