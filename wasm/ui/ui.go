@@ -2,8 +2,11 @@
 
 // Package ui is the page's UI, built from Go with honnef.co/go/js/dom/v2:
 // forms, runs in the Web Worker (through globalThis.dpsampleRemote, see
-// remote.go) and plots from core/plot. It holds no mathematics and never
-// imports the JS API (wasm/jsapi); both share wasm/internal/jsio.
+// internal/kit/remote.go) and plots from core/plot. It holds no mathematics
+// and never imports the JS API (wasm/jsapi); both share wasm/internal/jsio.
+// This package keeps the table of views; each view is a package named after
+// it (estimate, trace, median, bounds, dimfree, privacy), which imports
+// internal/kit and never another view.
 package ui
 
 import (

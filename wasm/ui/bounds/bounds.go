@@ -1,5 +1,6 @@
 //go:build js && wasm
 
+// Package bounds is the page's "bounds" view (<dp-bounds>).
 package bounds
 
 import (
@@ -11,7 +12,7 @@ import (
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 )
 
-// buildBoundsView is the "Bounds" section: Table 1 and Theorem 2.2 at the
+// Build is the "Bounds" section: Table 1 and Theorem 2.2 at the
 // user's n, d, k, ε, δ, G, C (lowerbound.Table, cheap: main thread), and the
 // bounds plotted against d.
 func Build(root kit.Elem) {

@@ -1,5 +1,7 @@
 //go:build js && wasm
 
+// Package dimfree is the page's "dimfree" view (<dp-dimension-free>):
+// rank, not dimension.
 package dimfree
 
 import (
@@ -37,6 +39,8 @@ type dimFreeView struct {
 	opts                      baseline.DimFreeOptions
 }
 
+// Build fills root, a <section data-view="dimfree">, with the view (ui.go's
+// table of views).
 func Build(root kit.Elem) {
 	v := &dimFreeView{id: kit.IdPrefix(root, "dimfree")}
 	id := v.id

@@ -47,7 +47,7 @@ type privateRange struct {
 	// key of the table whose ledger that release was charged to (kept on
 	// this device with the declarations, never exported): it counts as found
 	// privately only while the shown table's ledger holds that release
-	// (estimate_private_held.go).
+	// (private_held.go).
 	Release string `json:"release,omitempty"`
 	Table   string `json:"table,omitempty"`
 }
@@ -137,7 +137,7 @@ func (v *estimateView) findRanges() (missing []string, err error) {
 	opts.Delete("signal")
 	// Under the table's lock, like a model run: the stored budget (other
 	// tabs' releases included) is in the worker before the charge, and the
-	// charge is stored before the lock is released (ui_ledger_store.go).
+	// charge is stored before the lock is released (internal/ledger/store.go).
 	releaseLedger, err := v.ledger.RunOptions(opts, key)
 	var res js.Value
 	if err == nil {

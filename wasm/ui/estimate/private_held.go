@@ -11,7 +11,7 @@ import (
 )
 
 // Ranges found privately belong to the table they were found on (issue 41
-// item 1). They are remembered per header (estimate_declare.go), so a
+// item 1). They are remembered per header (declare.go), so a
 // near-copy of the table — one cell changed, so another key and a fresh
 // budget — has the same column names and would find them too. Each range
 // keeps the id of the describe release that found it and the key of the

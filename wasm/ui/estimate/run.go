@@ -329,7 +329,7 @@ func (v *estimateView) runEstimate() {
 		}
 	}
 	in, err := v.build()
-	// The time it will take (estimate_work.go): a long run waits for a
+	// The time it will take (work.go, internal/timing): a long run waits for a
 	// second press of Run, a run past the page's limit is refused.
 	var est timing.WorkEstimate
 	if err == nil {
@@ -350,7 +350,7 @@ func (v *estimateView) runEstimate() {
 		v.workLine.SetTextContent("")
 	}
 	// The table's privacy budget: checked here before anything starts, and
-	// charged by the worker before it samples (ui_ledger.go).
+	// charged by the worker before it samples (internal/ledger).
 	var key string
 	var check *privacy.Check
 	if err == nil {

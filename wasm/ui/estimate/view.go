@@ -1,5 +1,9 @@
 //go:build js && wasm
 
+// Package estimate is the page's "estimate" view (<dp-estimate>): a table
+// in, a private estimate out. Its rooms below internal/: ledger (the table's
+// privacy budget), timing (how long a run will take) and report (a run's
+// prepared input and the result's sentences, tables and figures).
 package estimate
 
 import (
@@ -57,7 +61,7 @@ var builtins = func() []*builtin {
 // maxPasteBytes caps the CSV text the page accepts (pasted, typed or
 // dropped): a bound on what the page parses on its main thread (a 16 MB
 // table is ≈ 100,000 rows of 10 columns). The limit a run meets first is
-// its time (estimate_work.go): how long the plan's passes take here.
+// its time (work.go, internal/timing): how long the plan's passes take here.
 const maxPasteBytes = 16 << 20
 
 // lossOptions are the losses the form offers, with their labels.
@@ -113,8 +117,8 @@ type estimateView struct {
 	rangesErr     kit.Elem
 	declared      map[string][2]string    // column → the lo, hi the user typed (kept across redraws)
 	positive      map[string]string       // target column → the declared positive label
-	private       map[string]privateRange // column → the range found privately for it (estimate_private.go)
-	carried       map[string]privateRange // column → a range found privately whose release this table's ledger does not hold (estimate_private_held.go): not in the inputs
+	private       map[string]privateRange // column → the range found privately for it (private.go)
+	carried       map[string]privateRange // column → a range found privately whose release this table's ledger does not hold (private_held.go): not in the inputs
 	featState     map[string]bool         // feature column → checked (the user's last choice)
 	// A CSV's profile (dataset.ProfileText, for the owner's eyes and the
 	// form's first choices) and what was found at load time.
@@ -122,9 +126,9 @@ type estimateView struct {
 	profText            string      // the text profiled
 	profMode            string      // with this header declaration
 	profDone            bool        // profile (or loadErr) is profText's: it is not profiled again
-	profJob             *profileJob // a large text's profile under way in the worker (estimate_profile.go)
+	profJob             *profileJob // a large text's profile under way in the worker (profile.go)
 	csvProg             kit.Elem    // its progress
-	held                js.Value    // a large table held out of the box (estimate_data.go), as a JS string
+	held                js.Value    // a large table held out of the box (data.go), as a JS string
 	heldText            string      // the same, in Go
 	heldLine            kit.Elem    // says what is held, with a button to remove it
 	holdGen             int         // counts holds and unholds (a copy under way is dropped when another starts)
@@ -142,12 +146,12 @@ type estimateView struct {
 	eps, delta, c, k, m kit.NumberField
 	workers             kit.SelectField       // the cores offered to the sampler's passes (Request.Workers)
 	fixedWork           *dom.HTMLInputElement // Request.FixedWork: hide the run time (on by default)
-	workLine            kit.Elem              // how long the run will take (estimate_work.go)
+	workLine            kit.Elem              // how long the run will take (work.go, internal/timing)
 	confirmed           string                // the run a long-run warning was shown for (a second Run starts it)
 	cAuto               bool                  // C still follows mechanism.DefaultRadius (not set by the user or an attribute)
 	formErr             kit.Elem
 	run                 *kit.Runner
-	ledger              *ledger.View // the table's privacy budget, next to Run (ui_ledger.go)
+	ledger              *ledger.View // the table's privacy budget, next to Run (internal/ledger)
 	out, summary        kit.Elem
 	fig                 kit.Elem
 	excess, statement   kit.Elem
@@ -162,6 +166,8 @@ type estimateView struct {
 // csvPlaceholder is the CSV box's placeholder when it holds the table.
 const csvPlaceholder = "x1,x2,label\n0.1,0.5,yes\n…"
 
+// Build fills root, a <section data-view="estimate">, with the view (ui.go's
+// table of views).
 func Build(root kit.Elem) {
 	v := &estimateView{id: kit.IdPrefix(root, "est"), root: root, declared: map[string][2]string{}, positive: map[string]string{}, private: map[string]privateRange{},
 		carried: map[string]privateRange{}, featState: map[string]bool{}}
@@ -318,7 +324,7 @@ func Build(root kit.Elem) {
 			v.loadErr = tooLarge(n).Error() // the text's own error: it stays until the text changes
 			v.csvErr.SetTextContent(v.loadErr)
 		case n >= kit.AsyncProfileBytes:
-			// Held by the page, never laid out in the box (estimate_data.go).
+			// Held by the page, never laid out in the box (data.go).
 			e.PreventDefault()
 			v.cancelColumnsTimer()
 			go v.hold(t, "pasted")

@@ -1,5 +1,6 @@
 //go:build js && wasm
 
+// Package median is the page's "median" view (<dp-median>): a private median.
 package median
 
 import (
@@ -70,6 +71,8 @@ func (s slider) set(v float64) {
 	s.out.SetTextContent(s.input.Value())
 }
 
+// Build fills root, a <section data-view="median">, with the view (ui.go's
+// table of views).
 func Build(root kit.Elem) {
 	v := &medianView{id: kit.IdPrefix(root, "median")}
 	id := v.id

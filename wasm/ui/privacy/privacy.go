@@ -1,5 +1,6 @@
 //go:build js && wasm
 
+// Package privacy is the page's "privacy" view (<dp-privacy-curve>).
 package privacy
 
 import (
@@ -12,7 +13,7 @@ import (
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 )
 
-// buildPrivacyView is the "Privacy curve" section: ε and δ in, the calibrated
+// Build is the "Privacy curve" section: ε and δ in, the calibrated
 // GDP level s* out, and the curve δ_{s*}(ε) plotted against ε on a log δ axis.
 // The section's data-epsilon and data-delta attributes (<dp-privacy-curve
 // epsilon delta>) set the initial values, and data-prefix its ids.

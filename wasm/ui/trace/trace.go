@@ -1,5 +1,7 @@
 //go:build js && wasm
 
+// Package trace is the page's "trace" view (<dp-trace-attack>): the
+// lower-bound attack of Lemma G.2 and Theorem 3.7 walked through.
 package trace
 
 import (
@@ -267,6 +269,8 @@ type traceView struct {
 // traceInstances counts the views built, so that every instance gets its own ids.
 var traceInstances int
 
+// Build fills root, a <section data-view="trace">, with the view (ui.go's
+// table of views).
 func Build(root kit.Elem) {
 	traceInstances++
 	pre := "trace"

@@ -1,5 +1,9 @@
 //go:build js && wasm
 
+// Package kit holds the DOM helpers every view of the page shares: elements
+// and events (dom.go), fields, runners and number formats (widgets.go, el.go)
+// and calls to the Web Worker (remote.go). The views' packages import it and
+// nothing of each other's.
 package kit
 
 import (

@@ -58,7 +58,7 @@ func NewNumberField(id, label, value, step, help string) NumberField {
 
 // Value parses the field; a parse error is shown inline and returned.
 func (f NumberField) Value(name string) (float64, error) {
-	return ParseNumber(name, f.Input.Value()) // strict: "1,5" is an error (ui_widgets.go)
+	return ParseNumber(name, f.Input.Value()) // strict: "1,5" is an error (widgets.go)
 }
 
 func (f NumberField) SetError(err error) {

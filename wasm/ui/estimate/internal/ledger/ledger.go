@@ -1,5 +1,8 @@
 //go:build js && wasm
 
+// Package ledger is the estimate section's privacy budget per table: the
+// meter, the budget inputs, the charge before each run and the store shared
+// by the page's tabs.
 package ledger
 
 import (
@@ -25,7 +28,7 @@ import (
 // spelling do not change it), computed here and never sent or exported. The
 // ledger is kept in this browser's localStorage and restored into the worker
 // when the table is shown again (after a reload too), shared with the other
-// tabs of the page (ui_ledger_store.go). Every run is checked against it
+// tabs of the page (store.go). Every run is checked against it
 // before it starts and charged by the worker before the sampler runs; the
 // meter next to Run shows what all releases on the table have spent. A
 // stored budget that cannot be read back is never replaced silently: runs on
@@ -34,7 +37,7 @@ import (
 // ledgerStorePrefix prefixes the localStorage key of a table's ledger.
 const ledgerStorePrefix = "dpsample.ledger."
 
-// ledgerView is the meter, the table's budget inputs and the reset control.
+// View is the meter, the table's budget inputs and the reset control.
 type View struct {
 	id         string
 	Wrap       kit.Elem
@@ -53,13 +56,15 @@ type View struct {
 	text       string // the table tableChanged last saw
 	// source returns the form's table as a JS string and as the Go string
 	// it was read into (estimateView.textJS/text): a large table is hashed
-	// in the worker from the former (estimate_parse.go).
+	// in the worker from the former (estimate/parse.go).
 	Source                 func() (js.Value, string)
 	keyText, keyMemo       string // the last table hashed and its key
 	legacyText, legacyMemo string // the same for legacyKey
 	OnRender               func() // called after each redraw: the state shown may have changed
 }
 
+// New builds the table's ledger view (Wrap, for the caller to place), its
+// budget's defaults read from root's attributes and its ids prefixed by id.
 func New(root kit.Elem, id string) *View {
 	lv := &View{id: id}
 	lv.Wrap = kit.El("div", "class", "ledger", "id", id+"-ledger")
@@ -402,7 +407,7 @@ func (lv *View) Check(req mechanism.Request) (*privacy.Check, error) {
 // brings the stored budget — other tabs' releases included — into the worker
 // first, and holds the lock until the charge is stored (or the run ends
 // without one): two tabs never charge against the same stale budget
-// (ui_ledger_store.go). release frees the callback and the lock. Call it
+// (store.go). release frees the callback and the lock. Call it
 // from a goroutine.
 func (lv *View) RunOptions(opts js.Value, key string) (release func(), err error) {
 	unlock, err := lockTable(key)
@@ -603,7 +608,7 @@ func ledgerSummary(st *privacy.LedgerState) string {
 	return s
 }
 
-// ledgerStatement is the part of a result's privacy statement about all
+// Statement is the part of a result's privacy statement about all
 // releases on the table ("" without a ledger).
 func Statement(st *privacy.LedgerState) string {
 	if st == nil {
@@ -662,7 +667,7 @@ func trimFloat(x float64) string {
 	return s
 }
 
-// exportLedger is the table's ledger as the JSON export carries it: without
+// Export is the table's ledger as the JSON export carries it: without
 // its key (the SHA-256 of the table's canonical form is a function of all the
 // data and would let anyone holding a candidate table check it).
 func Export(st *privacy.LedgerState) *privacy.LedgerState {

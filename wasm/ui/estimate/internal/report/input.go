@@ -1,5 +1,7 @@
 //go:build js && wasm
 
+// Package report holds a run's prepared input (Input) and the pieces of its
+// report that need no view: sentences, coefficient tables and figures.
 package report
 
 import (
@@ -8,7 +10,7 @@ import (
 	"github.com/dpsample/dpsample/core/mechanism"
 )
 
-// prepared input of one run.
+// Input is the prepared input of one run.
 type Input struct {
 	Req       mechanism.Request
 	Table     *dataset.Table

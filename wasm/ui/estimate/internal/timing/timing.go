@@ -1,5 +1,7 @@
 //go:build js && wasm
 
+// Package timing estimates how long an estimate run will take on this
+// device: the measured cost of a pass and the workers' speed-up.
 package timing
 
 import (
