@@ -129,7 +129,7 @@ func (v *estimateView) readFile(f js.Value) {
 	}()
 }
 
-// A large table (asyncProfileBytes or more) is held by the page, not put in
+// A large table (kit.AsyncProfileBytes or more) is held by the page, not put in
 // the box: Chromium takes seconds to lay out a textarea of 10 MB, and again
 // at every change of the page (issue 29). The box stays empty, its
 // placeholder and the held line saying what is loaded; typing or pasting in

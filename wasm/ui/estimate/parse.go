@@ -15,7 +15,7 @@ import (
 )
 
 // The table at Run, off the main thread (issue 29 item 4). A text of
-// asyncProfileBytes or more is parsed in the worker (data.parseCSV with
+// kit.AsyncProfileBytes or more is parsed in the worker (data.parseCSV with
 // {flat: true}: the matrix comes back as one Float64Array, one copy instead
 // of a JS object per row), with its progress under the CSV box; its budget's
 // key (data.tableKey) is hashed there too, and a large request goes out to

@@ -22,7 +22,7 @@ import (
 )
 
 // build reads the form, parses and scales the data, and returns the request.
-// Each problem is shown once: next to its field or box (a shownError) or, if
+// Each problem is shown once: next to its field or box (a kit.ShownError) or, if
 // it has no place there, by the caller on the form's error line.
 func (v *estimateView) build() (*report.Input, error) {
 	txt, b := v.text()

@@ -29,7 +29,7 @@ func Text(tag, s string, kv ...string) Elem {
 	return e
 }
 
-// append adds children to parent and returns parent.
+// AppendAll adds children to parent and returns parent.
 func AppendAll(parent Elem, children ...dom.Node) Elem {
 	for _, c := range children {
 		parent.AppendChild(c)

@@ -73,7 +73,7 @@ func InWorker(txt string) bool {
 // profiled here at once, in well under the 50 ms of a long task.
 const AsyncProfileBytes = 1 << 17
 
-// ForWorker reports whether txt is read in the worker: asyncProfileBytes or
+// ForWorker reports whether txt is read in the worker: AsyncProfileBytes or
 // more, on a page that has one (dpsampleRemote).
 func ForWorker(txt string) bool {
 	return len(txt) >= AsyncProfileBytes && js.Global().Get("dpsampleRemote").Truthy()

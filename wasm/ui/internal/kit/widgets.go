@@ -88,7 +88,7 @@ func SetOptions(sel *dom.HTMLSelectElement, options [][2]string, value string) {
 	}
 }
 
-// IntIn parses a numberField as an integer in [lo, hi], with the message of
+// IntIn parses a NumberField as an integer in [lo, hi], with the message of
 // the JS API's integer fields ("n must be an integer in [1, 2147483647], got 1.5").
 func (f NumberField) IntIn(name string, lo, hi int) (int, error) {
 	return ParseInt(name, f.Input.Value(), lo, hi)

@@ -120,14 +120,14 @@ func Labels(in *Input) string {
 	return fmt.Sprintf("; labels of %s: %s → +1, every other label → −1 (declared)", in.TargetCol, in.Positive)
 }
 
-// statement is the plain-language guarantee of a result.
-// attackerLine is issue 44's plain sentence for this release: what the best
+// AttackerLine is issue 44's plain sentence for this release: what the best
 // membership test can do against it (privacy.AttackerSentence), the samples
 // composed (√m·s) with their total variation (m·TV).
 func AttackerLine(r *mechanism.Result) string {
 	return privacy.AttackerSentence(r.Privacy.GDP, r.Plan.TV*float64(max(r.Privacy.ComposedOver, 1)))
 }
 
+// Statement is the plain-language guarantee of a result.
 func Statement(r *mechanism.Result) string {
 	pl, pv := r.Plan, r.Privacy
 	released := "the released sample is"
