@@ -122,17 +122,37 @@ static_checks() {
 }
 
 # layout_checks fails when a package boundary of README's layout is crossed:
-# wasm/jsapi and wasm/ui import each other, core/ imports os or syscall/js
-# (for either GOOS), the shipped module links the benchmark kernels, or the
-# API's own module (-tags dpsample_apionly) links wasm/ui or its DOM bindings.
+# wasm/jsapi and wasm/ui (or its packages) import each other, a view's
+# package under wasm/ui imports another view's, a package of wasm/ outside
+# wasm/tools passes 3,000 lines (its non-test .go files), core/ imports os or
+# syscall/js (for either GOOS), the shipped module links the benchmark
+# kernels, or the API's own module (-tags dpsample_apionly) links wasm/ui or
+# its DOM bindings.
 layout_checks() {
   log "layout (go list)"
   local mod deps fail=0
   mod="$(go list -m)"
+  local ui="^$mod/wasm/ui(/|\$)" # wasm/ui and its packages
   deps="$(GOOS=js GOARCH=wasm go list -deps ./wasm/jsapi)"
-  if grep -qx "$mod/wasm/ui" <<<"$deps"; then echo "wasm/jsapi imports wasm/ui"; fail=1; fi
-  deps="$(GOOS=js GOARCH=wasm go list -deps ./wasm/ui)"
+  if grep -qE "$ui" <<<"$deps"; then echo "wasm/jsapi imports wasm/ui"; fail=1; fi
+  deps="$(GOOS=js GOARCH=wasm go list -deps ./wasm/ui/...)"
   if grep -qx "$mod/wasm/jsapi" <<<"$deps"; then echo "wasm/ui imports wasm/jsapi"; fail=1; fi
+  # The views (issue 46): wasm/ui/<view> and its packages import
+  # wasm/ui/internal/kit, core/ and wasm/internal, never another view.
+  local views v other
+  views="$(GOOS=js GOARCH=wasm go list ./wasm/ui/... | grep -v -x -e "$mod/wasm/ui" -e "$mod/wasm/ui/internal/.*" -e "$mod/wasm/ui/[^/]*/.*")"
+  if [ "$(wc -l <<<"$views")" -lt 6 ]; then echo "only $(wc -l <<<"$views") views under wasm/ui: the check below tests little"; fail=1; fi
+  for v in $views; do
+    deps="$(GOOS=js GOARCH=wasm go list -deps "$v/...")"
+    for other in $views; do
+      if [ "$other" != "$v" ] && grep -qE "^$other(/|\$)" <<<"$deps"; then echo "${v#$mod/} imports ${other#$mod/}: a view never imports another"; fail=1; fi
+    done
+  done
+  local dir n
+  for dir in $(GOOS=js GOARCH=wasm go list -e -f '{{.Dir}}' ./wasm/... | grep -v "/wasm/tools\(/\|$\)"); do
+    n="$(find "$dir" -maxdepth 1 -name '*.go' ! -name '*_test.go' -exec cat {} + | wc -l)"
+    if [ "$n" -gt 3000 ]; then echo "${dir#$PWD/}: $n lines of Go (at most 3,000 a package outside wasm/tools)"; fail=1; fi
+  done
   local goos bad
   for goos in "$(go env GOOS)" js; do
     bad="$(GOOS=$goos GOARCH=$( [ $goos = js ] && echo wasm || go env GOARCH ) go list -f '{{.ImportPath}}{{range .Imports}} {{.}}{{end}}' ./core/... |
@@ -144,7 +164,7 @@ layout_checks() {
   deps="$(GOOS=js GOARCH=wasm go list -tags "$HOOKS" -deps ./wasm)"
   if ! grep -qx "$mod/core/benchkit" <<<"$deps"; then echo "-tags $HOOKS no longer links core/benchkit: the check above tests nothing"; fail=1; fi
   deps="$(GOOS=js GOARCH=wasm go list -tags "$APIONLY" -deps ./wasm)"
-  if grep -qx -e "$mod/wasm/ui" -e 'honnef.co/go/js/dom/v2' <<<"$deps"; then echo "-tags $APIONLY (dpsample-api.wasm) links wasm/ui or honnef.co/go/js/dom/v2"; fail=1; fi
+  if grep -qE -e "$ui" -e '^honnef.co/go/js/dom/v2$' <<<"$deps"; then echo "-tags $APIONLY (dpsample-api.wasm) links wasm/ui or honnef.co/go/js/dom/v2"; fail=1; fi
   deps="$(GOOS=js GOARCH=wasm go list -deps ./wasm)"
   if ! grep -qx "$mod/wasm/ui" <<<"$deps"; then echo "dpsample.wasm no longer links wasm/ui: the check above tests nothing"; fail=1; fi
   return $fail

@@ -45,7 +45,7 @@ function fail(e) {
   console.warn("dpsample start-up failed:", e);
 }
 
-// The UI awaits this Promise (wasm/ui/remote.go) before its first remote call.
+// The UI awaits this Promise (wasm/ui/internal/kit/remote.go) before its first remote call.
 globalThis.dpsampleRemote = load({ wasmURL: "dpsample.wasm" }); // not the API's own module: one download
 globalThis.dpsampleRemote.catch(fail);
 

@@ -2,15 +2,24 @@
 
 // Package ui is the page's UI, built from Go with honnef.co/go/js/dom/v2:
 // forms, runs in the Web Worker (through globalThis.dpsampleRemote, see
-// remote.go) and plots from core/plot. It holds no mathematics and never
-// imports the JS API (wasm/jsapi); both share wasm/internal/jsio.
+// internal/kit/remote.go) and plots from core/plot. It holds no mathematics
+// and never imports the JS API (wasm/jsapi); both share wasm/internal/jsio.
+// This package keeps the table of views; each view is a package named after
+// it (estimate, trace, median, bounds, dimfree, privacy), which imports
+// internal/kit and never another view.
 package ui
 
 import (
 	"sync"
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
+	"github.com/dpsample/dpsample/wasm/ui/bounds"
+	"github.com/dpsample/dpsample/wasm/ui/dimfree"
+	"github.com/dpsample/dpsample/wasm/ui/estimate"
+	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
+	"github.com/dpsample/dpsample/wasm/ui/median"
+	"github.com/dpsample/dpsample/wasm/ui/privacy"
+	"github.com/dpsample/dpsample/wasm/ui/trace"
 )
 
 // The UI is built from Go with honnef.co/go/js/dom/v2. index.html holds one
@@ -32,7 +41,7 @@ import (
 // view is one section of the page.
 type view struct {
 	name  string
-	build func(root elem)
+	build func(root kit.Elem)
 	// eager views are built at start-up wherever they are: the estimate view
 	// fetches its selected built-in dataset when built, and that fetch
 	// belongs to the page's initial load. The other built-in is fetched only
@@ -42,18 +51,13 @@ type view struct {
 }
 
 var views = []view{
-	{"privacy", buildPrivacyView, false},
-	{"estimate", buildEstimateView, true},
-	{"dimfree", buildDimFreeView, false},
-	{"trace", buildTraceView, false},
-	{"bounds", buildBoundsView, false},
-	{"median", buildMedianView, false},
+	{"privacy", privacy.Build, false},
+	{"estimate", estimate.Build, true},
+	{"dimfree", dimfree.Build, false},
+	{"trace", trace.Build, false},
+	{"bounds", bounds.Build, false},
+	{"median", median.Build, false},
 }
-
-// pendingLoads counts the views' initial fetches (the selected built-in datasets);
-// dpsampleUIReady is set only when they are done, so that "the page has
-// loaded" includes them and nothing is fetched afterwards.
-var pendingLoads sync.WaitGroup
 
 // Start builds the views present in the document that are visible (and the
 // eager ones), schedules the others, and announces when the built views'
@@ -63,7 +67,7 @@ func Start() {
 	// Custom elements (site/elements.js) added after start-up call this.
 	js.Global().Set("dpsampleBuildViews", js.FuncOf(func(js.Value, []js.Value) any { buildViews(); return nil }))
 	go func() {
-		pendingLoads.Wait()
+		kit.PendingLoads.Wait()
 		js.Global().Set("dpsampleUIReady", true)
 		if perf := js.Global().Get("performance"); perf.Truthy() {
 			perf.Call("mark", "dpsample:ui-ready") // beside the dpsample:build:<view> measures
@@ -106,7 +110,7 @@ func buildViews() {
 		}
 	}()
 	built := false
-	for _, root := range qsa(nil, viewRoots) {
+	for _, root := range kit.Qsa(nil, viewRoots) {
 		if hasAttr(root, "data-built") || hasAttr(root, "data-lazy") {
 			continue
 		}
@@ -123,13 +127,13 @@ func buildViews() {
 		// A placeholder height keeps unbuilt sections from all being "in view"
 		// at once (an empty section is 0 px tall); set through the CSSOM, which
 		// the page's CSP (style-src 'self') allows.
-		style(root).Call("setProperty", "min-height", "60vh")
+		kit.Style(root).Call("setProperty", "min-height", "60vh")
 		lazyObserver().Call("observe", root.Underlying())
 	}
 }
 
 // buildView builds root as v once, and records the time it took.
-func buildView(root elem, v view) {
+func buildView(root kit.Elem, v view) {
 	if hasAttr(root, "data-built") {
 		return
 	}
@@ -138,7 +142,7 @@ func buildView(root elem, v view) {
 	root.SetAttribute("data-built", "1")
 	if hasAttr(root, "data-lazy") {
 		root.RemoveAttribute("data-lazy")
-		style(root).Call("removeProperty", "min-height")
+		kit.Style(root).Call("removeProperty", "min-height")
 		lazyObserver().Call("unobserve", root.Underlying())
 	}
 	v.build(root)
@@ -148,7 +152,7 @@ func buildView(root elem, v view) {
 }
 
 // buildLazy builds a scheduled section (from the observer or when idle).
-func buildLazy(root elem) {
+func buildLazy(root kit.Elem) {
 	if v, ok := lookupView(root.GetAttribute("data-view")); ok {
 		buildView(root, v)
 	}
@@ -157,13 +161,13 @@ func buildLazy(root elem) {
 // inViewport reports whether e's box meets the viewport. Sections merely
 // near it are left to lazyObserver, whose first callback comes after the
 // first frame, while the page still waits for its initial fetches.
-func inViewport(e elem) bool {
+func inViewport(e kit.Elem) bool {
 	r := e.Underlying().Call("getBoundingClientRect")
 	return r.Get("top").Float() < js.Global().Get("innerHeight").Float() && r.Get("bottom").Float() > 0
 }
 
 // hasAttr reports whether e carries the attribute name.
-func hasAttr(e elem, name string) bool {
+func hasAttr(e kit.Elem, name string) bool {
 	return e.HasAttribute(name)
 }
 
@@ -185,7 +189,7 @@ func lazyObserver() js.Value {
 			entries := a[0]
 			for i := 0; i < entries.Length(); i++ {
 				if e := entries.Index(i); e.Get("isIntersecting").Bool() {
-					buildLazy(wrapEl(e.Get("target")))
+					buildLazy(kit.WrapEl(e.Get("target")))
 				}
 			}
 			return nil
@@ -214,7 +218,7 @@ func idleBuild() {
 		}
 	}
 	next = js.FuncOf(func(js.Value, []js.Value) any {
-		root := qs(nil, viewRoots+"[data-lazy]")
+		root := kit.Qs(nil, viewRoots+"[data-lazy]")
 		if root == nil {
 			idleRunning = false
 			next.Release()
@@ -225,78 +229,4 @@ func idleBuild() {
 		return nil
 	})
 	schedule()
-}
-
-// el creates an element with attributes given as key, value pairs.
-func el(tag string, kv ...string) elem {
-	e := newEl(tag)
-	for i := 0; i+1 < len(kv); i += 2 {
-		e.SetAttribute(kv[i], kv[i+1])
-	}
-	return e
-}
-
-// text creates an element holding plain text.
-func text(tag, s string, kv ...string) elem {
-	e := el(tag, kv...)
-	e.SetTextContent(s)
-	return e
-}
-
-// append adds children to parent and returns parent.
-func appendAll(parent elem, children ...dom.Node) elem {
-	for _, c := range children {
-		parent.AppendChild(c)
-	}
-	return parent
-}
-
-// numberField is a labelled <input type="number"> with an inline error slot.
-type numberField struct {
-	input *dom.HTMLInputElement
-	err   elem
-	wrap  elem
-}
-
-func newNumberField(id, label, value, step, help string) numberField {
-	wrap := el("div", "class", "field")
-	lab := text("label", label, "for", id)
-	in := asInput(el("input", "id", id, "type", "text", "inputmode", "decimal", "value", value, "autocomplete", "off",
-		"aria-describedby", id+"-help "+id+"-err"))
-	_ = step
-	h := text("small", help, "id", id+"-help", "class", "help")
-	e := el("div", "id", id+"-err", "class", "error", "role", "alert")
-	appendAll(wrap, lab, in, h, e)
-	return numberField{input: in, err: e, wrap: wrap}
-}
-
-// value parses the field; a parse error is shown inline and returned.
-func (f numberField) value(name string) (float64, error) {
-	return parseNumber(name, f.input.Value()) // strict: "1,5" is an error (ui_widgets.go)
-}
-
-// setNote shows (or with "" removes) a line under the field saying why the
-// page changed its value.
-func (f numberField) setNote(s string) {
-	id := f.input.Underlying().Get("id").String() + "-note"
-	n := qs(f.wrap, "#"+id) // dom.go's helpers: not dom/v2's element switch (≈ 0.8 MB of module)
-	switch {
-	case s == "" && n != nil:
-		n.Remove()
-	case s == "":
-	case n == nil:
-		f.wrap.Underlying().Call("insertBefore", text("small", s, "id", id, "class", "help note").Underlying(), f.err.Underlying())
-	default:
-		n.SetTextContent(s)
-	}
-}
-
-func (f numberField) setError(err error) {
-	if err == nil {
-		f.err.SetTextContent("")
-		f.input.RemoveAttribute("aria-invalid")
-		return
-	}
-	f.err.SetTextContent(err.Error())
-	f.input.SetAttribute("aria-invalid", "true")
 }

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -102,11 +103,17 @@ func TestNoRepositoryPaths(t *testing.T) {
 }
 
 // TestUITextNoRepositoryPaths reads every string literal of the Go UI
-// (wasm/ui), including the texts of states a browser test does not reach,
-// and fails on a repository path. The defaults of attr() (URLs such as
-// "site/data/", never shown) are not text.
+// (wasm/ui and its packages), including the texts of states a browser test
+// does not reach, and fails on a repository path. The defaults of kit.Attr()
+// (URLs such as "site/data/", never shown) are not text.
 func TestUITextNoRepositoryPaths(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(root, "wasm", "ui", "*.go"))
+	var files []string
+	err := filepath.WalkDir(filepath.Join(root, "wasm", "ui"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			files = append(files, path)
+		}
+		return err
+	})
 	if err != nil || len(files) < 5 {
 		t.Fatalf("wasm/ui: %d files (%v)", len(files), err)
 	}
@@ -125,8 +132,13 @@ func TestUITextNoRepositoryPaths(t *testing.T) {
 			case *ast.ImportSpec:
 				return false
 			case *ast.CallExpr:
-				if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "attr" {
+				if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "Attr" { // in package kit
 					return false
+				}
+				if se, ok := n.Fun.(*ast.SelectorExpr); ok && se.Sel.Name == "Attr" {
+					if x, ok := se.X.(*ast.Ident); ok && x.Name == "kit" {
+						return false
+					}
 				}
 			case *ast.BasicLit:
 				if n.Kind == token.STRING {

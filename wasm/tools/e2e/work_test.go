@@ -11,8 +11,8 @@ import (
 )
 
 // TestEstimateWork: the page's limit on a table is the time its run would
-// take (estimate_work.go), from the plan's work and a pass timed on this
-// device. On 100,000 rows of three features (2.4 MB of CSV, far inside the
+// take (wasm/ui/estimate/internal/timing), from the plan's work and a pass
+// timed on this device. On 100,000 rows of three features (2.4 MB of CSV, far inside the
 // text cap): at ε = 2.5 the run is refused before it starts, with the time
 // (hours here) and the rows that would fit. The run's time grows about in
 // proportion to ε at this n (T does), so the test takes the page's own

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestPageModuleDOM guards wasm/ui/dom.go's rule in the page's module: no
+// TestPageModuleDOM guards wasm/ui/internal/kit/dom.go's rule in the page's module: no
 // element or event of honnef.co/go/js/dom/v2 reaches an interface, so none
 // of its dynamic wrappers (wrapElement's switch over ≈ 75 element types,
 // wrapEvent's over ≈ 45 event types) is linked, and with them the ≈ 3,200
@@ -35,13 +35,13 @@ func TestPageModuleDOM(t *testing.T) {
 	for _, f := range dom {
 		for _, w := range dynamicWrappers {
 			if strings.HasSuffix(f, "."+w) {
-				t.Errorf("the page's module links dom/v2's %s: some code turns a DOM value into dom/v2's interface (see wasm/ui/dom.go)", w)
+				t.Errorf("the page's module links dom/v2's %s: some code turns a DOM value into dom/v2's interface (see wasm/ui/internal/kit/dom.go)", w)
 			}
 		}
 	}
 	// 48 at the commit that introduced the rule; the per-type copies were ≈ 3,200.
 	if len(dom) > 200 {
-		t.Errorf("%d functions of dom/v2 linked (48 when wasm/ui/dom.go was written): a method is called through an interface again", len(dom))
+		t.Errorf("%d functions of dom/v2 linked (48 when wasm/ui/internal/kit/dom.go was written): a method is called through an interface again", len(dom))
 	}
 	t.Logf("%d functions of dom/v2 linked", len(dom))
 }

@@ -1,0 +1,209 @@
+//go:build js && wasm
+
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
+)
+
+// MeanSD are the mean and sample standard deviation of each coordinate.
+func MeanSD(samples [][]float64, d int) (mean, sd []float64) {
+	mean, sd = make([]float64, d), make([]float64, d)
+	for _, s := range samples {
+		for j := 0; j < d && j < len(s); j++ {
+			mean[j] += s[j] / float64(len(samples))
+		}
+	}
+	for _, s := range samples {
+		for j := 0; j < d && j < len(s); j++ {
+			sd[j] += (s[j] - mean[j]) * (s[j] - mean[j]) / math.Max(1, float64(len(samples)-1))
+		}
+	}
+	for j := range sd {
+		sd[j] = math.Sqrt(sd[j])
+	}
+	return mean, sd
+}
+
+// CoefTable is the table of θ (first sample, spread, non-private fit).
+func CoefTable(names []string, theta, sd, fit []float64, spread bool, head string) kit.Elem {
+	tbl := kit.El("table", "class", "coef")
+	tr := kit.El("tr")
+	kit.AppendAll(tr, kit.Text("th", "coordinate"), kit.Text("th", head), kit.Text("th", "spread over samples (sd)"), kit.Text("th", "non-private θ̂"))
+	tbl.AppendChild(tr)
+	for j := range theta {
+		row := kit.El("tr")
+		np, s := kit.Text("td", "—"), kit.Text("td", "—")
+		if j < len(fit) {
+			np = kit.Text("td", kit.G3(fit[j]), "data-v", strconv.FormatFloat(fit[j], 'g', -1, 64))
+		}
+		if spread {
+			s = kit.Text("td", kit.G3(sd[j]))
+		}
+		// data-v holds the full-precision value (for copying and tests).
+		kit.AppendAll(row, kit.Text("td", names[j]), kit.Text("td", kit.G3(theta[j]), "data-v", strconv.FormatFloat(theta[j], 'g', -1, 64)), s, np)
+		tbl.AppendChild(row)
+	}
+	return tbl
+}
+
+// NegativeExcess says why a negative excess is possible where it is shown.
+func NegativeExcess(r *mechanism.Result) string {
+	f := r.Fit
+	if !(f.Excess < 0) {
+		return ""
+	}
+	if f.Norm > r.Plan.Radius {
+		return fmt.Sprintf("The excess is negative: the released θ fits your rows better than the best θ inside the ball ‖θ‖ ≤ C = %g. "+
+			"That can happen, because the sampler draws θ from all of ℝ^d, not from the ball, and this sample has ‖θ‖ = %.3g, "+
+			"outside it, where a lower loss is possible. C shapes the distribution (η and μ are set from it); it does not confine θ.",
+			r.Plan.Radius, f.Norm)
+	}
+	return fmt.Sprintf("The excess is negative but within %.2g, the precision to which the non-private fit is certified: "+
+		"that fit is found by an iterative method, and the released θ is as good as it.", f.Gap)
+}
+
+// Pct writes a share as a percentage.
+func Pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + " %" }
+
+// Coded says how many rows the positive label coded +1 (the owner's check
+// that the label matched their file).
+func Coded(in *Input) string {
+	if in.Positive == "" || in.Table == nil {
+		return ""
+	}
+	n := 0
+	for _, y := range in.Table.Y {
+		if y > 0 {
+			n++
+		}
+	}
+	s := fmt.Sprintf(" Labels: %d of the %d rows have %s = “%s” (coded +1).", n, len(in.Table.Y), in.TargetCol, in.Positive)
+	if n == 0 {
+		s += " None does: check the positive label."
+	}
+	return s
+}
+
+func Dropped(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s with missing cells dropped)", kit.Count(n, "row"))
+}
+
+func Delimiter(name, source string) string {
+	if source != "your CSV" || name == "" {
+		return ""
+	}
+	return "; " + name + "-separated"
+}
+
+func TargetNote(in *Input) string {
+	if in.Target == nil {
+		return ""
+	}
+	return fmt.Sprintf(", the target %s likewise (targetRange [−1, 1] in scaled units)", in.TargetCol)
+}
+
+func Labels(in *Input) string {
+	if in.Positive == "" {
+		return ""
+	}
+	return fmt.Sprintf("; labels of %s: %s → +1, every other label → −1 (declared)", in.TargetCol, in.Positive)
+}
+
+// AttackerLine is issue 44's plain sentence for this release: what the best
+// membership test can do against it (privacy.AttackerSentence), the samples
+// composed (√m·s) with their total variation (m·TV).
+func AttackerLine(r *mechanism.Result) string {
+	return privacy.AttackerSentence(r.Privacy.GDP, r.Plan.TV*float64(max(r.Privacy.ComposedOver, 1)))
+}
+
+// Statement is the plain-language guarantee of a result.
+func Statement(r *mechanism.Result) string {
+	pl, pv := r.Plan, r.Privacy
+	released := "the released sample is"
+	if pv.ComposedOver != 1 {
+		released = fmt.Sprintf("the %d released samples together are", pv.ComposedOver)
+	}
+	s := fmt.Sprintf("Privacy of this release: %s (ε = %g, δ = %.2g)-differentially private "+
+		"with respect to replacing any one row (%.3g-GDP). The unit of privacy is one complete row of the table the "+
+		"mechanism received (rows with a missing cell, if dropped, are not counted); n = %d is public. Whatever anyone "+
+		"learns from the release, they could have learned almost as well (within a factor e^ε, plus probability δ) had any "+
+		"single row been different. Treated as public: n = %d, d = %d, the loss, ε, δ, the radius C = %g, the rank k = %d, "+
+		"the clipping norm %.3g, the declared ranges and labels. Sampler: %s (%s).", released, pv.Epsilon, pv.Delta, pv.GDP,
+		pl.N, pl.N, pl.D, pl.Radius, pl.Rank, pl.Clip, pl.Sampler, pl.Method)
+	if pl.Schedule != nil { // plan.estimator is a DP-GD variant
+		s += fmt.Sprintf(" Estimator: drawn by DP-GD (T = %d, public schedule), not by Algorithm 1's sampler.", pl.Steps)
+	} else {
+		s += " Estimator: Algorithm 1 (the regularized exponential mechanism, by sampling)."
+	}
+	if pv.Delta >= 1/float64(pl.N) {
+		s += fmt.Sprintf(" Note: δ = %g is not below 1/n = %.3g; a mechanism that publishes one random row in full meets such a δ.", pv.Delta, 1/float64(pl.N))
+	}
+	if !r.Private {
+		s += " This run used a fixed seed: it is reproducible and NOT private."
+	}
+	return s
+}
+
+// G6 formats a declared bound compactly.
+func G6(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+
+// TrivialNote sets the private model beside the trivial answer — the
+// majority class, or the median for every row — on the rows it was fitted
+// on, in the target's units, with a plain warning when the model does no
+// better (mechanism.CompareClassifier / CompareRegression). For the owner's
+// eyes only: not private, left out of the export.
+func TrivialNote(id string, in *Input, r *mechanism.Result) kit.Elem {
+	var t mechanism.Trivial
+	var msg string
+	switch {
+	case in.Kind.Classification() && len(in.Req.Y) == len(in.Req.X):
+		t = mechanism.CompareClassifier(in.Req.X, in.Req.Y, r.Theta)
+		label := "“" + in.Positive + "”"
+		if t.Majority < 0 {
+			label = "not “" + in.Positive + "”"
+		}
+		msg = fmt.Sprintf("Against the trivial answer: always answering %s is right for %s of the rows; the private model for %s.",
+			label, Pct(t.Trivial), Pct(t.Model))
+	case in.Target != nil && in.Table != nil && len(in.Table.Y) == len(in.Req.X):
+		t = mechanism.CompareRegression(in.Req.X, in.Table.Y, r.Theta, in.Target.FromScaled)
+		msg = fmt.Sprintf("Against the trivial answer: predicting the median, %s, for every row is off by %s on average (RMSE %s) in %s's units; "+
+			"the private model by %s (RMSE %s).", readable(t.Median), readable(t.Trivial), readable(t.TrivialRMSE), in.TargetCol,
+			readable(t.Model), readable(t.ModelRMSE))
+	default:
+		return nil
+	}
+	p := kit.El("p", "id", id+"-trivial")
+	kit.AppendAll(p, kit.Text("strong", "For your eyes only: "), kit.TextNode(msg))
+	if t.NoBetter {
+		p.Class().Add("warn")
+		w := kit.Text("strong", " The private model does no better than the trivial answer", "class", "no-better")
+		kit.AppendAll(p, w, kit.TextNode(": at this ε and with these rows the noise outweighs the signal. What would help: more rows, "+
+			"a larger ε (a larger share of the table's budget), or fewer features. (Training rows; not private.)"))
+	}
+	return p
+}
+
+// readable formats a number for reading: 4 significant digits, no exponent
+// between 10⁻³ and 10⁹.
+func readable(x float64) string {
+	a := math.Abs(x)
+	if a != 0 && (a < 1e-3 || a >= 1e9) {
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	s := strconv.FormatFloat(x, 'f', max(0, 3-int(math.Floor(math.Log10(math.Max(a, 1e-3))))), 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}

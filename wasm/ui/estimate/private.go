@@ -1,0 +1,349 @@
+//go:build js && wasm
+
+package estimate
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"syscall/js"
+
+	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/dataset"
+	"github.com/dpsample/dpsample/core/domain"
+	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/pieces"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
+	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
+)
+
+// Ranges nobody has to type (issue 28). For a CSV whose range inputs are
+// blank, Run (or "Find ranges privately") first releases each blank column's
+// range, median and quartiles with dpsample.describe (core/domain: two
+// Gaussian histograms, exactly s-GDP), charged once to the table's budget,
+// fills the inputs marked "found privately", and runs the model on what the
+// budget has left. The found ranges are remembered with the typed ones (per
+// header, in this browser), so a later run does not pay for them again. Typed
+// ranges always win: only columns with both ends blank are looked up.
+
+// privateEpsilon is the ε of one "find ranges" release, at the table
+// budget's δ. Chosen on the study's development half (docs/PRIVACY.md §9,
+// issue 40): at ε = 1 the tables had 0–2 % of a column's values outside the
+// range found at full size and 0–10 % at 250 rows, and the release
+// (s ≈ 0.27 at δ = 10⁻⁵) costs ≈ 15 % of the default budget's GDP²
+// (ε = 3, δ = 10⁻⁵: S ≈ 0.70): what a model may still spend drops from
+// ε = 3 to ≈ 2.6.
+const privateEpsilon = 1
+
+// privateRange is what describe found for one column (a private release).
+type privateRange struct {
+	Col        domain.Column `json:"column"`
+	Epsilon    float64       `json:"epsilon"`
+	Delta      float64       `json:"delta"`
+	Resolution string        `json:"resolution"`
+	// Release is the id of the describe release that found it and Table the
+	// key of the table whose ledger that release was charged to (kept on
+	// this device with the declarations, never exported): it counts as found
+	// privately only while the shown table's ledger holds that release
+	// (private_held.go).
+	Release string `json:"release,omitempty"`
+	Table   string `json:"table,omitempty"`
+}
+
+// blankColumns are the shown columns whose range has both ends blank.
+func (v *estimateView) blankColumns() []string {
+	var out []string
+	for _, c := range v.shownColumns() {
+		d := v.declared[c]
+		if strings.TrimSpace(d[0]) == "" && strings.TrimSpace(d[1]) == "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// privateCostLine is what finding the blank ranges will cost, said before
+// anything is spent.
+func (v *estimateView) privateCostLine(cols []string) string {
+	eps, delta, err := v.ledger.Budget()
+	if err != nil {
+		eps, delta = 3, 1e-5
+	}
+	line := fmt.Sprintf("Blank ranges (%s) will be found privately when you press Run — or now, with the button: it costs ε = %g "+
+		"(δ = %g) of this table's budget, once; the ranges found are kept for this file's columns and are not paid for again. "+
+		"Typed ranges always win.", strings.Join(cols, ", "), float64(privateEpsilon), delta)
+	// What a model may still spend afterwards (GDP composes in squares).
+	left := 0.0
+	if b, err := privacy.NewLedgerBudget(eps, delta); err == nil {
+		left = b.GDP
+	}
+	if st := v.ledger.State; st != nil && st.Key == v.ledger.Key && st.Key != "" {
+		left = st.Remaining.GDP
+	}
+	if s, err := privacy.Calibrate(privateEpsilon, delta); err == nil && left > s {
+		if after, err := privacy.Epsilon(math.Sqrt(left*left-s*s), delta); err == nil {
+			line += fmt.Sprintf(" Afterwards a model may still spend up to ε ≈ %s at δ = %g (budgets compose in squares, so this costs "+
+				"less than ε = %g off what is left).", kit.G3(after), delta, float64(privateEpsilon))
+		}
+	}
+	return line
+}
+
+// findRanges releases the blank columns' ranges under the table's ledger and
+// fills them in. It returns the columns whose range is only a wide guess
+// (Resolution "none"), which are filled in too. Call it from a goroutine.
+func (v *estimateView) findRanges() (missing []string, err error) {
+	cols := v.blankColumns()
+	if len(cols) == 0 {
+		return nil, nil
+	}
+	txt, b := v.text()
+	if b != nil {
+		return nil, nil // the built-ins declare every range
+	}
+	opt := dataset.Options{Features: cols, Header: v.headerSel.Value()}
+	if v.dropMissing.Checked() {
+		opt.Drop = "missing"
+	}
+	t, err := v.parseTable(txt, opt)
+	if err != nil {
+		return nil, v.dataError(err, nil)
+	}
+	_, delta, err := v.ledger.Budget()
+	if err != nil {
+		return nil, kit.Shown(err)
+	}
+	// A table below the release's floor (no column's mode could clear the
+	// noise) is told so before anything is spent (n, d and the plan are
+	// public).
+	pl, err := domain.NewPlan(len(t.X), len(cols), privateEpsilon, delta)
+	if err != nil {
+		return nil, err
+	}
+	if len(t.X) < pl.MinRows() {
+		return nil, sentence(fmt.Sprintf("Too few rows to find ranges privately: n = %d, but at ε = %g a column needs about %d of its values "+
+			"within one factor of 4 to clear the noise. Type the ranges of %s — bounds known without looking at the data. "+
+			"Nothing was spent.", len(t.X), float64(privateEpsilon), pl.MinRows(), strings.Join(cols, ", ")))
+	}
+	key, err := v.ledger.Prepare(txt)
+	if err != nil {
+		return nil, err
+	}
+	req := map[string]any{"epsilon": float64(privateEpsilon), "delta": delta}
+	opts, release := v.run.Start(fmt.Sprintf("Finding the ranges of %s privately (ε = %g of this table's budget)…", kit.Count(len(cols), "column"), float64(privateEpsilon)))
+	opts.Delete("onProgress") // describe is one short call: no progress, no cancel
+	opts.Delete("signal")
+	// Under the table's lock, like a model run: the stored budget (other
+	// tabs' releases included) is in the worker before the charge, and the
+	// charge is stored before the lock is released (internal/ledger/store.go).
+	releaseLedger, err := v.ledger.RunOptions(opts, key)
+	var res js.Value
+	if err == nil {
+		res, err = kit.CallRemote("describe", pieces.FlatRequest(req, t.X), opts)
+		releaseLedger()
+	}
+	release()
+	var out struct {
+		Columns []domain.Column `json:"columns"`
+	}
+	if err == nil {
+		err = jsio.Decode(res.Get("columns"), &out.Columns)
+	}
+	if st := res; err == nil && st.Get("privacy").Get("ledger").Truthy() {
+		if s, e := ledger.DecodeState(st.Get("privacy").Get("ledger")); e == nil {
+			v.ledger.SetState(s)
+		}
+	} else {
+		v.ledger.AfterRun(key)
+	}
+	v.run.Done(err, "Ranges found privately.")
+	if err != nil {
+		return nil, err
+	}
+	// Every column keeps what the release gave, so that the next Run finds
+	// no blank range and charges nothing for ranges again (issue 40 item 4);
+	// a column whose mode did not clear the noise (Resolution "none") is
+	// filled too, and named so that its owner may type a range instead.
+	for j, c := range cols {
+		col := out.Columns[j]
+		if col.Resolution == domain.ResolutionNone {
+			missing = append(missing, c)
+		}
+		lo, hi := niceRange(col.Lo, col.Hi, col.Step)
+		v.declared[c] = [2]string{lo, hi}
+		v.private[c] = privateRange{Col: col, Epsilon: privateEpsilon, Delta: delta, Resolution: col.Resolution}
+	}
+	v.stampRelease(key, res)
+	v.remember()
+	v.rangesChanged()
+	return missing, nil
+}
+
+// preflight checks, before anything is charged for ranges, every field a run
+// would reject whatever the ranges found: ε, δ and the radius, and each
+// typed range (issue 40 item 5: validate first, charge second). The error is
+// shown by the field.
+func (v *estimateView) preflight() error {
+	rules := []func(string, float64) error{checks.Epsilon, checks.Delta, checks.Positive}
+	for i, f := range []kit.NumberField{v.eps, v.delta, v.c} {
+		name := []string{"epsilon", "delta", "radius"}[i]
+		x, err := f.Value(name)
+		if err == nil {
+			err = rules[i](name, x)
+		}
+		f.SetError(err)
+		if err != nil {
+			return kit.Shown(err)
+		}
+	}
+	for _, c := range v.shownColumns() {
+		d := v.declared[c]
+		if strings.TrimSpace(d[0]) == "" && strings.TrimSpace(d[1]) == "" {
+			continue
+		}
+		if _, err := declaredRange("ranges."+c, d); err != nil {
+			return kit.ShowAt(v.rangesErr, err)
+		}
+	}
+	return nil
+}
+
+// niceRange writes [lo, hi] rounded outwards to a grid a tenth of the step
+// (or finer): short numbers that still contain the range found.
+func niceRange(lo, hi, step float64) (string, string) {
+	g := math.Pow(10, math.Floor(math.Log10(step/10)))
+	if !(g > 0) || math.IsInf(g, 0) || math.IsInf(lo/g, 0) || math.IsInf(hi/g, 0) || math.Abs(lo/g) > 1e15 || math.Abs(hi/g) > 1e15 {
+		return strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64)
+	}
+	l, h := math.Floor(lo/g)*g, math.Ceil(hi/g)*g
+	if !(l < h) {
+		return strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(l, 'g', 12, 64), strconv.FormatFloat(h, 'g', 12, 64)
+}
+
+// privateNote marks a range input found privately (shown under its label).
+func (v *estimateView) privateNote(col string) string {
+	p, ok := v.private[col]
+	if !ok || heldRelease(v.tableLedger(), p) == nil {
+		return "" // not (or no longer) on this table's ledger
+	}
+	d := v.declared[col]
+	lo, hi := niceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
+	if d[0] != lo || d[1] != hi {
+		return "" // edited since: it is the owner's declaration now
+	}
+	if p.Resolution == domain.ResolutionNone {
+		// Issue 40 item 4: kept and not paid for again, but said to be wide.
+		return fmt.Sprintf("found privately (ε = %g) — a wide guess: too few values shared one order of magnitude; type a bound if you know one", p.Epsilon)
+	}
+	return fmt.Sprintf("found privately (ε = %g)", p.Epsilon)
+}
+
+// privatePanel is "the table, privately": the median and quartiles of every
+// column whose range was found privately, with what they cost. They came
+// with the ranges, at no further cost.
+func (v *estimateView) privatePanel() {
+	var cols []string
+	for _, c := range v.shownColumns() {
+		if v.privateNote(c) != "" {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) == 0 {
+		return
+	}
+	wrap := kit.El("div", "class", "private-table", "id", v.id+"-private-table")
+	tbl := kit.El("table", "class", "coef")
+	head := kit.El("tr")
+	for _, h := range []string{"column", "low", "q1", "median", "q3", "high"} {
+		head.AppendChild(kit.Text("th", h))
+	}
+	tbl.AppendChild(head)
+	eps, delta := 0.0, 0.0
+	for _, c := range cols {
+		p := v.private[c]
+		eps, delta = p.Epsilon, p.Delta
+		tr := kit.El("tr")
+		lo, hi := niceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
+		for _, s := range []string{c, lo, report.G6(p.Col.Q1), report.G6(p.Col.Median), report.G6(p.Col.Q3), hi} {
+			tr.AppendChild(kit.Text("td", s))
+		}
+		tbl.AppendChild(tr)
+	}
+	kit.AppendAll(wrap, kit.Text("p", fmt.Sprintf("The table, privately: ranges, quartiles and medians released by one (ε = %g, δ = %g)-DP "+
+		"release charged to this table's budget (they are private: fine to share). The quartiles are coarse — they come "+
+		"from the same noisy counts as the ranges, at no further cost.", eps, delta), "class", "help"), tbl)
+	v.rangesBox.AppendChild(wrap)
+}
+
+// privateStatement is the result statement's sentence about private ranges:
+// those the run used whose release is in st, the table's ledger after the
+// run (what it says they cost is read there).
+func (v *estimateView) privateStatement(in *report.Input, st *privacy.LedgerState) string {
+	cols := append([]string(nil), in.Table.Columns...)
+	if in.Target != nil {
+		cols = append(cols, in.TargetCol)
+	}
+	var found []string
+	eps, delta := 0.0, 0.0
+	releases := map[string]bool{}
+	for _, c := range cols {
+		if rel := heldRelease(st, v.private[c]); rel != nil && v.privateNote(c) != "" {
+			found = append(found, c)
+			eps, delta = rel.Epsilon, rel.Delta
+			releases[rel.ID] = true
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	if len(releases) > 1 {
+		return fmt.Sprintf(" The ranges of %s were found privately by %d separate (ε = %g, δ = %g) releases, each charged once to this "+
+			"table's budget; the others were declared.", strings.Join(found, ", "), len(releases), eps, delta)
+	}
+	return fmt.Sprintf(" The ranges of %s were found privately by a separate (ε = %g, δ = %g) release charged once to this table's "+
+		"budget; the others were declared.", strings.Join(found, ", "), eps, delta)
+}
+
+// showFindResult says what finding the ranges did: an error where the eye
+// is, or which columns had too few rows to be found at this budget.
+func (v *estimateView) showFindResult(missing []string, err error) {
+	switch {
+	case err != nil:
+		if _, shown := err.(kit.ShownError); !shown {
+			v.rangesErr.SetTextContent(err.Error())
+		}
+	case len(missing) > 0:
+		// Not an error: the ranges are filled and paid for, and the run goes
+		// on. Each such input says so under its label (privateNote).
+	}
+}
+
+// privateExport lists, for the export, the declared ranges that were found
+// privately and the release that found them: only those whose release is in
+// st, the table's ledger after the run (its ε and δ are read there).
+func (v *estimateView) privateExport(in *report.Input, st *privacy.LedgerState) map[string]any {
+	cols := append([]string(nil), in.Table.Columns...)
+	if in.Target != nil {
+		cols = append(cols, in.TargetCol)
+	}
+	out := map[string]any{}
+	for _, c := range cols {
+		p := v.private[c]
+		if rel := heldRelease(st, p); rel != nil && v.privateNote(c) != "" {
+			out[c] = map[string]any{"lo": p.Col.Lo, "hi": p.Col.Hi, "median": p.Col.Median, "q1": p.Col.Q1, "q3": p.Col.Q3,
+				"resolution": p.Resolution, "epsilon": rel.Epsilon, "delta": rel.Delta, "release": rel.ID}
+		}
+	}
+	return out
+}
+
+// sentence is a message for the page written as a sentence (capitalised, with
+// its full stop), unlike a Go error string.
+type sentence string
+
+func (s sentence) Error() string { return string(s) }

@@ -1,0 +1,117 @@
+//go:build js && wasm
+
+package estimate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
+	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
+)
+
+func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
+	d := len(r.Theta)
+	// θ in the columns' units: every sample, the first one and the fit.
+	units := make([][]float64, len(r.Samples))
+	for i, s := range r.Samples {
+		units[i] = in.ToUnits(s)
+	}
+	du := len(in.ToUnits(r.Theta))
+	names := append([]string(nil), in.Columns...)
+	if du > len(names) { // a shift with no intercept column (not used by the page's losses)
+		names = append(names, "offset")
+	}
+	_, sd := report.MeanSD(units, du)
+	fit := in.ToUnits(r.Fit.Theta[:min(d, len(r.Fit.Theta))])
+	_, ssd := report.MeanSD(r.Samples, d)
+	head := "private θ (first sample)"
+	what := ""
+	switch {
+	case in.Kind.Location():
+		head = "private centre (first sample)"
+		what = "The centre is in each column's own units."
+	case in.Target != nil:
+		what = fmt.Sprintf("Coefficients are in %s per unit of each column; the intercept is in %s.", in.TargetCol, in.TargetCol)
+	case in.Kind == loss.Logistic:
+		what = fmt.Sprintf("Coefficients are log-odds per unit of each column: the score is the log-odds log(p/(1 − p)) of p, the probability "+
+			"that %s is “%s”, and a coefficient is how much it changes when the column grows by one unit; the intercept is the log-odds "+
+			"where every column is 0.", in.TargetCol, in.Positive)
+	default:
+		what = "Coefficients are the score's change per unit of each column (the score's sign is the predicted label; a hinge loss's " +
+			"score is a margin, not a log-odds)."
+	}
+	if !in.Kind.Location() {
+		what += " The chart compares them on one scale: the change across each column's declared range."
+	}
+	v.summary.SetInnerHTML("")
+	rangeList := make([]string, len(in.Ranges))
+	for j, rg := range in.Ranges {
+		rangeList[j] = fmt.Sprintf("%s [%s, %s]", in.Table.Columns[j], report.G6(rg.Lo), report.G6(rg.Hi))
+	}
+	ranges := "Declared public ranges: " + strings.Join(rangeList, ", ")
+	if in.Target != nil {
+		ranges += fmt.Sprintf("; target %s [%s, %s]", in.TargetCol, report.G6(in.Target.Lo), report.G6(in.Target.Hi))
+	}
+	kit.AppendAll(v.summary,
+		kit.Text("p", fmt.Sprintf("Data: %s — %s used%s%s. Features scaled from their declared public ranges to [−1, 1]%s%s.",
+			in.Source, kit.Count(len(in.Req.X), "row"), report.Dropped(in.Table.Dropped), report.Delimiter(in.Table.Delimiter, in.Source),
+			report.TargetNote(in), report.Labels(in)), "class", "detail", "id", v.id+"-data-note"),
+		kit.Text("p", ranges+".", "class", "detail", "id", v.id+"-declared"),
+		kit.Text("p", what, "class", "detail"),
+		report.CoefTable(names, units[0], sd, fit, len(r.Samples) > 1, head))
+	// The scaled values, one click away.
+	det := kit.El("details", "id", v.id+"-scaled")
+	kit.AppendAll(det, kit.Text("summary", "Scaled values (what the mechanism saw: every declared range mapped to [−1, 1])"),
+		report.CoefTable(in.Columns, r.Theta, ssd, r.Fit.Theta, len(r.Samples) > 1, "private θ, scaled (first sample)"))
+	v.summary.AppendChild(det)
+	// Plot.
+	v.redraw = func() { v.drawResult(in, r, units, fit) }
+	v.redraw()
+	v.excess.SetInnerHTML("")
+	dg := r.Diagnostics
+	var clamps []string
+	clamps = append(clamps, kit.Count(in.Table.Clamped, "feature value")+" outside its declared range (clamped)")
+	if in.Target != nil {
+		clamps = append(clamps, kit.Count(dg.ClampedTargets, "target")+" outside the target range (clamped)")
+	}
+	if in.Kind.Location() {
+		clamps = append(clamps, kit.Count(dg.ClampedPoints, "point")+" clamped to the box")
+	} else {
+		clamps = append(clamps, kit.Count(dg.ClippedRows, "row")+" clipped to length √d")
+	}
+	if in.Table.Dropped > 0 {
+		clamps = append(clamps, kit.Count(in.Table.Dropped, "row")+" dropped for missing cells")
+	}
+	work := fmt.Sprintf("The run took %.2f s", dg.Seconds)
+	if dg.Trials > 0 {
+		work += fmt.Sprintf(", %s and %s", kit.Count(int(dg.Trials), "rejection trial"), kit.Count(int(dg.LossEvals), "loss evaluation"))
+	}
+	if dg.Workers > 1 {
+		work += fmt.Sprintf(" on %d workers", dg.Workers)
+	}
+	if dg.Note != "" {
+		work += " (" + dg.Note + ")"
+	}
+	p1 := kit.El("p")
+	kit.AppendAll(p1, kit.Text("strong", "Not private — for your eyes only: "),
+		kit.TextNode(fmt.Sprintf("the released θ has loss %.4g against %.4g for the best θ with ‖θ‖ ≤ C (excess %.3g). ",
+			r.Fit.Loss, r.Fit.NonPrivateLoss, r.Fit.Excess)+report.NegativeExcess(r)))
+	kit.AppendAll(v.excess, p1)
+	if r.Fit.Accuracy != nil && r.Fit.NonPrivateAccuracy != nil {
+		v.excess.AppendChild(kit.Text("p", fmt.Sprintf("Training accuracy — the share of the %d rows whose label the sign of the score predicts, "+
+			"on the rows the model was fitted on (not new data): private θ %s, non-private θ̂ %s.%s",
+			len(in.Req.X), report.Pct(*r.Fit.Accuracy), report.Pct(*r.Fit.NonPrivateAccuracy), report.Coded(in)), "id", v.id+"-accuracy"))
+	}
+	if cmp := report.TrivialNote(v.id, in, r); cmp != nil {
+		v.excess.AppendChild(cmp)
+	}
+	diag := kit.Text("p", "Your data against the declarations: "+strings.Join(clamps, ", ")+". "+work+
+		". These numbers are computed from your raw data on this device and are not private; do not publish them.", "id", v.id+"-diagnostics")
+	kit.AppendAll(v.excess, diag)
+	v.statement.SetTextContent(report.AttackerLine(r) + " " + report.Statement(r) + v.privateStatement(in, r.Privacy.Ledger) + ledger.Statement(r.Privacy.Ledger))
+	v.exportJSON(in, r)
+}
