@@ -7,6 +7,7 @@
 //   <dp-trace-attack n="4" mechanism="box-exponential" s="10"></dp-trace-attack>
 //   <dp-privacy-curve epsilon="1" delta="1e-5"></dp-privacy-curve>
 //   <dp-median numbers="1, 2, 3, 3.5, 5, 7, 8" epsilon="1"></dp-median>
+//   <dp-membership epsilon="1" delta="1e-5"></dp-membership>
 //
 // Every attribute is documented in docs/ELEMENTS.md and checked here, before
 // anything is mounted: an element with a bad attribute shows a message naming
@@ -153,6 +154,13 @@ export const SCHEMA = {
     },
     // δ must be below 1/n for every n the slider reaches (up to 500).
     cross: [(a) => (a.delta && +a.delta >= 1 / 500 ? `delta="${a.delta}" must be below 1/500 = 0.002 (n goes up to 500 and δ must be below 1/n)` : "")],
+  },
+  "dp-membership": {
+    view: "membership",
+    attrs: {
+      epsilon: rule.between(0.05, 10), delta: rule.open01(), draws: rule.int(1000, 1000000), broken: rule.oneOf("0", "1"),
+      seed: rule.int(0, 2 ** 53), ...PREFIX,
+    },
   },
 };
 

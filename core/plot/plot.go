@@ -33,6 +33,12 @@ type Series struct {
 	Color  string    // CSS colour; empty picks from the palette
 	Dashed bool      // dashed line (for bounds and references)
 	Err    []float64 // optional ± error bar per point (Points and Bars; horizontal for HBars)
+	// Box is an optional interval per point of a Points series, in data
+	// units, {xLo, xHi, yLo, yHi}: drawn as a vertical bar from yLo to yHi
+	// and a horizontal one from xLo to xHi through the point (an interval
+	// that need not be symmetric, such as a Clopper–Pearson one). A NaN end
+	// leaves its bar out.
+	Box [][4]float64
 	// Radius of a Points series' dots (default 3) and Stroke, an outline
 	// colour: a series meant to be found among many dots (a private sample
 	// among the data) is drawn larger and outlined, and so is its legend swatch.
@@ -112,6 +118,17 @@ func extent(p *Plot, xAxis bool) (lo, hi float64) {
 		}
 		for i, v := range vs {
 			take(v)
+			if i < len(s.Box) {
+				k := 0
+				if !xAxis {
+					k = 2
+				}
+				for _, e := range s.Box[i][k : k+2] {
+					if usable(e, logAx) {
+						take(e)
+					}
+				}
+			}
 			if !xAxis && i < len(s.Err) && usable(s.Err[i], false) {
 				take(v + s.Err[i])
 				take(v - s.Err[i])
@@ -517,6 +534,15 @@ func (p *Plot) drawSeries(b *strings.Builder, s Series, col string, xa, ya axis)
 			}
 			x, y := xa.tr(s.X[i]), ya.tr(s.Y[i])
 			p.errBar(b, s, i, x, col, ya)
+			if i < len(s.Box) {
+				bx := s.Box[i]
+				if usable(bx[0], p.XLog) && usable(bx[1], p.XLog) {
+					fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.5"/>`, xa.tr(bx[0]), y, xa.tr(bx[1]), y, col)
+				}
+				if usable(bx[2], p.YLog) && usable(bx[3], p.YLog) {
+					fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.5"/>`, x, ya.tr(bx[2]), x, ya.tr(bx[3]), col)
+				}
+			}
 			r, look := 3.0, ` fill-opacity="0.7"`
 			if s.Radius > 0 {
 				r = s.Radius

@@ -518,3 +518,20 @@ func TestPointStyle(t *testing.T) {
 		t.Errorf("%d outlined dots of radius 7 (plot and legend), want 2:\n%s", n, s)
 	}
 }
+
+// TestPointBox: a point's interval box draws one horizontal and one vertical
+// bar between its ends (not symmetric about the point), widens the axes to
+// hold them, and leaves out a bar with a NaN end.
+func TestPointBox(t *testing.T) {
+	p := &Plot{Width: 400, Height: 300, Series: []Series{{Name: "test", X: []float64{0.5, 0.2}, Y: []float64{0.5, 0.3}, Kind: Points,
+		Box: [][4]float64{{0.4, 0.55, 0.45, 0.9}, {math.NaN(), 0.25, 0.28, 0.31}}}}}
+	xlo, xhi := extent(p, true)
+	ylo, yhi := extent(p, false)
+	if !(xlo <= 0.2 && xhi >= 0.55 && ylo <= 0.28 && yhi >= 0.9) {
+		t.Errorf("axes x [%v, %v], y [%v, %v] do not hold the boxes", xlo, xhi, ylo, yhi)
+	}
+	s := p.SVG()
+	if n := strings.Count(s, `stroke="#0072B2" stroke-width="1.5"/>`); n != 3 {
+		t.Errorf("%d interval bars, want 3 (two for the first point, the second's vertical only):\n%s", n, s)
+	}
+}

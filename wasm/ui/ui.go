@@ -5,7 +5,7 @@
 // internal/kit/remote.go) and plots from core/plot. It holds no mathematics
 // and never imports the JS API (wasm/jsapi); both share wasm/internal/jsio.
 // This package keeps the table of views; each view is a package named after
-// it (estimate, trace, median, bounds, dimfree, privacy), which imports
+// it (estimate, trace, median, membership, bounds, dimfree, privacy), which imports
 // internal/kit and never another view.
 package ui
 
@@ -18,6 +18,7 @@ import (
 	"github.com/dpsample/dpsample/wasm/ui/estimate"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 	"github.com/dpsample/dpsample/wasm/ui/median"
+	"github.com/dpsample/dpsample/wasm/ui/membership"
 	"github.com/dpsample/dpsample/wasm/ui/privacy"
 	"github.com/dpsample/dpsample/wasm/ui/trace"
 )
@@ -57,6 +58,7 @@ var views = []view{
 	{"trace", trace.Build, false},
 	{"bounds", bounds.Build, false},
 	{"median", median.Build, false},
+	{"membership", membership.Build, false},
 }
 
 // Start builds the views present in the document that are visible (and the
@@ -94,7 +96,7 @@ func lookupView(name string) (view, bool) {
 // a child of one of dpsample's custom elements (site/elements.js creates it;
 // index.html writes it inside the element). A host page's own elements are
 // never built into, whatever attributes they carry.
-const viewRoots = ":is(dp-estimate, dp-dimension-free, dp-trace-attack, dp-bounds, dp-privacy-curve, dp-median) > section[data-view]"
+const viewRoots = ":is(dp-estimate, dp-dimension-free, dp-trace-attack, dp-bounds, dp-privacy-curve, dp-median, dp-membership) > section[data-view]"
 
 // buildViews builds, in document order, every view root not yet built that
 // is eager or in the viewport, and schedules the others. Whether a root is in

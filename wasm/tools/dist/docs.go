@@ -169,7 +169,7 @@ Copy this folder next to your page, e.g. as ` + "`dpsample/`" + ` (any name work
 <dp-privacy-curve epsilon="1" delta="1e-5"></dp-privacy-curve>
 ` + "```" + `
 
-The elements: ` + "`<dp-estimate>`, `<dp-dimension-free>`, `<dp-trace-attack>`, `<dp-bounds>`, `<dp-privacy-curve>`, `<dp-median>`" + `;
+The elements: ` + "`<dp-estimate>`, `<dp-dimension-free>`, `<dp-trace-attack>`, `<dp-bounds>`, `<dp-privacy-curve>`, `<dp-median>`, `<dp-membership>`" + `;
 every attribute, the styles and the hosting rules: [docs/ELEMENTS.md](docs/ELEMENTS.md). The widgets style only
 themselves: your page keeps its own look, and its element and class rules do not restyle them (an id rule does,
 e.g. on a control's ` + "`prefix`" + ` id). The JS API (` + "`import { load } from \"./dpsample/dpsample.js\"`" + `):

@@ -298,7 +298,7 @@ const scrollNextJS = `(() => {
 // viewRootsJS is, as a JS string literal, the selector of the sections the
 // UI builds (wasm/ui's viewRoots): a <section data-view> child of one of
 // dpsample's elements; a host page's own [data-view] elements are not.
-const viewRootsJS = `":is(dp-estimate, dp-dimension-free, dp-trace-attack, dp-bounds, dp-privacy-curve, dp-median) > section[data-view]"`
+const viewRootsJS = `":is(dp-estimate, dp-dimension-free, dp-trace-attack, dp-bounds, dp-privacy-curve, dp-median, dp-membership) > section[data-view]"`
 
 // buildAll waits until every section of the page is built. The UI builds
 // sections lazily (wasm/ui/ui.go): the visible ones at start-up, the others

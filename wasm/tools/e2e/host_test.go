@@ -112,7 +112,7 @@ var hostStyleProps = []string{
 // measured again while focused from the keyboard (:focus-visible).
 const hostStylesJS = `(() => {
   const props = %s;
-  const ours = "dp-estimate, dp-dimension-free, dp-trace-attack, dp-bounds, dp-privacy-curve, dp-median";
+  const ours = "dp-estimate, dp-dimension-free, dp-trace-attack, dp-bounds, dp-privacy-curve, dp-median, dp-membership";
   const out = {};
   const read = (key, el) => {
     const cs = getComputedStyle(el);

@@ -51,7 +51,7 @@ func checkNoRepoPath(t *testing.T, what, text string) {
 // sources): each must exist where the page is served.
 const sameOriginLinksJS = `(async () => {
   const out = {};
-  for (const a of document.querySelectorAll("dp-estimate a[href], dp-dimension-free a[href], dp-trace-attack a[href], dp-bounds a[href], dp-privacy-curve a[href], dp-median a[href]")) {
+  for (const a of document.querySelectorAll("dp-estimate a[href], dp-dimension-free a[href], dp-trace-attack a[href], dp-bounds a[href], dp-privacy-curve a[href], dp-median a[href], dp-membership a[href]")) {
     const u = new URL(a.href);
     if (u.protocol === "blob:" || u.origin !== location.origin || u.pathname === location.pathname) continue; // the export; other sites; in-page notes
     try { out[u.pathname] = (await fetch(u, { method: "HEAD" })).status; } catch (e) { out[u.pathname + " (" + e.message + ")"] = -1; }
