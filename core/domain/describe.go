@@ -80,6 +80,31 @@ func noisy(counts []int, sigma float64, r *rand.Rand) []float64 {
 	return out
 }
 
+// coarseMode returns the first bin i of the pair (i, i+1) of neighbouring
+// magnitude bins in [lo, hi) on one side of zero (both below zeroBin or both
+// above) whose noisy counts have the largest sum, and that sum.
+func coarseMode(c []float64, lo, hi int) (int, float64) {
+	best, sum := -1, math.Inf(-1)
+	for i := lo; i+1 < hi; i++ {
+		if i+1 == zeroBin || i == zeroBin {
+			continue
+		}
+		if v := c[i] + c[i+1]; v > sum {
+			best, sum = i, v
+		}
+	}
+	return best, sum
+}
+
+// coarseThreshold is τ_16 = ⌈σ₁√2·Φ̄⁻¹(FalseMode/(2M)) + ½⌉: the sum of two
+// empty bins' rounded noise, N(0, 2σ₁²) up to the rounding of each (± 1 in
+// all, hence the bound below uses σ₁√2·z + 1 ≤ τ_16 + ½), reaches it with
+// probability ≤ FalseMode/(2M), so no pair of the 2(M − 1) reaches it with
+// probability > FalseMode when the column has no rows there.
+func coarseThreshold(p Plan) float64 {
+	return math.Ceil(p.Sigma1*math.Sqrt2*privacy.PhiInvUpper(FalseMode/(2*sideBins)) + 1)
+}
+
 // argmaxIn is the first index of the largest value of c[lo:hi].
 func argmaxIn(c []float64, lo, hi int) int {
 	best := lo
@@ -91,12 +116,13 @@ func argmaxIn(c []float64, lo, hi int) int {
 	return best
 }
 
-// grow extends the run [i, i] of bins to every bin in [lo, hi) whose noisy
-// count reaches trust (a cluster apart from the mode's, which a bin that
-// holds nothing reaches with probability ≤ FalseCluster/M), then through
-// neighbours whose noisy count reaches τ.
-func grow(c []float64, i, lo, hi int, trust, tau float64) (a, b int) {
-	a, b = i, i
+// grow extends the run [i, j] of bins (i ≤ j, the mode or the coarse mode's
+// pair) to every bin in [lo, hi) whose noisy count reaches trust (a cluster
+// apart from the mode's, which a bin that holds nothing reaches with
+// probability ≤ FalseCluster/M), then through neighbours whose noisy count
+// reaches τ.
+func grow(c []float64, i, j, lo, hi int, trust, tau float64) (a, b int) {
+	a, b = i, j
 	for k := lo; k < hi; k++ {
 		if c[k] >= trust {
 			a, b = min(a, k), max(b, k)
@@ -128,6 +154,27 @@ type stage1 struct {
 func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 	mode := argmaxIn(c, 0, Bins1)
 	s := stage1{found: c[mode] >= p.ModeThreshold}
+	run := mode // the other end of the mode's run: the coarse mode's pair
+	if !s.found && !ru.noCoarse {
+		// The coarse fallback: the same noisy counts summed over every pair
+		// of neighbouring bins of one side (a factor 16; post-processing),
+		// whose noise is σ₁√2 while a column spread over two bins counts
+		// all of its rows once. The largest pair is found when it reaches
+		// τ_16 (coarseThreshold); it is the mode's run either way (its sum
+		// is a better guess than one bin of noise), its larger bin the mode.
+		i, sum := coarseMode(c, 0, Bins1)
+		s.found = sum >= coarseThreshold(p)
+		if !s.found {
+			// Not found: the guess is kept to the public window of plausible
+			// magnitudes, so that a column the noise hides gets a range of
+			// its likely scale, not one at 10³⁰⁰.
+			i, _ = coarseMode(c, zeroBin-plausibleBins, zeroBin+plausibleBins+1)
+		}
+		mode, run = i, i+1
+		if c[i+1] > c[i] {
+			mode, run = i+1, i
+		}
+	}
 	s.modeLo, s.modeHi = magnitudeEdges(mode)
 	// A side's core: the mode if it lies there, else that side's largest bin
 	// when it reaches τ_c (a side with no value at all is trusted with
@@ -148,19 +195,52 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 	}
 	var lo, hi float64
 	var posLo, negHi float64 // the inner edges of the grown runs
+	first, last := min(mode, run), max(mode, run)
+	seed := func(core int) (int, int) {
+		if core == mode {
+			return first, last
+		}
+		return core, core
+	}
+	// The outer margin: one more bin when the neighbour beyond the run
+	// reaches τ_1 = ⌈σ₁ + ½⌉ (a tail too thin to grow into), else half a bin
+	// (a factor 2) — with one stage. With two stages the window is always
+	// a bin wider, and stage 2 trims what is empty.
+	outer := func(b, next int) float64 {
+		lo, hi := magnitudeEdges(b)
+		if p.Stages == 2 || ru.fullMargin || next < 0 || next >= Bins1 || c[next] >= roundedThreshold(p.Sigma1, 1) {
+			if next < 0 || next >= Bins1 {
+				next = b
+			}
+			lo, hi = magnitudeEdges(next)
+			if b < zeroBin {
+				return lo
+			}
+			return hi
+		}
+		if b < zeroBin {
+			return 2 * lo
+		}
+		return 2 * hi
+	}
 	if pos >= 0 {
-		a, b := grow(c, pos, zeroBin+1, Bins1, p.ClusterThreshold, p.GrowThreshold)
-		_, hi = magnitudeEdges(min(b+1, Bins1-1))
+		i, j := seed(pos)
+		a, b := grow(c, i, j, zeroBin+1, Bins1, p.ClusterThreshold, p.GrowThreshold)
+		hi = outer(b, b+1)
 		posLo, _ = magnitudeEdges(a)
 	}
 	if neg >= 0 {
-		a, b := grow(c, neg, 0, zeroBin, p.ClusterThreshold, p.GrowThreshold)
-		lo, _ = magnitudeEdges(max(a-1, 0))
+		i, j := seed(neg)
+		a, b := grow(c, i, j, 0, zeroBin, p.ClusterThreshold, p.GrowThreshold)
+		lo = outer(a, a-1)
 		_, negHi = magnitudeEdges(b)
 	}
+	// With one stage an offset column's inner end is pinned at 0 too: one bin
+	// inwards is within a fifteenth of the width, and nothing trims it.
+	offset := p.Stages == 2 && !ru.pinOneStage
 	switch {
 	case pos >= 0:
-	case neg >= 0 && !zero && (negHi < -1 || ru.noZero):
+	case neg >= 0 && !zero && (offset || ru.noZero) && (negHi < -1 || ru.noZero):
 		hi = negHi / 4 // an offset negative column: one bin of margin inwards too
 	case neg >= 0:
 		hi, s.pinHi = 0, true
@@ -171,7 +251,7 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 	}
 	switch {
 	case neg >= 0:
-	case pos >= 0 && !zero && (posLo > 1 || ru.noZero):
+	case pos >= 0 && !zero && (offset || ru.noZero) && (posLo > 1 || ru.noZero):
 		lo = posLo / 4 // an offset positive column: one bin of margin inwards too
 	default:
 		lo = 0
@@ -208,8 +288,11 @@ func trimmed(c []float64, p Plan, pinLo, pinHi bool) (a, b int) {
 // rules switches off parts of the post-processing, for the tests that show
 // a statistical test fails without them; Describe uses the zero value.
 type rules struct {
-	noZero     bool // never pin an end at zero (a column's zero level is then found only when it clears the noise)
-	labelShift int  // added to τ_L (a broken threshold for the tests)
+	noZero      bool // never pin an end at zero (a column's zero level is then found only when it clears the noise)
+	noCoarse    bool // no coarse fallback: a mode below τ_m stays the largest single bin
+	fullMargin  bool // one stage's outer margin always a whole bin (the former rule)
+	pinOneStage bool // with one stage, an offset column's inner end one bin inwards, not 0 (the former rule)
+	labelShift  int  // added to τ_L (a broken threshold for the tests)
 }
 
 func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
