@@ -269,16 +269,22 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 // count stays below TrimLevel = z_t·σ₂, never through the mode. An empty bin
 // stops the trimming with probability Φ̄(z_t) (the range is then a little
 // wider); a bin holding z_t·σ₂ rows or more always does.
-func trimmed(c []float64, p Plan, pinLo, pinHi bool) (a, b int) {
+func trimmed(c []float64, p Plan, pinLo, pinHi bool, ru rules) (a, b int) {
 	mode := argmaxIn(c, 0, len(c))
 	a, b = 0, len(c)-1
+	alone := math.Max(p.TrimLevel, TrimAlone*p.Sigma2)
+	if ru.trimSingly {
+		alone = p.TrimLevel
+	}
+	// keeps says bin i (inner neighbour k) stops the trimming.
+	keeps := func(i, k int) bool { return c[i] >= alone || c[i] >= p.TrimLevel && c[k] >= p.TrimLevel }
 	if !pinHi {
-		for b > mode && c[b] < p.TrimLevel {
+		for b > mode && !keeps(b, b-1) {
 			b--
 		}
 	}
 	if !pinLo {
-		for a < mode && c[a] < p.TrimLevel {
+		for a < mode && !keeps(a, a+1) {
 			a++
 		}
 	}
@@ -289,6 +295,7 @@ func trimmed(c []float64, p Plan, pinLo, pinHi bool) (a, b int) {
 // a statistical test fails without them; Describe uses the zero value.
 type rules struct {
 	noZero      bool // never pin an end at zero (a column's zero level is then found only when it clears the noise)
+	trimSingly  bool // stage 2 stops trimming at any bin reaching TrimLevel (the former rule)
 	noCoarse    bool // no coarse fallback: a mode below τ_m stays the largest single bin
 	fullMargin  bool // one stage's outer margin always a whole bin (the former rule)
 	pinOneStage bool // with one stage, an offset column's inner end one bin inwards, not 0 (the former rule)
@@ -315,7 +322,7 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 			counts2[w.bin(v)]++
 		}
 		noisy2 = noisy(counts2, p.Sigma2, r)
-		a, b = trimmed(noisy2, p, s.pinLo, s.pinHi)
+		a, b = trimmed(noisy2, p, s.pinLo, s.pinHi, ru)
 	}
 
 	var c Column
