@@ -145,6 +145,37 @@ type stage1 struct {
 	pinLo, pinHi   bool // the end is 0 by the zero rule: stage 2 does not trim it
 	found          bool
 	modeLo, modeHi float64
+	// beyondLo, beyondHi are where an end moves when stage 2 counts rows
+	// past it (beyond).
+	beyondLo, beyondHi float64
+}
+
+// beyond returns where the ends of the window [lo, hi] move when stage 2
+// counts rows past them: the outer edge, one bin further out, of the largest
+// pair of neighbouring stage-1 bins among the beyondBins bins wholly past the
+// end (the noisy counts say where the hidden rows most likely are): at most
+// a factor 4^beyondBins past the end. Post-processing.
+const beyondBins = 3
+
+func beyond(c []float64, lo, hi float64) (bl, bh float64) {
+	bl, bh = lo-3*math.Abs(lo), hi+3*math.Abs(hi)
+	if lo == 0 {
+		bl = -1
+	}
+	if hi == 0 {
+		bh = 1
+	}
+	if start := max(magnitudeBin(hi), zeroBin+1); hi >= 0 && start+beyondBins <= Bins1 {
+		end := start + beyondBins
+		i, _ := coarseMode(c, start, end)
+		_, bh = magnitudeEdges(min(i+2, Bins1-1))
+	}
+	if end := min(magnitudeBin(lo), zeroBin-1) + 1; lo <= 0 && end-beyondBins >= 0 {
+		start := end - beyondBins
+		i, _ := coarseMode(c, start, end)
+		bl, _ = magnitudeEdges(max(i-1, 0))
+	}
+	return max(bl, -math.MaxFloat64), min(bh, math.MaxFloat64)
 }
 
 // magnitudeWindow post-processes stage 1's noisy counts (package doc, "Stage
@@ -261,6 +292,7 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 		hi = 1
 	}
 	s.win = window{L: lo, H: hi, n: p.Bins2}
+	s.beyondLo, s.beyondHi = beyond(c, lo, hi)
 	return s
 }
 
@@ -295,6 +327,7 @@ func trimmed(c []float64, p Plan, pinLo, pinHi bool, ru rules) (a, b int) {
 // a statistical test fails without them; Describe uses the zero value.
 type rules struct {
 	noZero      bool // never pin an end at zero (a column's zero level is then found only when it clears the noise)
+	noBeyond    bool // stage 2's rows past an end do not move it
 	trimSingly  bool // stage 2 stops trimming at any bin reaching TrimLevel (the former rule)
 	noCoarse    bool // no coarse fallback: a mode below τ_m stays the largest single bin
 	fullMargin  bool // one stage's outer margin always a whole bin (the former rule)
@@ -316,12 +349,24 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	// that the noise, and so the privacy cost, never depends on stage 1's luck.
 	a, b := 0, p.Bins2-1
 	noisy2 := make([]float64, p.Bins2)
+	var under, over float64
 	if p.Stages == 2 {
-		counts2 := make([]int, p.Bins2)
+		// Bins2 bins of [L, H], and two more for the rows below L and above
+		// H: each row is still counted once per column.
+		counts2 := make([]int, p.Bins2+2)
 		for _, v := range col {
-			counts2[w.bin(v)]++
+			switch {
+			case v < w.L:
+				counts2[0]++
+			case v > w.H:
+				counts2[p.Bins2+1]++
+			default:
+				counts2[1+w.bin(v)]++
+			}
 		}
-		noisy2 = noisy(counts2, p.Sigma2, r)
+		all := noisy(counts2, p.Sigma2, r)
+		under, over = all[0], all[p.Bins2+1]
+		noisy2 = all[1 : p.Bins2+1]
 		a, b = trimmed(noisy2, p, s.pinLo, s.pinHi, ru)
 	}
 
@@ -334,6 +379,19 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	}
 	if b < p.Bins2-1 {
 		c.Hi = w.edge(b + 1 + p.Margin)
+	}
+	// Rows past an end: when the noisy count of the rows below L (above H)
+	// reaches ⌈Beyond·σ₂ + ½⌉, which no row reaches with probability
+	// ≤ Φ̄(Beyond) ≈ 3.2·10⁻⁵, the end moves to beyond's bound (a zero
+	// mode's unit scale [0, 1] whose side the noise hid in stage 1, or a tail
+	// too thin to grow into).
+	if past := roundedThreshold(p.Sigma2, Beyond); p.Stages == 2 && !ru.noBeyond {
+		if over >= past {
+			c.Hi = math.Max(c.Hi, s.beyondHi)
+		}
+		if under >= past {
+			c.Lo = math.Min(c.Lo, s.beyondLo)
+		}
 	}
 	// The quartiles: from stage 2's kept bins whose noisy count reaches the
 	// trim level (a bin of noise alone rarely does), else from stage 1's

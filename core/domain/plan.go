@@ -44,6 +44,13 @@ const (
 	// rule, any bin reaching z_t·σ₂, about 30 %, and the range then kept
 	// most of a window 16 to 64 times wider than its bulk).
 	TrimAlone = 3.0
+	// Beyond is z_b: stage 2 also counts the rows below and above its
+	// window, and an end moves out (to where stage 1's noisy counts put the
+	// most rows, at most three magnitude bins further) when that count
+	// reaches ⌈z_b·σ₂ + ½⌉ — which no row at all reaches with probability
+	// Φ̄(z_b) ≈ 3.2·10⁻⁵. It catches a zero mode's side the noise hid in
+	// stage 1 (rain: mostly zeros and a long tail).
+	Beyond = 4.0
 	// Margin is the number of linear bins the bounds extend beyond what stage
 	// 2 kept, for the rows of a thin tail.
 	Margin = 2
