@@ -195,7 +195,7 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 		// is a better guess than one bin of noise), its larger bin the mode.
 		i, sum := coarseMode(c, 0, Bins1)
 		s.found = sum >= coarseThreshold(p)
-		if !s.found {
+		if !s.found && !ru.noPlausible {
 			// Not found: the guess is kept to the public window of plausible
 			// magnitudes, so that a column the noise hides gets a range of
 			// its likely scale, not one at 10³⁰⁰.
@@ -268,7 +268,7 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 	}
 	// With one stage an offset column's inner end is pinned at 0 too: one bin
 	// inwards is within a fifteenth of the width, and nothing trims it.
-	offset := p.Stages == 2 && !ru.pinOneStage
+	offset := p.Stages == 2 || ru.offsetOneStage
 	switch {
 	case pos >= 0:
 	case neg >= 0 && !zero && (offset || ru.noZero) && (negHi < -1 || ru.noZero):
@@ -326,13 +326,14 @@ func trimmed(c []float64, p Plan, pinLo, pinHi bool, ru rules) (a, b int) {
 // rules switches off parts of the post-processing, for the tests that show
 // a statistical test fails without them; Describe uses the zero value.
 type rules struct {
-	noZero      bool // never pin an end at zero (a column's zero level is then found only when it clears the noise)
-	noBeyond    bool // stage 2's rows past an end do not move it
-	trimSingly  bool // stage 2 stops trimming at any bin reaching TrimLevel (the former rule)
-	noCoarse    bool // no coarse fallback: a mode below τ_m stays the largest single bin
-	fullMargin  bool // one stage's outer margin always a whole bin (the former rule)
-	pinOneStage bool // with one stage, an offset column's inner end one bin inwards, not 0 (the former rule)
-	labelShift  int  // added to τ_L (a broken threshold for the tests)
+	noZero         bool // never pin an end at zero (a column's zero level is then found only when it clears the noise)
+	noPlausible    bool // a hidden mode is guessed among all bins
+	noBeyond       bool // stage 2's rows past an end do not move it
+	trimSingly     bool // stage 2 stops trimming at any bin reaching TrimLevel (the former rule)
+	noCoarse       bool // no coarse fallback: a mode below τ_m stays the largest single bin
+	fullMargin     bool // one stage's outer margin always a whole bin (the former rule)
+	offsetOneStage bool // with one stage, an offset column's inner end one bin inwards, not 0 (the former rule)
+	labelShift     int  // added to τ_L (a broken threshold for the tests)
 }
 
 func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
