@@ -150,13 +150,18 @@ type stage1 struct {
 	beyondLo, beyondHi float64
 }
 
-// beyond returns where the ends of the window [lo, hi] move when stage 2
-// counts rows past them: the outer edge, one bin further out, of the largest
-// pair of neighbouring stage-1 bins among the beyondBins bins wholly past the
-// end (the noisy counts say where the hidden rows most likely are): at most
-// a factor 4^beyondBins past the end. Post-processing.
+// beyondBins is how many magnitude bins past an end beyond looks.
 const beyondBins = 3
 
+// beyond returns where the ends of the window [lo, hi] move when stage 2
+// counts rows past them: for an end on its own side of zero (hi ≥ 0, lo ≤ 0)
+// the outer edge, one bin further out, of the largest pair of neighbouring
+// stage-1 bins among the beyondBins bins wholly past it (the noisy counts
+// say where the hidden rows most likely are), at most a factor 4^beyondBins
+// past the end; where there are not beyondBins bins past it (the overflow
+// bins), or for an end across zero (an offset negative column's hi < 0, an
+// offset positive column's lo > 0), the end ∓ 3·|end| (1 or −1 for an end at
+// 0). Post-processing of stage 1's noisy counts.
 func beyond(c []float64, lo, hi float64) (bl, bh float64) {
 	bl, bh = lo-3*math.Abs(lo), hi+3*math.Abs(hi)
 	if lo == 0 {
