@@ -204,11 +204,20 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 			// Not found: the guess is kept to the public window of plausible
 			// magnitudes, so that a column the noise hides gets a range of
 			// its likely scale, not one at 10³⁰⁰.
-			i, _ = coarseMode(c, zeroBin-plausibleBins, zeroBin+plausibleBins+1)
+			i, sum = coarseMode(c, zeroBin-plausibleBins, zeroBin+plausibleBins+1)
 		}
-		mode, run = i, i+1
-		if c[i+1] > c[i] {
+		switch {
+		case !s.found && c[zeroBin]*math.Sqrt2 >= sum && !ru.noZeroGuess:
+			// The zero bin stands as many noise scales clear as any pair
+			// (c₀/σ₁ ≥ sum/(σ₁√2)): a mostly-zero column keeps its zero
+			// mode (a 0/1 column with 50–70 % zeros at 100 rows and 9
+			// columns: a pair of noise would take the guess away from its
+			// ones in a fifth of the draws).
+			mode, run = zeroBin, zeroBin
+		case c[i+1] > c[i]:
 			mode, run = i+1, i
+		default:
+			mode, run = i, i+1
 		}
 	}
 	s.modeLo, s.modeHi = magnitudeEdges(mode)
@@ -332,6 +341,7 @@ func trimmed(c []float64, p Plan, pinLo, pinHi bool, ru rules) (a, b int) {
 // a statistical test fails without them; Describe uses the zero value.
 type rules struct {
 	noZero         bool // never pin an end at zero (a column's zero level is then found only when it clears the noise)
+	noZeroGuess    bool // a hidden mode is a pair even when the zero bin stands as clear
 	noPlausible    bool // a hidden mode is guessed among all bins
 	noBeyond       bool // stage 2's rows past an end do not move it
 	trimSingly     bool // stage 2 stops trimming at any bin reaching TrimLevel (the former rule)
