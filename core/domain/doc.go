@@ -39,7 +39,10 @@
 //     the pair is the largest within the public window of plausible
 //     magnitudes |x| < 4^10 ≈ 10⁶ (and zero), so that a column the noise
 //     hides gets a range at its likely scale, not at 10³⁰⁰ (a guess among all
-//     66 pairs lands on noise far away at small n);
+//     66 pairs lands on noise far away at small n) — unless the zero bin
+//     stands as many noise scales clear, c₀√2 ≥ the pair's sum: then zero is
+//     the mode (a 0/1 column with 60 % zeros at 100 rows and 9 columns would
+//     otherwise lose its ones to a pair of noise in a fifth of the draws);
 //   - a side of zero is trusted when it holds the mode or its own largest bin
 //     reaches τ_c = ⌈σ₁·Φ̄⁻¹(β_c/M) + ½⌉ (β_c = FalseCluster = 10⁻⁶: a side
 //     with no value is trusted with probability ≤ β_c), and every bin of a
