@@ -96,11 +96,11 @@ func coarseMode(c []float64, lo, hi int) (int, float64) {
 	return best, sum
 }
 
-// coarseThreshold is τ_16 = ⌈σ₁√2·Φ̄⁻¹(FalseMode/(2M)) + ½⌉: the sum of two
-// empty bins' rounded noise, N(0, 2σ₁²) up to the rounding of each (± 1 in
-// all, hence the bound below uses σ₁√2·z + 1 ≤ τ_16 + ½), reaches it with
-// probability ≤ FalseMode/(2M), so no pair of the 2(M − 1) reaches it with
-// probability > FalseMode when the column has no rows there.
+// coarseThreshold is τ_16 = ⌈σ₁√2·z + 1⌉ with z = Φ̄⁻¹(FalseMode/(2M)). Two
+// empty bins' noisy counts sum to round(σ₁Z₁) + round(σ₁Z₂) ≤ σ₁(Z₁ + Z₂) + 1
+// with Z₁ + Z₂ ~ N(0, 2), so the sum reaches τ_16 only if σ₁√2·Z ≥ τ_16 − 1
+// ≥ σ₁√2·z: with probability ≤ Φ̄(z) = FalseMode/(2M), and some pair of the
+// 2(M − 1) with no rows does with probability < FalseMode.
 func coarseThreshold(p Plan) float64 {
 	return math.Ceil(p.Sigma1*math.Sqrt2*privacy.PhiInvUpper(FalseMode/(2*sideBins)) + 1)
 }
