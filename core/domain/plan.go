@@ -25,7 +25,9 @@ const (
 	Grow = 2.0
 	// FalseMode is β: a column's mode is "found" (not Resolution "none")
 	// when it reaches τ_m = ⌈σ₁·Φ̄⁻¹(β/M) + ½⌉ (M bins a side), which a side
-	// with no value reaches with probability ≤ β.
+	// with no value reaches with probability ≤ β, or when the sum of two
+	// neighbouring bins reaches τ_16 = ⌈σ₁√2·Φ̄⁻¹(β/(2M)) + 1⌉ (the coarse
+	// fallback; the 2(M − 1) pairs of empty bins: probability < β).
 	FalseMode = 1e-3
 	// FalseCluster is β_c: the probability that a side of zero, or a bin
 	// apart from the mode's run, with no value at all is trusted (its noisy
