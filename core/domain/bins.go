@@ -20,6 +20,10 @@ const (
 	// Bins1 is the number of magnitude bins: M negative, the zero bin, M positive.
 	Bins1   = 2*sideBins + 1
 	zeroBin = sideBins
+	// plausibleBins is the public window of plausible magnitudes a side,
+	// |x| < 4^(MinExp+plausibleBins−1) = 4^10 ≈ 10⁶ (and zero): where a
+	// column whose mode the noise hides is guessed to lie.
+	plausibleBins = 20
 )
 
 // magnitudeBin returns the stage-1 bin of a finite x. Bins are ordered as the

@@ -80,6 +80,31 @@ func noisy(counts []int, sigma float64, r *rand.Rand) []float64 {
 	return out
 }
 
+// coarseMode returns the first bin i of the pair (i, i+1) of neighbouring
+// magnitude bins in [lo, hi) on one side of zero (both below zeroBin or both
+// above) whose noisy counts have the largest sum, and that sum.
+func coarseMode(c []float64, lo, hi int) (int, float64) {
+	best, sum := -1, math.Inf(-1)
+	for i := lo; i+1 < hi; i++ {
+		if i+1 == zeroBin || i == zeroBin {
+			continue
+		}
+		if v := c[i] + c[i+1]; v > sum {
+			best, sum = i, v
+		}
+	}
+	return best, sum
+}
+
+// coarseThreshold is τ_16 = ⌈σ₁√2·z + 1⌉ with z = Φ̄⁻¹(FalseMode/(2M)). Two
+// empty bins' noisy counts sum to round(σ₁Z₁) + round(σ₁Z₂) ≤ σ₁(Z₁ + Z₂) + 1
+// with Z₁ + Z₂ ~ N(0, 2), so the sum reaches τ_16 only if σ₁√2·Z ≥ τ_16 − 1
+// ≥ σ₁√2·z: with probability ≤ Φ̄(z) = FalseMode/(2M), and some pair of the
+// 2(M − 1) with no rows does with probability < FalseMode.
+func coarseThreshold(p Plan) float64 {
+	return math.Ceil(p.Sigma1*math.Sqrt2*privacy.PhiInvUpper(FalseMode/(2*sideBins)) + 1)
+}
+
 // argmaxIn is the first index of the largest value of c[lo:hi].
 func argmaxIn(c []float64, lo, hi int) int {
 	best := lo
@@ -91,12 +116,13 @@ func argmaxIn(c []float64, lo, hi int) int {
 	return best
 }
 
-// grow extends the run [i, i] of bins to every bin in [lo, hi) whose noisy
-// count reaches trust (a cluster apart from the mode's, which a bin that
-// holds nothing reaches with probability ≤ FalseCluster/M), then through
-// neighbours whose noisy count reaches τ.
-func grow(c []float64, i, lo, hi int, trust, tau float64) (a, b int) {
-	a, b = i, i
+// grow extends the run [i, j] of bins (i ≤ j, the mode or the coarse mode's
+// pair) to every bin in [lo, hi) whose noisy count reaches trust (a cluster
+// apart from the mode's, which a bin that holds nothing reaches with
+// probability ≤ FalseCluster/M), then through neighbours whose noisy count
+// reaches τ.
+func grow(c []float64, i, j, lo, hi int, trust, tau float64) (a, b int) {
+	a, b = i, j
 	for k := lo; k < hi; k++ {
 		if c[k] >= trust {
 			a, b = min(a, k), max(b, k)
@@ -119,6 +145,42 @@ type stage1 struct {
 	pinLo, pinHi   bool // the end is 0 by the zero rule: stage 2 does not trim it
 	found          bool
 	modeLo, modeHi float64
+	// beyondLo, beyondHi are where an end moves when stage 2 counts rows
+	// past it (beyond).
+	beyondLo, beyondHi float64
+}
+
+// beyondBins is how many magnitude bins past an end beyond looks.
+const beyondBins = 3
+
+// beyond returns where the ends of the window [lo, hi] move when stage 2
+// counts rows past them: for an end on its own side of zero (hi ≥ 0, lo ≤ 0)
+// the outer edge, one bin further out, of the largest pair of neighbouring
+// stage-1 bins among the beyondBins bins wholly past it (the noisy counts
+// say where the hidden rows most likely are), at most a factor 4^beyondBins
+// past the end; where there are not beyondBins bins past it (the overflow
+// bins), or for an end across zero (an offset negative column's hi < 0, an
+// offset positive column's lo > 0), the end ∓ 3·|end| (1 or −1 for an end at
+// 0). Post-processing of stage 1's noisy counts.
+func beyond(c []float64, lo, hi float64) (bl, bh float64) {
+	bl, bh = lo-3*math.Abs(lo), hi+3*math.Abs(hi)
+	if lo == 0 {
+		bl = -1
+	}
+	if hi == 0 {
+		bh = 1
+	}
+	if start := max(magnitudeBin(hi), zeroBin+1); hi >= 0 && start+beyondBins <= Bins1 {
+		end := start + beyondBins
+		i, _ := coarseMode(c, start, end)
+		_, bh = magnitudeEdges(min(i+2, Bins1-1))
+	}
+	if end := min(magnitudeBin(lo), zeroBin-1) + 1; lo <= 0 && end-beyondBins >= 0 {
+		start := end - beyondBins
+		i, _ := coarseMode(c, start, end)
+		bl, _ = magnitudeEdges(max(i-1, 0))
+	}
+	return max(bl, -math.MaxFloat64), min(bh, math.MaxFloat64)
 }
 
 // magnitudeWindow post-processes stage 1's noisy counts (package doc, "Stage
@@ -128,6 +190,36 @@ type stage1 struct {
 func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 	mode := argmaxIn(c, 0, Bins1)
 	s := stage1{found: c[mode] >= p.ModeThreshold}
+	run := mode // the other end of the mode's run: the coarse mode's pair
+	if !s.found && !ru.noCoarse {
+		// The coarse fallback: the same noisy counts summed over every pair
+		// of neighbouring bins of one side (a factor 16; post-processing),
+		// whose noise is σ₁√2 while a column spread over two bins counts
+		// all of its rows once. The largest pair is found when it reaches
+		// τ_16 (coarseThreshold); it is the mode's run either way (its sum
+		// is a better guess than one bin of noise), its larger bin the mode.
+		i, sum := coarseMode(c, 0, Bins1)
+		s.found = sum >= coarseThreshold(p)
+		if !s.found && !ru.noPlausible {
+			// Not found: the guess is kept to the public window of plausible
+			// magnitudes, so that a column the noise hides gets a range of
+			// its likely scale, not one at 10³⁰⁰.
+			i, sum = coarseMode(c, zeroBin-plausibleBins, zeroBin+plausibleBins+1)
+		}
+		switch {
+		case !s.found && c[zeroBin]*math.Sqrt2 >= sum && !ru.noZeroGuess:
+			// The zero bin stands as many noise scales clear as any pair
+			// (c₀/σ₁ ≥ sum/(σ₁√2)): a mostly-zero column keeps its zero
+			// mode (a 0/1 column with 50–70 % zeros at 100 rows and 9
+			// columns: a pair of noise would take the guess away from its
+			// ones in a fifth of the draws).
+			mode, run = zeroBin, zeroBin
+		case c[i+1] > c[i]:
+			mode, run = i+1, i
+		default:
+			mode, run = i, i+1
+		}
+	}
 	s.modeLo, s.modeHi = magnitudeEdges(mode)
 	// A side's core: the mode if it lies there, else that side's largest bin
 	// when it reaches τ_c (a side with no value at all is trusted with
@@ -148,19 +240,52 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 	}
 	var lo, hi float64
 	var posLo, negHi float64 // the inner edges of the grown runs
+	first, last := min(mode, run), max(mode, run)
+	seed := func(core int) (int, int) {
+		if core == mode {
+			return first, last
+		}
+		return core, core
+	}
+	// The outer margin: one more bin when the neighbour beyond the run
+	// reaches τ_1 = ⌈σ₁ + ½⌉ (a tail too thin to grow into), else half a bin
+	// (a factor 2) — with one stage. With two stages the window is always
+	// a bin wider, and stage 2 trims what is empty.
+	outer := func(b, next int) float64 {
+		lo, hi := magnitudeEdges(b)
+		if p.Stages == 2 || ru.fullMargin || next < 0 || next >= Bins1 || c[next] >= roundedThreshold(p.Sigma1, 1) {
+			if next < 0 || next >= Bins1 {
+				next = b
+			}
+			lo, hi = magnitudeEdges(next)
+			if b < zeroBin {
+				return lo
+			}
+			return hi
+		}
+		if b < zeroBin {
+			return 2 * lo
+		}
+		return 2 * hi
+	}
 	if pos >= 0 {
-		a, b := grow(c, pos, zeroBin+1, Bins1, p.ClusterThreshold, p.GrowThreshold)
-		_, hi = magnitudeEdges(min(b+1, Bins1-1))
+		i, j := seed(pos)
+		a, b := grow(c, i, j, zeroBin+1, Bins1, p.ClusterThreshold, p.GrowThreshold)
+		hi = outer(b, b+1)
 		posLo, _ = magnitudeEdges(a)
 	}
 	if neg >= 0 {
-		a, b := grow(c, neg, 0, zeroBin, p.ClusterThreshold, p.GrowThreshold)
-		lo, _ = magnitudeEdges(max(a-1, 0))
+		i, j := seed(neg)
+		a, b := grow(c, i, j, 0, zeroBin, p.ClusterThreshold, p.GrowThreshold)
+		lo = outer(a, a-1)
 		_, negHi = magnitudeEdges(b)
 	}
+	// With one stage an offset column's inner end is pinned at 0 too: one bin
+	// inwards is within a fifteenth of the width, and nothing trims it.
+	offset := p.Stages == 2 || ru.offsetOneStage
 	switch {
 	case pos >= 0:
-	case neg >= 0 && !zero && (negHi < -1 || ru.noZero):
+	case neg >= 0 && !zero && (offset || ru.noZero) && (negHi < -1 || ru.noZero):
 		hi = negHi / 4 // an offset negative column: one bin of margin inwards too
 	case neg >= 0:
 		hi, s.pinHi = 0, true
@@ -171,7 +296,7 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 	}
 	switch {
 	case neg >= 0:
-	case pos >= 0 && !zero && (posLo > 1 || ru.noZero):
+	case pos >= 0 && !zero && (offset || ru.noZero) && (posLo > 1 || ru.noZero):
 		lo = posLo / 4 // an offset positive column: one bin of margin inwards too
 	default:
 		lo = 0
@@ -181,6 +306,7 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 		hi = 1
 	}
 	s.win = window{L: lo, H: hi, n: p.Bins2}
+	s.beyondLo, s.beyondHi = beyond(c, lo, hi)
 	return s
 }
 
@@ -189,16 +315,22 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 // count stays below TrimLevel = z_t·σ₂, never through the mode. An empty bin
 // stops the trimming with probability Φ̄(z_t) (the range is then a little
 // wider); a bin holding z_t·σ₂ rows or more always does.
-func trimmed(c []float64, p Plan, pinLo, pinHi bool) (a, b int) {
+func trimmed(c []float64, p Plan, pinLo, pinHi bool, ru rules) (a, b int) {
 	mode := argmaxIn(c, 0, len(c))
 	a, b = 0, len(c)-1
+	alone := math.Max(p.TrimLevel, TrimAlone*p.Sigma2)
+	if ru.trimSingly {
+		alone = p.TrimLevel
+	}
+	// keeps says bin i (inner neighbour k) stops the trimming.
+	keeps := func(i, k int) bool { return c[i] >= alone || c[i] >= p.TrimLevel && c[k] >= p.TrimLevel }
 	if !pinHi {
-		for b > mode && c[b] < p.TrimLevel {
+		for b > mode && !keeps(b, b-1) {
 			b--
 		}
 	}
 	if !pinLo {
-		for a < mode && c[a] < p.TrimLevel {
+		for a < mode && !keeps(a, a+1) {
 			a++
 		}
 	}
@@ -208,8 +340,15 @@ func trimmed(c []float64, p Plan, pinLo, pinHi bool) (a, b int) {
 // rules switches off parts of the post-processing, for the tests that show
 // a statistical test fails without them; Describe uses the zero value.
 type rules struct {
-	noZero     bool // never pin an end at zero (a column's zero level is then found only when it clears the noise)
-	labelShift int  // added to τ_L (a broken threshold for the tests)
+	noZero         bool // never pin an end at zero (a column's zero level is then found only when it clears the noise)
+	noZeroGuess    bool // a hidden mode is a pair even when the zero bin stands as clear
+	noPlausible    bool // a hidden mode is guessed among all bins
+	noBeyond       bool // stage 2's rows past an end do not move it
+	trimSingly     bool // stage 2 stops trimming at any bin reaching TrimLevel (the former rule)
+	noCoarse       bool // no coarse fallback: a mode below τ_m stays the largest single bin
+	fullMargin     bool // one stage's outer margin always a whole bin (the former rule)
+	offsetOneStage bool // with one stage, an offset column's inner end one bin inwards, not 0 (the former rule)
+	labelShift     int  // added to τ_L (a broken threshold for the tests)
 }
 
 func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
@@ -226,13 +365,25 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	// that the noise, and so the privacy cost, never depends on stage 1's luck.
 	a, b := 0, p.Bins2-1
 	noisy2 := make([]float64, p.Bins2)
+	var under, over float64
 	if p.Stages == 2 {
-		counts2 := make([]int, p.Bins2)
+		// Bins2 bins of [L, H], and two more for the rows below L and above
+		// H: each row is still counted once per column.
+		counts2 := make([]int, p.Bins2+2)
 		for _, v := range col {
-			counts2[w.bin(v)]++
+			switch {
+			case v < w.L:
+				counts2[0]++
+			case v > w.H:
+				counts2[p.Bins2+1]++
+			default:
+				counts2[1+w.bin(v)]++
+			}
 		}
-		noisy2 = noisy(counts2, p.Sigma2, r)
-		a, b = trimmed(noisy2, p, s.pinLo, s.pinHi)
+		all := noisy(counts2, p.Sigma2, r)
+		under, over = all[0], all[p.Bins2+1]
+		noisy2 = all[1 : p.Bins2+1]
+		a, b = trimmed(noisy2, p, s.pinLo, s.pinHi, ru)
 	}
 
 	var c Column
@@ -244,6 +395,19 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	}
 	if b < p.Bins2-1 {
 		c.Hi = w.edge(b + 1 + p.Margin)
+	}
+	// Rows past an end: when the noisy count of the rows below L (above H)
+	// reaches ⌈Beyond·σ₂ + ½⌉, which no row reaches with probability
+	// ≤ Φ̄(Beyond) ≈ 3.2·10⁻⁵, the end moves to beyond's bound (a zero
+	// mode's unit scale [0, 1] whose side the noise hid in stage 1, or a tail
+	// too thin to grow into).
+	if past := roundedThreshold(p.Sigma2, Beyond); p.Stages == 2 && !ru.noBeyond {
+		if over >= past {
+			c.Hi = math.Max(c.Hi, s.beyondHi)
+		}
+		if under >= past {
+			c.Lo = math.Min(c.Lo, s.beyondLo)
+		}
 	}
 	// The quartiles: from stage 2's kept bins whose noisy count reaches the
 	// trim level (a bin of noise alone rarely does), else from stage 1's

@@ -27,10 +27,22 @@
 // Z ~ N(0, 1) drawn by rng.Normal53. Then, from the noisy counts alone:
 //
 //   - the mode is the largest bin; it is "found" when it reaches
-//     τ_m = ⌈σ₁·Φ̄⁻¹(β/M) + ½⌉ (β = FalseMode), else the column is labelled
-//     Resolution "none" — its range is still finite, but the noise may have
-//     put it anywhere. n < τ_m (Plan.MinRows) is the stated floor below which
-//     no column can be found;
+//     τ_m = ⌈σ₁·Φ̄⁻¹(β/M) + ½⌉ (β = FalseMode). n < τ_m (Plan.MinRows) is
+//     the stated floor below which no single bin can be found;
+//   - else the coarse fallback (small tables): the same noisy counts summed
+//     over every pair of neighbouring bins on one side (a factor 16), whose
+//     noise is σ₁√2 while a column spread over two bins counts every row
+//     once. The largest pair is the mode's run (its larger bin the mode),
+//     "found" when its sum reaches τ_16 = ⌈σ₁√2·Φ̄⁻¹(β/(2M)) + 1⌉ (the sum of
+//     two rounded noises is within 1 of σ₁(Z₁ + Z₂)). When it does not, the
+//     column is labelled Resolution "none" — its range is still finite — and
+//     the pair is the largest within the public window of plausible
+//     magnitudes |x| < 4^10 ≈ 10⁶ (and zero), so that a column the noise
+//     hides gets a range at its likely scale, not at 10³⁰⁰ (a guess among all
+//     66 pairs lands on noise far away at small n) — unless the zero bin
+//     stands as many noise scales clear, c₀√2 ≥ the pair's sum: then zero is
+//     the mode (a 0/1 column with 60 % zeros at 100 rows and 9 columns would
+//     otherwise lose its ones to a pair of noise in a fifth of the draws);
 //   - a side of zero is trusted when it holds the mode or its own largest bin
 //     reaches τ_c = ⌈σ₁·Φ̄⁻¹(β_c/M) + ½⌉ (β_c = FalseCluster = 10⁻⁶: a side
 //     with no value is trusted with probability ≤ β_c), and every bin of a
@@ -38,23 +50,38 @@
 //   - on a trusted side the mode's run grows through neighbours whose noisy
 //     count reaches τ_g = ⌈Grow·σ₁ + ½⌉ — a false neighbour (probability
 //     Φ̄(Grow) a side) widens the range by one bin, a factor 4, never by
-//     orders of magnitude — and one more bin is added outwards for a tail
-//     too thin to show;
+//     orders of magnitude — and the window adds one more bin outwards for a
+//     tail too thin to show. With one stage (nothing trims the window) that
+//     margin is half a bin, a factor 2, unless the neighbour past the run
+//     reaches ⌈σ₁ + ½⌉ (an empty one does with probability Φ̄(1) ≈ 16 %, and
+//     then costs one factor 2 of width);
 //   - zero is in the range when the zero bin is the mode or reaches τ_g, or
 //     when the run reaches down to magnitude 1 or below (0/1 and small-integer
 //     columns: a level at 0 held by 10 % of 100 rows is below the noise, and
 //     zero is a value, not a tiny magnitude); such an end is pinned at 0.
 //     Otherwise the inner end is one bin below the run (an offset column such
-//     as a year, which stage 2 narrows). A column whose only trusted bin is
+//     as a year, which stage 2 narrows) with two stages; with one stage it is
+//     pinned at 0 too, since one bin inwards is already within a fifteenth of
+//     the width and nothing would trim it. A column whose only trusted bin is
 //     zero gets the unit scale [0, 1] (or [−1, 0]), pinned at both ends.
 //
 // Stage 2, linear. When the plan has two stages the window [L, H] of stage 1
-// is cut into Bins2 equal bins; each value, clamped to the window, is counted
-// in one with noise round(σ₂·Z). The outermost bins of an end that is not
-// pinned are trimmed one by one while each one's noisy count stays below
-// z_t·σ₂ (Trim: a count the noise cannot tell from none), never through the
-// mode; the bounds are the edges of what is
-// kept, widened by Margin bins; the quartiles are read off the kept bins that
+// is cut into Bins2 equal bins, with one more count for the values below L
+// and one for those above H; each value is counted in exactly one of these
+// Bins2 + 2 with noise round(σ₂·Z). The outermost bins of an end that is
+// not pinned are trimmed one by one, never through the mode, until a bin
+// whose noisy count reaches z_t·σ₂ (Trim) has an inner neighbour that does
+// too, or reaches z_a·σ₂ alone (TrimAlone): of the up to 15 empty bins at an
+// end, one stops the trimming with probability ≤ 15·(Φ̄(z_a) + Φ̄(z_t)²) ≈
+// 2.8 % (a single bin at z_t·σ₂, the former rule: about 30 %, and then the
+// range kept most of a window 16–64 times its bulk). The bounds are the
+// edges of what is kept, widened by Margin bins. When the count of the
+// values past an end reaches ⌈z_b·σ₂ + ½⌉ (Beyond; no value there reaches it
+// with probability Φ̄(z_b) ≈ 3·10⁻⁵), that end moves out to the outer edge,
+// one bin further, of stage 1's largest pair among the three magnitude bins
+// past it: a zero mode whose side stage 1 could not trust (rain: mostly
+// zeros, the rest spread over four bins none of which reaches τ_c) or a
+// tail too thin to grow into. The quartiles are read off the kept bins that
 // reach z_t·σ₂ (linear interpolation within a bin). Column.Step is the bins'
 // width, the precision of the description. Resolution "linear" says stage 2
 // trimmed something, "magnitude" that it kept the whole window.
@@ -64,15 +91,17 @@
 // budget, n·s/√(2d) ≥ TwoStages. Below it (about 150 rows for 5 columns at
 // ε = 1) splitting the budget would leave stage 1 too noisy to find the mode,
 // and stage 2 too noisy to trim anything, so stage 1 takes all of it.
-// Everything after the noisy counts — modes, runs, pins, trims, bounds,
-// quartiles and labels — is post-processing.
+// Everything after the noisy counts — modes, the coarse pairs' sums, runs,
+// pins, trims, the moves past an end, bounds, quartiles and labels — is
+// post-processing.
 //
 // # Privacy (exact GDP)
 //
 // Replacing one row moves, in each of the d columns, one unit of count from
 // one bin to another: the vector of all d histograms of a stage changes by at
-// most √(2d) in ℓ2 norm, whatever the values (the bins partition the reals,
-// and stage 2's window is fixed before it counts). A stage that adds
+// most √(2d) in ℓ2 norm, whatever the values (the bins partition the reals:
+// stage 2's Bins2 bins of [L, H] and its counts below L and above H too, and
+// its window is fixed before it counts). A stage that adds
 // independent N(0, σ²) noise to every count is therefore μ-GDP with
 // μ = √(2d)/σ (Dong, Roth & Su 2022, Theorem 2.7), and rounding the noisy
 // count to an integer is post-processing. The two stages compose adaptively
@@ -105,9 +134,9 @@
 //
 // The noise is σ per count whatever n, so the resolution improves with n. At
 // n ≈ 100 and a handful of columns one stage finds each column's factor-4
-// magnitude and its sign, and the range is the run with a bin of margin —
-// wide (often 5–15 times the data's spread) but rarely clamping; from a few
-// hundred rows stage 2 trims the window to a few linear bins. A range
+// magnitude and its sign, and the range is the run with half a bin of margin
+// — wide (often 4–15 times the data's spread) but rarely clamping; from a
+// few hundred rows stage 2 trims the window to a few linear bins. A range
 // somewhat too wide costs a little signal; one too narrow clamps rows, which
 // ruins a model, so every rule above errs on the wide side. docs/PRIVACY.md §9
 // states the defaults and what they were measured on.

@@ -25,7 +25,9 @@ const (
 	Grow = 2.0
 	// FalseMode is β: a column's mode is "found" (not Resolution "none")
 	// when it reaches τ_m = ⌈σ₁·Φ̄⁻¹(β/M) + ½⌉ (M bins a side), which a side
-	// with no value reaches with probability ≤ β.
+	// with no value reaches with probability ≤ β, or when the sum of two
+	// neighbouring bins reaches τ_16 = ⌈σ₁√2·Φ̄⁻¹(β/(2M)) + 1⌉ (the coarse
+	// fallback; the 2(M − 1) pairs of empty bins: probability < β).
 	FalseMode = 1e-3
 	// FalseCluster is β_c: the probability that a side of zero, or a bin
 	// apart from the mode's run, with no value at all is trusted (its noisy
@@ -37,9 +39,23 @@ const (
 	// by one while each one's noisy count stays below z_t·σ₂ — a count the
 	// noise cannot tell from none — and never through the mode.
 	Trim = 2.0
+	// TrimAlone is z_a: an outer bin whose inner neighbour is below z_t·σ₂
+	// stops the trimming only when its own noisy count reaches z_a·σ₂. Of
+	// the up to 15 empty bins stage 2 trims through at one end, one stops it
+	// with probability ≤ 15·(Φ̄(z_a) + Φ̄(z_t)²) ≈ 2.8 % (with the former
+	// rule, any bin reaching z_t·σ₂, about 30 %, and the range then kept
+	// most of a window 16 to 64 times wider than its bulk).
+	TrimAlone = 3.0
+	// Beyond is z_b: stage 2 also counts the rows below and above its
+	// window, and an end moves out (to where stage 1's noisy counts put the
+	// most rows, at most three magnitude bins further) when that count
+	// reaches ⌈z_b·σ₂ + ½⌉ — which no row at all reaches with probability
+	// Φ̄(z_b) ≈ 3.2·10⁻⁵. It catches a zero mode's side the noise hid in
+	// stage 1 (rain: mostly zeros and a long tail).
+	Beyond = 4.0
 	// Margin is the number of linear bins the bounds extend beyond what stage
 	// 2 kept, for the rows of a thin tail.
-	Margin = 1
+	Margin = 2
 	// TwoStages is R: stage 2 is drawn only when a count holding every row
 	// stands R noise scales clear of zero at the whole budget,
 	// n·s/√(2d) ≥ R. Below it, splitting the budget would leave stage 1 too
