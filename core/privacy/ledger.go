@@ -92,6 +92,10 @@ type Ledger struct {
 	mu      sync.Mutex
 	budget  LedgerBudget
 	history []Release
+	// compose is the composition rule of GDP parameters: composeGDP, or nil
+	// for it. Only the tests give another (newLedger), to see a broken rule
+	// fail them.
+	compose func([]float64) float64
 }
 
 // Release is one charge to a Ledger.
@@ -171,10 +175,10 @@ const FitTolerance = 0x1p-44
 // compensated sum NaN — a ledger that was not over budget and had NaN left
 // (issue 41, found by FuzzLedgerRestore). Scaling by a power of two is exact,
 // so for ordinary s_i the result is the same, bit for bit. The composition
-// is +Inf only when √(Σ s_i²) itself exceeds MaxFloat64. It is a variable
-// only so that the tests can swap in broken rules (Σ s_i, max s_i) and see
-// the tests fail them.
-var composeGDP = func(s []float64) float64 {
+// is +Inf only when √(Σ s_i²) itself exceeds MaxFloat64. A ledger applies it
+// through Ledger.composed; the tests make ledgers with broken rules (Σ s_i,
+// max s_i) by newLedger and see the tests fail them.
+func composeGDP(s []float64) float64 {
 	mx := 0.0
 	for _, v := range s {
 		mx = math.Max(mx, v)
@@ -187,6 +191,15 @@ var composeGDP = func(s []float64) float64 {
 		v := math.Ldexp(s[i], -e)
 		return v * v
 	})), e)
+}
+
+// composed is the ledger's composition rule applied to s (composeGDP unless
+// a test gave another).
+func (l *Ledger) composed(s []float64) float64 {
+	if l.compose != nil {
+		return l.compose(s)
+	}
+	return composeGDP(s)
 }
 
 // sumTV is the total variation of independent releases: TVs add (the
@@ -212,11 +225,17 @@ func sum(n int, x func(int) float64) float64 {
 // NewLedger returns an empty ledger with total budget (ε, δ). Errors name
 // "epsilon" or "delta".
 func NewLedger(eps, delta float64) (*Ledger, error) {
+	return newLedger(eps, delta, composeGDP)
+}
+
+// newLedger is NewLedger with the composition rule as a parameter (the
+// tests' seam: TestBrokenCompositionIsCaught).
+func newLedger(eps, delta float64, compose func([]float64) float64) (*Ledger, error) {
 	b, err := NewLedgerBudget(eps, delta)
 	if err != nil {
 		return nil, err
 	}
-	return &Ledger{budget: b}, nil
+	return &Ledger{budget: b, compose: compose}, nil
 }
 
 // NewLedgerBudget splits (ε, δ) for a ledger: S = Calibrate(ε, δ/2), TV_tot =
@@ -270,7 +289,7 @@ func (l *Ledger) fits(r Release) error {
 			Got: fmt.Sprintf("%d releases", len(l.history))}
 	}
 	b := l.budget
-	g := composeGDP(gdps(l.history, r.GDP))
+	g := l.composed(gdps(l.history, r.GDP))
 	tv := sumTV(l.history) + r.TV
 	if g*g <= b.GDP*b.GDP*(1+FitTolerance) && tv <= b.TV*(1+FitTolerance) {
 		return nil
@@ -387,7 +406,7 @@ func (l *Ledger) Remaining() LedgerRemaining {
 
 func (l *Ledger) remainingLocked() LedgerRemaining {
 	b := l.budget
-	g := composeGDP(gdps(l.history))
+	g := l.composed(gdps(l.history))
 	rem := LedgerRemaining{
 		GDP: math.Sqrt(math.Max(0, (b.GDP-g)*(b.GDP+g))),
 		TV:  math.Max(0, b.TV-sumTV(l.history)),
@@ -410,7 +429,7 @@ func (l *Ledger) stateLocked() LedgerState {
 	st := LedgerState{Budget: b, Remaining: l.remainingLocked(), History: append([]Release{}, l.history...)}
 	sp := &st.Spent
 	sp.Releases = len(l.history)
-	sp.GDP = composeGDP(gdps(l.history))
+	sp.GDP = l.composed(gdps(l.history))
 	sp.TV = sumTV(l.history)
 	sp.OverBudget = sp.GDP*sp.GDP > b.GDP*b.GDP*(1+FitTolerance) || sp.TV > b.TV*(1+FitTolerance)
 	if sp.Releases == 0 {
@@ -469,7 +488,7 @@ func (l *Ledger) epsilonAtLocked(delta float64) (float64, float64, bool) {
 	if len(l.history) == 0 {
 		return 0, 0, true
 	}
-	eps, d, ok := ComposedEpsilon(composeGDP(gdps(l.history)), sumTV(l.history), delta)
+	eps, d, ok := ComposedEpsilon(l.composed(gdps(l.history)), sumTV(l.history), delta)
 	var se, sd float64
 	basic := true
 	for _, r := range l.history {
