@@ -20,10 +20,14 @@ type Cells struct {
 	Labels []string
 }
 
-// Kinds of a described column (CellsColumn.Kind), decided from the release.
+// ColumnKind is the kind of a described column (CellsColumn.Kind), decided
+// from the release: one of the constants below (JSON: the string itself).
+type ColumnKind string
+
+// The kinds of a described column.
 const (
-	KindNumeric = "numeric"
-	KindText    = "text"
+	KindNumeric ColumnKind = "numeric"
+	KindText    ColumnKind = "text"
 )
 
 // CellsColumn is one column's private description by DescribeCells: its
@@ -31,8 +35,8 @@ const (
 // categories — the labels whose noisy count cleared Plan.LabelThreshold, most
 // frequent first — with Other saying whether rows are left outside them.
 type CellsColumn struct {
-	Name string `json:"name"`
-	Kind string `json:"kind"` // "text" when the categories hold at least half the rows, else "numeric"
+	Name string     `json:"name"`
+	Kind ColumnKind `json:"kind"` // "text" when the categories hold at least half the rows, else "numeric"
 	Column
 	Categories []string `json:"categories"`
 	Other      bool     `json:"other"`

@@ -10,22 +10,26 @@ import (
 )
 
 // Resolution says how far the mechanism got for one column. It is computed
-// from the noisy counts, so it is as private as the bounds.
+// from the noisy counts, so it is as private as the bounds. It is one of the
+// three constants below (JSON: the string itself).
+type Resolution string
+
+// The resolutions of a column (Column.Resolution).
 const (
-	ResolutionLinear    = "linear"    // stage 2 trimmed the window: bounds to a linear bin (Step)
-	ResolutionMagnitude = "magnitude" // stage 2 kept the whole window: bounds to a factor of 4, wide
-	ResolutionNone      = "none"      // the mode did not clear τ_m (n below Plan.MinRows, or a column spread thin): a finite but unreliable range
+	ResolutionLinear    Resolution = "linear"    // stage 2 trimmed the window: bounds to a linear bin (Step)
+	ResolutionMagnitude Resolution = "magnitude" // stage 2 kept the whole window: bounds to a factor of 4, wide
+	ResolutionNone      Resolution = "none"      // the mode did not clear τ_m (n below Plan.MinRows, or a column spread thin): a finite but unreliable range
 )
 
 // Column is one column's private description. Lo < Hi are finite, and
 // Lo ≤ Q1 ≤ Median ≤ Q3 ≤ Hi.
 type Column struct {
-	Lo         float64 `json:"lo"`
-	Hi         float64 `json:"hi"`
-	Median     float64 `json:"median"`
-	Q1         float64 `json:"q1"`
-	Q3         float64 `json:"q3"`
-	Resolution string  `json:"resolution"`
+	Lo         float64    `json:"lo"`
+	Hi         float64    `json:"hi"`
+	Median     float64    `json:"median"`
+	Q1         float64    `json:"q1"`
+	Q3         float64    `json:"q3"`
+	Resolution Resolution `json:"resolution"`
 	// Step is the width of the bins Lo, Hi and the quartiles were read from
 	// (stage 2's linear bins, or for Resolution "magnitude" the window): the
 	// precision of this column's description.
