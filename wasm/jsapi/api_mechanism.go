@@ -64,7 +64,7 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 	if req.Ball, err = o.OptNum("ball", 0, checks.Positive); err != nil {
 		return req, err
 	}
-	// Public record domains (docs/PRIVACY.md): [lo, hi]; the finiteness and
+	// Declared boxes of the records (docs/PRIVACY.md §3): [lo, hi]; the finiteness and
 	// order rules and the loss they belong to are checked by mechanism.NewPlan.
 	for _, f := range []struct {
 		name string
