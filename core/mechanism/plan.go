@@ -28,7 +28,7 @@ type Request struct {
 	Ball    float64     `json:"ball,omitempty"`    // radius of K for "linext"; default 1
 	Samples int         `json:"samples,omitempty"` // default 1
 	Sampler string      `json:"sampler,omitempty"` // "auto" (default), "proximal", "smooth", "exact"
-	EtaRule string      `json:"etaRule,omitempty"` // "optimal" (default) or "paper"
+	EtaRule EtaRule     `json:"etaRule,omitempty"` // "optimal" (default) or "paper"
 	Mode    string      `json:"mode,omitempty"`    // proximal RGO mode: "auto", "full", "stochastic"
 	Seed    *uint64     `json:"seed,omitempty"`    // reproducible, NOT private
 	// FixedWork makes the proximal samplers' work a function of public inputs
@@ -86,7 +86,7 @@ type Plan struct {
 	Delta    float64 `json:"delta"`
 	Samples  int     `json:"samples"`
 	GDPTotal float64 `json:"gdpTotal"`
-	EtaRule  string  `json:"etaRule"`
+	EtaRule  EtaRule `json:"etaRule"`
 	Grid     float64 `json:"grid"` // output rounding step
 
 	TargetRange []float64 `json:"targetRange,omitempty"` // the public target range used (regression losses)

@@ -82,9 +82,11 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 	if req.Sampler, err = o.Str("sampler", true, "", "auto", "proximal", "smooth", "exact"); err != nil {
 		return req, err
 	}
-	if req.EtaRule, err = o.Str("etaRule", true, "", "optimal", "paper"); err != nil {
+	etaRule, err := o.Str("etaRule", true, "", string(mechanism.EtaOptimal), string(mechanism.EtaPaper))
+	if err != nil {
 		return req, err
 	}
+	req.EtaRule = mechanism.EtaRule(etaRule)
 	if req.Mode, err = o.Str("mode", true, "", "auto", "full", "stochastic"); err != nil {
 		return req, err
 	}
