@@ -20,10 +20,14 @@ type Cells struct {
 	Labels []string
 }
 
-// Kinds of a described column (CellsColumn.Kind), decided from the release.
+// ColumnKind is the kind of a described column (CellsColumn.Kind), decided
+// from the release: one of the constants below (JSON: the string itself).
+type ColumnKind string
+
+// The kinds of a described column.
 const (
-	KindNumeric = "numeric"
-	KindText    = "text"
+	KindNumeric ColumnKind = "numeric"
+	KindText    ColumnKind = "text"
 )
 
 // CellsColumn is one column's private description by DescribeCells: its
@@ -31,8 +35,8 @@ const (
 // categories — the labels whose noisy count cleared Plan.LabelThreshold, most
 // frequent first — with Other saying whether rows are left outside them.
 type CellsColumn struct {
-	Name string `json:"name"`
-	Kind string `json:"kind"` // "text" when the categories hold at least half the rows, else "numeric"
+	Name string     `json:"name"`
+	Kind ColumnKind `json:"kind"` // "text" when the categories hold at least half the rows, else "numeric"
 	Column
 	Categories []string `json:"categories"`
 	Other      bool     `json:"other"`
@@ -101,11 +105,19 @@ func DescribeCells(cols []Cells, p Plan, seed *uint64) (CellsResult, error) {
 }
 
 func describeCells(cols []Cells, p Plan, seed *uint64, ru rules) (CellsResult, error) {
+	if err := checkCells(cols, p); err != nil {
+		return CellsResult{}, err
+	}
+	return drawCells(cols, p, seed, ru), nil
+}
+
+// checkCells validates cols against p and p itself (DescribeCells' errors).
+func checkCells(cols []Cells, p Plan) error {
 	if !p.valid() || !p.Labels {
-		return CellsResult{}, &checks.Error{Field: "plan", Rule: "a plan made by domain.NewCellsPlan or PlanCellsFor, unchanged", Got: "another plan"}
+		return &checks.Error{Field: "plan", Rule: "a plan made by domain.NewCellsPlan or PlanCellsFor, unchanged", Got: "another plan"}
 	}
 	if len(cols) != p.D {
-		return CellsResult{}, &checks.Error{Field: "columns", Rule: fmt.Sprintf("%d columns like the plan's", p.D), Got: fmt.Sprintf("%d", len(cols))}
+		return &checks.Error{Field: "columns", Rule: fmt.Sprintf("%d columns like the plan's", p.D), Got: fmt.Sprintf("%d", len(cols))}
 	}
 	for j, c := range cols {
 		field := fmt.Sprintf("columns[%d]", j)
@@ -113,20 +125,26 @@ func describeCells(cols []Cells, p Plan, seed *uint64, ru rules) (CellsResult, e
 			field = fmt.Sprintf("column %q", c.Name)
 		}
 		if len(c.Nums)+len(c.Labels) > p.N {
-			return CellsResult{}, &checks.Error{Field: field, Rule: fmt.Sprintf("at most n = %d cells", p.N), Got: fmt.Sprintf("%d", len(c.Nums)+len(c.Labels))}
+			return &checks.Error{Field: field, Rule: fmt.Sprintf("at most n = %d cells", p.N), Got: fmt.Sprintf("%d", len(c.Nums)+len(c.Labels))}
 		}
 		for _, v := range c.Nums {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return CellsResult{}, &checks.Error{Field: field, Rule: "finite numbers", Got: checks.Fmt(v)}
+				return &checks.Error{Field: field, Rule: "finite numbers", Got: checks.Fmt(v)}
 			}
 		}
 	}
+	return nil
+}
+
+// drawCells draws the release of cols, checked by checkCells, with noise
+// keyed from seed (crypto/rand when nil).
+func drawCells(cols []Cells, p Plan, seed *uint64, ru rules) CellsResult {
 	r, private := rng.New(seed)
 	out := CellsResult{Columns: make([]CellsColumn, len(cols)), Plan: p, Private: private}
 	for j, c := range cols {
 		out.Columns[j] = describeCellColumn(c, p, r, ru)
 	}
-	return out, nil
+	return out
 }
 
 // labelCount is one label's noisy count.

@@ -6,27 +6,30 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpsample/dpsample/core/checks"
-	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
 )
 
 // Resolution says how far the mechanism got for one column. It is computed
-// from the noisy counts, so it is as private as the bounds.
+// from the noisy counts, so it is as private as the bounds. It is one of the
+// three constants below (JSON: the string itself).
+type Resolution string
+
+// The resolutions of a column (Column.Resolution).
 const (
-	ResolutionLinear    = "linear"    // stage 2 trimmed the window: bounds to a linear bin (Step)
-	ResolutionMagnitude = "magnitude" // stage 2 kept the whole window: bounds to a factor of 4, wide
-	ResolutionNone      = "none"      // the mode did not clear τ_m (n below Plan.MinRows, or a column spread thin): a finite but unreliable range
+	ResolutionLinear    Resolution = "linear"    // stage 2 trimmed the window: bounds to a linear bin (Step)
+	ResolutionMagnitude Resolution = "magnitude" // stage 2 kept the whole window: bounds to a factor of 4, wide
+	ResolutionNone      Resolution = "none"      // the mode did not clear τ_m (n below Plan.MinRows, or a column spread thin): a finite but unreliable range
 )
 
 // Column is one column's private description. Lo < Hi are finite, and
 // Lo ≤ Q1 ≤ Median ≤ Q3 ≤ Hi.
 type Column struct {
-	Lo         float64 `json:"lo"`
-	Hi         float64 `json:"hi"`
-	Median     float64 `json:"median"`
-	Q1         float64 `json:"q1"`
-	Q3         float64 `json:"q3"`
-	Resolution string  `json:"resolution"`
+	Lo         float64    `json:"lo"`
+	Hi         float64    `json:"hi"`
+	Median     float64    `json:"median"`
+	Q1         float64    `json:"q1"`
+	Q3         float64    `json:"q3"`
+	Resolution Resolution `json:"resolution"`
 	// Step is the width of the bins Lo, Hi and the quartiles were read from
 	// (stage 2's linear bins, or for Resolution "magnitude" the window): the
 	// precision of this column's description.
@@ -44,28 +47,47 @@ type Result struct {
 // Describe validates x (a non-empty n×d matrix of finite numbers; errors name
 // the cell) against the plan's n and d and releases each column's bounds and
 // quartiles (package doc). seed == nil keys the noise from crypto/rand; a
-// seed makes the result reproducible and not private.
+// seed makes the result reproducible and not private. Describe charges no
+// ledger: each call is another release, accounted for by its caller. Under a
+// ledger, Charge the plan and draw it once with Charged.Describe (charge.go).
 func Describe(x [][]float64, p Plan, seed *uint64) (Result, error) {
-	n, d, err := checks.Matrix("x", x)
-	if err != nil {
+	if err := checkDescribe(x, p); err != nil {
 		return Result{}, err
 	}
+	return describe(x, p, seed), nil
+}
+
+// checkDescribe validates x against p and p itself (Describe's errors).
+func checkDescribe(x [][]float64, p Plan) error {
+	n, d, err := checks.Matrix("x", x)
+	if err != nil {
+		return err
+	}
 	if n != p.N || d != p.D {
-		return Result{}, &checks.Error{Field: "x", Rule: fmt.Sprintf("a %d×%d matrix like the plan's", p.N, p.D), Got: fmt.Sprintf("%d×%d", n, d)}
+		return &checks.Error{Field: "x", Rule: fmt.Sprintf("a %d×%d matrix like the plan's", p.N, p.D), Got: fmt.Sprintf("%d×%d", n, d)}
 	}
 	if !p.valid() {
-		return Result{}, &checks.Error{Field: "plan", Rule: "a plan made by domain.NewPlan or NewPlanWith, unchanged", Got: "a plan whose fields differ from those its n, d, ε, δ and options give"}
+		return errForgedPlan
 	}
+	return nil
+}
+
+// errForgedPlan refuses a plan NewPlan or NewPlanWith did not make.
+var errForgedPlan = &checks.Error{Field: "plan", Rule: "a plan made by domain.NewPlan or NewPlanWith, unchanged", Got: "a plan whose fields differ from those its n, d, ε, δ and options give"}
+
+// describe draws the release of x, checked by checkDescribe, with noise keyed
+// from seed (crypto/rand when nil).
+func describe(x [][]float64, p Plan, seed *uint64) Result {
 	r, private := rng.New(seed)
-	out := Result{Columns: make([]Column, d), Plan: p, Private: private}
-	col := make([]float64, n)
-	for j := 0; j < d; j++ {
+	out := Result{Columns: make([]Column, p.D), Plan: p, Private: private}
+	col := make([]float64, p.N)
+	for j := 0; j < p.D; j++ {
 		for i := range x {
 			col[i] = x[i][j]
 		}
 		out.Columns[j] = describeColumn(col, p, r, rules{})
 	}
-	return out, nil
+	return out
 }
 
 // noisy returns the counts with independent round(σ·Z) added, Z drawn by
@@ -464,36 +486,4 @@ func quantiles(wt []float64, edge func(int) float64) (q1, med, q3 float64) {
 		return edge(len(wt))
 	}
 	return at(0.25), at(0.5), at(0.75)
-}
-
-// ChargeTo charges the plan's release to l before anything is drawn: refused
-// (an error naming "ledger", nothing charged) when it does not fit, and
-// refused naming "ledger.delta" when the ledger's δ is not below 1/n, like
-// every release's (checks.DeltaForN).
-func (p Plan) ChargeTo(l *privacy.Ledger) (privacy.LedgerState, error) {
-	if err := checks.DeltaForN("ledger.delta", l.Budget().Delta, p.N); err != nil {
-		return privacy.LedgerState{}, err
-	}
-	return l.Charge(p.Charge())
-}
-
-// Charged releases the description of x under a ledger: the plan is charged
-// to l first (Plan.ChargeTo), then drawn with a generator keyed from
-// crypto/rand (a seeded release cannot be charged: no budget accounts for a
-// reproducible one).
-func Charged(x [][]float64, eps, delta float64, l *privacy.Ledger) (Result, privacy.LedgerState, error) {
-	n, d, err := checks.Matrix("x", x)
-	if err != nil {
-		return Result{}, privacy.LedgerState{}, err
-	}
-	p, err := NewPlan(n, d, eps, delta)
-	if err != nil {
-		return Result{}, privacy.LedgerState{}, err
-	}
-	st, err := p.ChargeTo(l)
-	if err != nil {
-		return Result{}, privacy.LedgerState{}, err
-	}
-	res, err := Describe(x, p, nil)
-	return res, st, err
 }

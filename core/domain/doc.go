@@ -112,11 +112,12 @@
 // stages is a function of n, d, ε and δ, which are public):
 // σ₁ = √(2d)/(s·√Share1), σ₂ = √(2d)/(s·√(1−Share1)). The release is exactly
 // s-GDP with no total-variation slack, so a ledger charges it as
-// privacy.Release{GDP: s, TV: 0} (Plan.Charge). A pure ε-DP step (an
-// exponential-mechanism quantile, a Laplace histogram) would enter the filter
-// only through μ = −2Φ⁻¹(1/(1 + e^ε)) (Dong–Roth–Su, Corollary 2.13's
-// conversion), which wastes most of its budget at the n of a small table;
-// Gaussian noise pays exactly what it uses.
+// privacy.Release{GDP: s, TV: 0} (Plan.Charge): Charge charges it before
+// anything is drawn, and the Charged it returns is drawn once (charge.go).
+// A pure ε-DP step (an exponential-mechanism quantile, a Laplace histogram)
+// would enter the filter only through μ = −2Φ⁻¹(1/(1 + e^ε)) (Dong–Roth–Su,
+// Corollary 2.13's conversion), which wastes most of its budget at the n of a
+// small table; Gaussian noise pays exactly what it uses.
 //
 // Rounding the noise to integers also removes the low-order bits through which
 // a floating-point sampler can leak (Mironov 2012): what is released is a

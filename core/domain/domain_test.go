@@ -394,7 +394,7 @@ func TestLargeNAccuracy(t *testing.T) {
 
 // Under a ledger the release is charged s before anything is drawn; a charge
 // that does not fit is refused naming "ledger" and spends nothing.
-func TestChargedUnderLedger(t *testing.T) {
+func TestDescribeChargedUnderLedger(t *testing.T) {
 	x := make([][]float64, 300)
 	for i := range x {
 		x[i] = []float64{float64(i), float64(i % 7)}
@@ -403,7 +403,7 @@ func TestChargedUnderLedger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, st, err := Charged(x, 1, 1e-6, l)
+	res, st, err := DescribeCharged(x, 1, 1e-6, l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,13 +411,13 @@ func TestChargedUnderLedger(t *testing.T) {
 	if !res.Private || st.Spent.Releases != 1 || math.Abs(st.Spent.GDP-s) > 1e-12 || st.History[0].TV != 0 {
 		t.Errorf("charged %+v (private %v); want one release of %g GDP and no TV", st.Spent, res.Private, s)
 	}
-	if _, _, err := Charged(x, 50, 1e-6, l); err == nil || !strings.HasPrefix(err.Error(), "ledger") {
+	if _, _, err := DescribeCharged(x, 50, 1e-6, l); err == nil || !strings.HasPrefix(err.Error(), "ledger") {
 		t.Errorf("an over-budget describe: %v; want a refusal naming the ledger", err)
 	}
 	if got := l.State().Spent.Releases; got != 1 {
 		t.Errorf("a refused describe was charged: %d releases", got)
 	}
-	if _, _, err := Charged(x, 1, 1e-2, l); err == nil || !strings.HasPrefix(err.Error(), "delta") {
+	if _, _, err := DescribeCharged(x, 1, 1e-2, l); err == nil || !strings.HasPrefix(err.Error(), "delta") {
 		t.Errorf("δ ≥ 1/n under a ledger: %v; want an error naming delta", err)
 	}
 }

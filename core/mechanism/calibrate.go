@@ -14,9 +14,9 @@ type Calibration struct {
 	Radius     float64 // C: public bound on ‖θ*‖ (LLL Assumption 1.2)
 	Epsilon    float64
 	Delta      float64
-	Samples    int    // m ≥ 1 released samples (0 means 1)
-	EtaRule    string // "optimal" (default) or "paper"
-	Exact      bool   // the sampler is exact (TV = 0)
+	Samples    int     // m ≥ 1 released samples (0 means 1)
+	EtaRule    EtaRule // "optimal" (default) or "paper"
+	Exact      bool    // the sampler is exact (TV = 0)
 	// MaxTV, if > 0, caps the total variation of all m samples together
 	// (a ledger's share, privacy.Ledger.TVAllowance): TV per sample =
 	// min(Split.TV, MaxTV)/m, and DeltaSampler = (1+e^ε)·m·TV shrinks with it.
@@ -33,10 +33,14 @@ type Calibrated struct {
 	TV           float64 // TV budget of EACH sample's sampler (0 if exact)
 }
 
+// EtaRule is how η is chosen (Request.EtaRule, Plan.EtaRule,
+// Calibration.EtaRule): EtaOptimal or EtaPaper. JSON: the string itself.
+type EtaRule string
+
 // Eta rules.
 const (
-	EtaOptimal = "optimal"
-	EtaPaper   = "paper"
+	EtaOptimal EtaRule = "optimal"
+	EtaPaper   EtaRule = "paper"
 )
 
 // Calibrate computes η and μ of Algorithm 1.
@@ -118,7 +122,7 @@ func Calibrate(in Calibration) (Calibrated, error) {
 	case EtaPaper:
 		c.Eta = n * in.Epsilon * math.Sqrt(float64(k)*math.Log(1/in.Delta)) / (in.G * in.Radius)
 	default:
-		return Calibrated{}, &checks.Error{Field: "etaRule", Rule: `"optimal" or "paper"`, Got: `"` + in.EtaRule + `"`}
+		return Calibrated{}, &checks.Error{Field: "etaRule", Rule: `"optimal" or "paper"`, Got: `"` + string(in.EtaRule) + `"`}
 	}
 	c.Mu = 4 * c.Eta * in.G * in.G / (n * n * c.GDP * c.GDP)
 	for _, v := range []float64{c.Eta, c.Mu, c.Eta * c.Mu, c.Eta * in.G} {

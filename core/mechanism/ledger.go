@@ -13,7 +13,7 @@ import (
 //
 // Order. The charge is decided from the plan — n, d, the declared bounds,
 // ε, δ, m: public inputs — and committed before the sampler starts: prepare
-// validates the records and maps them into their declared domain (it
+// validates the records and maps them into their declared box (it
 // releases nothing and draws nothing), then the ledger is charged, and only
 // then are the exact samplers' tables built, the random generator keyed and
 // the samples drawn. A refused charge returns before any of that: no

@@ -48,7 +48,7 @@ func TestCalibrate(t *testing.T) {
 	}
 	for _, exactS := range []bool{true, false} {
 		for _, m := range []int{1, 4, 100} {
-			for _, rule := range []string{"optimal", "paper"} {
+			for _, rule := range []EtaRule{EtaOptimal, EtaPaper} {
 				in := Calibration{N: 300, D: 20, Rank: 5, G: 1.5, Radius: 2, Epsilon: 0.7, Delta: 1e-6, Samples: m, EtaRule: rule, Exact: exactS}
 				c, err := Calibrate(in)
 				if err != nil {

@@ -28,7 +28,7 @@ type Request struct {
 	Ball    float64     `json:"ball,omitempty"`    // radius of K for "linext"; default 1
 	Samples int         `json:"samples,omitempty"` // default 1
 	Sampler string      `json:"sampler,omitempty"` // "auto" (default), "proximal", "smooth", "exact"
-	EtaRule string      `json:"etaRule,omitempty"` // "optimal" (default) or "paper"
+	EtaRule EtaRule     `json:"etaRule,omitempty"` // "optimal" (default) or "paper"
 	Mode    string      `json:"mode,omitempty"`    // proximal RGO mode: "auto", "full", "stochastic"
 	Seed    *uint64     `json:"seed,omitempty"`    // reproducible, NOT private
 	// FixedWork makes the proximal samplers' work a function of public inputs
@@ -47,7 +47,7 @@ type Request struct {
 	// of package dpgd, at the same accountant; dpgd.go).
 	Method string `json:"method,omitempty"`
 
-	// Public record domain (domain.go): [lo, hi], default [−1, 1].
+	// Declared boxes of the records (clamp.go): [lo, hi], default [−1, 1].
 	TargetRange []float64 `json:"targetRange,omitempty"` // lad, quantile, huber: y clamped to it
 	PointBox    []float64 `json:"pointBox,omitempty"`    // l1, l2dist: every coordinate clamped to it
 
@@ -86,10 +86,10 @@ type Plan struct {
 	Delta    float64 `json:"delta"`
 	Samples  int     `json:"samples"`
 	GDPTotal float64 `json:"gdpTotal"`
-	EtaRule  string  `json:"etaRule"`
+	EtaRule  EtaRule `json:"etaRule"`
 	Grid     float64 `json:"grid"` // output rounding step
 
-	TargetRange []float64 `json:"targetRange,omitempty"` // the public target domain used (regression losses)
+	TargetRange []float64 `json:"targetRange,omitempty"` // the public target range used (regression losses)
 	PointBox    []float64 `json:"pointBox,omitempty"`    // the public point box used (l1, l2dist)
 
 	// Sampler choice and the proximal samplers' budgets (choose.go).
@@ -151,7 +151,7 @@ type prepared struct {
 	kind loss.Kind
 	prox sampler.Plan
 	cal  Calibrated
-	dom  domain
+	cl   clamping
 	work string // sampler work mode (sampler.WorkTotal under FixedWork)
 	// acceptAll replaces the first-order oracle by one that accepts every
 	// proposal: the audit's deliberately broken negative control (audit.go).
@@ -176,15 +176,15 @@ func exactMethod(k loss.Kind, d int) string {
 }
 
 // requestRadius is the request's radius, or DefaultRadius (from the loss,
-// clip and declared domain only) when it is unset, with the sentence the
+// clip and declared box only) when it is unset, with the sentence the
 // plan's why adds then.
-func requestRadius(req Request, k loss.Kind, set *loss.Set, dom domain) (float64, string) {
+func requestRadius(req Request, k loss.Kind, set *loss.Set, cl clamping) (float64, string) {
 	if req.Radius != 0 {
 		return req.Radius, ""
 	}
-	r := DefaultRadius(k, set.Params().Clip, dom.target)
+	r := DefaultRadius(k, set.Params().Clip, cl.target)
 	if k.Location() {
-		r = DefaultRadius(k, set.Params().Clip, dom.box)
+		r = DefaultRadius(k, set.Params().Clip, cl.box)
 	}
 	return r, fmt.Sprintf("; radius not given: C = %g by the public default rule (DefaultRadius, from the loss, clip and declared domain only)", r)
 }
@@ -227,7 +227,7 @@ func prepare(req Request) (*prepared, error) {
 	if err := checks.IntRange("workers", req.Workers, 0, loss.MaxWorkers); err != nil {
 		return nil, err
 	}
-	x, y, dom, err := applyDomain(k, req)
+	x, y, cl, err := clampRecords(k, req)
 	if err != nil {
 		return nil, err
 	}
@@ -247,11 +247,11 @@ func prepare(req Request) (*prepared, error) {
 		if rank == 0 {
 			rank = d
 		}
-		radius, why := requestRadius(req, k, set, dom)
+		radius, why := requestRadius(req, k, set, cl)
 		pl := Plan{N: n, D: d, G: set.G(), Neighbours: ReplaceOne, Loss: k.String(), Rank: rank, Radius: radius,
 			Clip: set.Params().Clip, Epsilon: req.Epsilon, Delta: req.Delta, Samples: max(req.Samples, 1),
-			TargetRange: dom.target, PointBox: dom.box, Estimator: req.Method}
-		p := &prepared{set: set, kind: k, dom: dom}
+			TargetRange: cl.target, PointBox: cl.box, Estimator: req.Method}
+		p := &prepared{set: set, kind: k, cl: cl}
 		if err := planDPGD(&pl, p, req); err != nil {
 			return nil, err
 		}
@@ -271,7 +271,7 @@ func prepare(req Request) (*prepared, error) {
 		return nil, err
 	}
 	method, useExact := ch.exact, ch.exact != ""
-	radius, why := requestRadius(req, k, set, dom)
+	radius, why := requestRadius(req, k, set, cl)
 	ch.why += why
 	cal, err := Calibrate(Calibration{N: n, D: d, Rank: req.Rank, G: set.G(), Radius: radius,
 		Epsilon: req.Epsilon, Delta: req.Delta, Samples: req.Samples, EtaRule: req.EtaRule, Exact: useExact, MaxTV: req.maxTV})
@@ -292,10 +292,10 @@ func prepare(req Request) (*prepared, error) {
 		DeltaCurve: cal.DeltaCurve, DeltaSampler: cal.DeltaSampler, TV: cal.TV,
 		Neighbours: ReplaceOne, Loss: k.String(), Rank: rank, Radius: radius,
 		Clip: set.Params().Clip, Epsilon: req.Epsilon, Delta: req.Delta, Samples: m,
-		GDPTotal: cal.GDPTotal, EtaRule: etaRule, TargetRange: dom.target, PointBox: dom.box, Why: ch.why,
+		GDPTotal: cal.GDPTotal, EtaRule: etaRule, TargetRange: cl.target, PointBox: cl.box, Why: ch.why,
 		Estimator: EstimatorExponential,
 	}
-	p := &prepared{set: set, kind: k, cal: cal, dom: dom}
+	p := &prepared{set: set, kind: k, cal: cal, cl: cl}
 	if req.FixedWork == nil || *req.FixedWork {
 		p.work = sampler.WorkTotal
 	}

@@ -25,8 +25,8 @@ const (
 // DefaultRadius is the public rule for the radius C (Assumption 1.2: a bound
 // on ‖θ*‖) used when a request leaves radius unset (0), and by the page for
 // the form's default (docs/DEFAULTS.md). It reads only the loss, the clipping
-// norm and the declared domain (targetRange for the regression losses,
-// pointBox for the location losses; nil means DefaultDomain), never the data.
+// norm and the declared box (targetRange for the regression losses,
+// pointBox for the location losses; nil means DefaultBox), never the data.
 // With m = max(|lo|, |hi|) the largest declared magnitude, a θ of norm C has
 // scores |⟨θ, x⟩| ≤ C·clip, and the rule sets
 //
@@ -44,10 +44,10 @@ const (
 //
 // The page clips rows to √dim (dim the checked features, plus the intercept
 // of a supervised loss), so there C = 16/√dim and 1/√dim.
-func DefaultRadius(k loss.Kind, clip float64, domain []float64) float64 {
-	m := math.Max(math.Abs(DefaultDomain[0]), math.Abs(DefaultDomain[1]))
-	if len(domain) == 2 {
-		m = math.Max(math.Abs(domain[0]), math.Abs(domain[1]))
+func DefaultRadius(k loss.Kind, clip float64, box []float64) float64 {
+	m := math.Max(math.Abs(DefaultBox[0]), math.Abs(DefaultBox[1]))
+	if len(box) == 2 {
+		m = math.Max(math.Abs(box[0]), math.Abs(box[1]))
 	}
 	if !(clip > 0) {
 		clip = 1

@@ -10,10 +10,10 @@ import (
 
 func TestDefaultRadius(t *testing.T) {
 	for _, c := range []struct {
-		kind   loss.Kind
-		clip   float64
-		domain []float64
-		want   float64
+		kind loss.Kind
+		clip float64
+		box  []float64
+		want float64
 	}{
 		{loss.Logistic, 1, nil, 16},
 		{loss.Hinge, 2, nil, 8},
@@ -26,8 +26,8 @@ func TestDefaultRadius(t *testing.T) {
 		{loss.Linear, 1, nil, 1.5},
 		{loss.Logistic, 0, nil, 16}, // clip unset: the loss's default, 1
 	} {
-		if got := DefaultRadius(c.kind, c.clip, c.domain); math.Abs(got-c.want) > 1e-15*c.want {
-			t.Errorf("DefaultRadius(%v, %g, %v) = %g, want %g", c.kind, c.clip, c.domain, got, c.want)
+		if got := DefaultRadius(c.kind, c.clip, c.box); math.Abs(got-c.want) > 1e-15*c.want {
+			t.Errorf("DefaultRadius(%v, %g, %v) = %g, want %g", c.kind, c.clip, c.box, got, c.want)
 		}
 	}
 }

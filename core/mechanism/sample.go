@@ -298,8 +298,8 @@ func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, pr
 	res.Fit = fit(p.set, dr.sh, res.Theta, pl.Radius, fitted)
 	res.Stats = Stats{Steps: int64(pl.Steps) * int64(m), Samples: m}
 	res.Diagnostics.Private = false
-	res.Diagnostics.ClampedTargets = p.dom.clampedTargets
-	res.Diagnostics.ClampedPoints = p.dom.clampedPoints
+	res.Diagnostics.ClampedTargets = p.cl.clampedTargets
+	res.Diagnostics.ClampedPoints = p.cl.clampedPoints
 	res.Diagnostics.ClippedRows = p.set.Clipped()
 	res.Diagnostics.Seconds = time.Since(start).Seconds()
 	return res, nil

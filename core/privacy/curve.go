@@ -44,10 +44,68 @@ func Delta(s, eps float64) (float64, error) {
 	return math.Exp(ld), nil
 }
 
-// PaperDelta is the curve as printed in Lemma E.1 of the paper,
-// Φ(−ε/2 + s/2) − e^ε·Φ(−ε/s − s/2). It is WRONG (a typo: the first term
-// should read −ε/s) and exists only so tests can show that it fails the
-// references; never use it for accounting.
-func PaperDelta(s, eps float64) float64 {
-	return Phi(-eps/2+s/2) - math.Exp(eps)*Phi(-eps/s-s/2)
+// CurveDelta is the δ at ε ≥ 0 of a g-GDP composition within total
+// variation tv of its exact law: δ_g(ε) + (1 + e^ε)·tv (g = 0: no GDP part).
+// For a ledger it is the curve of what is spent (Spent.GDP, Spent.TV) or of
+// the budget (Budget.GDP, Budget.TV; at the budget's ε it is its δ).
+func CurveDelta(g, tv, eps float64) float64 {
+	d := 0.0
+	if g > 0 {
+		d = math.Exp(logDelta(g, eps))
+	}
+	if tv > 0 {
+		d += math.Exp(math.Log(tv) + eps + math.Log1p(math.Exp(-eps)))
+	}
+	return d
+}
+
+// ComposedEpsilon returns the smallest ε ≥ 0 with
+//
+//	f(ε) = δ_g(ε) + (1 + e^ε)·tv ≤ δ,
+//
+// the (ε, δ) guarantee of a g-GDP composition whose law is within total
+// variation tv of the exact one (see Budget). δ_g is decreasing and
+// (1+e^ε)·tv increasing in ε; f′(ε) = e^ε·(tv − Φ(−ε/g − g/2)) vanishes at
+// ε* = g·(z − g/2), z = Φ⁻¹(1 − tv), so f decreases on [0, ε*] and the answer
+// is found by bisection there. ok is false when f(ε*) > δ (no ε works); the
+// result is then (max(ε*, 0), f there). g = 0 means no GDP release (f =
+// (1+e^ε)·tv, smallest at ε = 0), and so does tv ≥ 1, which a merge of two
+// devices' histories can reach (f increases; before issue 41 ε* was NaN and
+// so were the ledger's spent ε and δ). The returned ε is the feasible end of
+// the bracket (f(ε) ≤ δ holds there).
+func ComposedEpsilon(g, tv, delta float64) (eps, atDelta float64, ok bool) {
+	f := func(e float64) float64 { return CurveDelta(g, tv, e) }
+	if tv == 0 {
+		if g == 0 {
+			return 0, 0, true
+		}
+		e, err := Epsilon(g, delta)
+		if err != nil {
+			return 0, f(0), false
+		}
+		return e, delta, true
+	}
+	star := 0.0
+	if g > 0 && tv < 1 { // tv ≥ 1 (merged histories): f increases, ε* = 0 (Φ⁻¹ of 1 − tv was NaN)
+		star = math.Max(0, g*(PhiInvUpper(tv)-g/2))
+	}
+	if f(0) <= delta {
+		return 0, delta, true
+	}
+	if fs := f(star); !(fs <= delta) {
+		return star, fs, false
+	}
+	lo, hi := 0.0, star // f(lo) > δ ≥ f(hi)
+	for hi-lo > relTol*hi {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if f(mid) <= delta {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, delta, true
 }

@@ -169,3 +169,11 @@ func TestLogPhi(t *testing.T) {
 		t.Errorf("LogPhi(-1000) = %g", v)
 	}
 }
+
+// PaperDelta is the curve as printed in Lemma E.1 of the paper,
+// Φ(−ε/2 + s/2) − e^ε·Φ(−ε/s − s/2). It is WRONG (a typo: the first term
+// should read −ε/s) and exists only so the tests can show that it fails the
+// references; never use it for accounting.
+func PaperDelta(s, eps float64) float64 {
+	return Phi(-eps/2+s/2) - math.Exp(eps)*Phi(-eps/s-s/2)
+}

@@ -92,6 +92,10 @@ type Ledger struct {
 	mu      sync.Mutex
 	budget  LedgerBudget
 	history []Release
+	// compose is the composition rule of GDP parameters: composeGDP, or nil
+	// for it. Only the tests give another (newLedger), to see a broken rule
+	// fail them.
+	compose func([]float64) float64
 }
 
 // Release is one charge to a Ledger.
@@ -171,10 +175,10 @@ const FitTolerance = 0x1p-44
 // compensated sum NaN — a ledger that was not over budget and had NaN left
 // (issue 41, found by FuzzLedgerRestore). Scaling by a power of two is exact,
 // so for ordinary s_i the result is the same, bit for bit. The composition
-// is +Inf only when √(Σ s_i²) itself exceeds MaxFloat64. It is a variable
-// only so that the tests can swap in broken rules (Σ s_i, max s_i) and see
-// the tests fail them.
-var composeGDP = func(s []float64) float64 {
+// is +Inf only when √(Σ s_i²) itself exceeds MaxFloat64. A ledger applies it
+// through Ledger.composed; the tests make ledgers with broken rules (Σ s_i,
+// max s_i) by newLedger and see the tests fail them.
+func composeGDP(s []float64) float64 {
 	mx := 0.0
 	for _, v := range s {
 		mx = math.Max(mx, v)
@@ -187,6 +191,15 @@ var composeGDP = func(s []float64) float64 {
 		v := math.Ldexp(s[i], -e)
 		return v * v
 	})), e)
+}
+
+// composed is the ledger's composition rule applied to s (composeGDP unless
+// a test gave another).
+func (l *Ledger) composed(s []float64) float64 {
+	if l.compose != nil {
+		return l.compose(s)
+	}
+	return composeGDP(s)
 }
 
 // sumTV is the total variation of independent releases: TVs add (the
@@ -212,11 +225,17 @@ func sum(n int, x func(int) float64) float64 {
 // NewLedger returns an empty ledger with total budget (ε, δ). Errors name
 // "epsilon" or "delta".
 func NewLedger(eps, delta float64) (*Ledger, error) {
+	return newLedger(eps, delta, composeGDP)
+}
+
+// newLedger is NewLedger with the composition rule as a parameter (the
+// tests' seam: TestBrokenCompositionIsCaught).
+func newLedger(eps, delta float64, compose func([]float64) float64) (*Ledger, error) {
 	b, err := NewLedgerBudget(eps, delta)
 	if err != nil {
 		return nil, err
 	}
-	return &Ledger{budget: b}, nil
+	return &Ledger{budget: b, compose: compose}, nil
 }
 
 // NewLedgerBudget splits (ε, δ) for a ledger: S = Calibrate(ε, δ/2), TV_tot =
@@ -270,7 +289,7 @@ func (l *Ledger) fits(r Release) error {
 			Got: fmt.Sprintf("%d releases", len(l.history))}
 	}
 	b := l.budget
-	g := composeGDP(gdps(l.history, r.GDP))
+	g := l.composed(gdps(l.history, r.GDP))
 	tv := sumTV(l.history) + r.TV
 	if g*g <= b.GDP*b.GDP*(1+FitTolerance) && tv <= b.TV*(1+FitTolerance) {
 		return nil
@@ -387,7 +406,7 @@ func (l *Ledger) Remaining() LedgerRemaining {
 
 func (l *Ledger) remainingLocked() LedgerRemaining {
 	b := l.budget
-	g := composeGDP(gdps(l.history))
+	g := l.composed(gdps(l.history))
 	rem := LedgerRemaining{
 		GDP: math.Sqrt(math.Max(0, (b.GDP-g)*(b.GDP+g))),
 		TV:  math.Max(0, b.TV-sumTV(l.history)),
@@ -410,7 +429,7 @@ func (l *Ledger) stateLocked() LedgerState {
 	st := LedgerState{Budget: b, Remaining: l.remainingLocked(), History: append([]Release{}, l.history...)}
 	sp := &st.Spent
 	sp.Releases = len(l.history)
-	sp.GDP = composeGDP(gdps(l.history))
+	sp.GDP = l.composed(gdps(l.history))
 	sp.TV = sumTV(l.history)
 	sp.OverBudget = sp.GDP*sp.GDP > b.GDP*b.GDP*(1+FitTolerance) || sp.TV > b.TV*(1+FitTolerance)
 	if sp.Releases == 0 {
@@ -469,7 +488,7 @@ func (l *Ledger) epsilonAtLocked(delta float64) (float64, float64, bool) {
 	if len(l.history) == 0 {
 		return 0, 0, true
 	}
-	eps, d, ok := ComposedEpsilon(composeGDP(gdps(l.history)), sumTV(l.history), delta)
+	eps, d, ok := ComposedEpsilon(l.composed(gdps(l.history)), sumTV(l.history), delta)
 	var se, sd float64
 	basic := true
 	for _, r := range l.history {
@@ -489,215 +508,4 @@ func (l *Ledger) epsilonAtLocked(delta float64) (float64, float64, bool) {
 		d = delta
 	}
 	return eps, d, ok
-}
-
-// CurveDelta is the δ at ε ≥ 0 of a g-GDP composition within total
-// variation tv of its exact law: δ_g(ε) + (1 + e^ε)·tv (g = 0: no GDP part).
-// For a ledger it is the curve of what is spent (Spent.GDP, Spent.TV) or of
-// the budget (Budget.GDP, Budget.TV; at the budget's ε it is its δ).
-func CurveDelta(g, tv, eps float64) float64 {
-	d := 0.0
-	if g > 0 {
-		d = math.Exp(logDelta(g, eps))
-	}
-	if tv > 0 {
-		d += math.Exp(math.Log(tv) + eps + math.Log1p(math.Exp(-eps)))
-	}
-	return d
-}
-
-// ComposedEpsilon returns the smallest ε ≥ 0 with
-//
-//	f(ε) = δ_g(ε) + (1 + e^ε)·tv ≤ δ,
-//
-// the (ε, δ) guarantee of a g-GDP composition whose law is within total
-// variation tv of the exact one (see Budget). δ_g is decreasing and
-// (1+e^ε)·tv increasing in ε; f′(ε) = e^ε·(tv − Φ(−ε/g − g/2)) vanishes at
-// ε* = g·(z − g/2), z = Φ⁻¹(1 − tv), so f decreases on [0, ε*] and the answer
-// is found by bisection there. ok is false when f(ε*) > δ (no ε works); the
-// result is then (max(ε*, 0), f there). g = 0 means no GDP release (f =
-// (1+e^ε)·tv, smallest at ε = 0), and so does tv ≥ 1, which a merge of two
-// devices' histories can reach (f increases; before issue 41 ε* was NaN and
-// so were the ledger's spent ε and δ). The returned ε is the feasible end of
-// the bracket (f(ε) ≤ δ holds there).
-func ComposedEpsilon(g, tv, delta float64) (eps, atDelta float64, ok bool) {
-	f := func(e float64) float64 { return CurveDelta(g, tv, e) }
-	if tv == 0 {
-		if g == 0 {
-			return 0, 0, true
-		}
-		e, err := Epsilon(g, delta)
-		if err != nil {
-			return 0, f(0), false
-		}
-		return e, delta, true
-	}
-	star := 0.0
-	if g > 0 && tv < 1 { // tv ≥ 1 (merged histories): f increases, ε* = 0 (Φ⁻¹ of 1 − tv was NaN)
-		star = math.Max(0, g*(PhiInvUpper(tv)-g/2))
-	}
-	if f(0) <= delta {
-		return 0, delta, true
-	}
-	if fs := f(star); !(fs <= delta) {
-		return star, fs, false
-	}
-	lo, hi := 0.0, star // f(lo) > δ ≥ f(hi)
-	for hi-lo > relTol*hi {
-		mid := lo + (hi-lo)/2
-		if mid <= lo || mid >= hi {
-			break
-		}
-		if f(mid) <= delta {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi, delta, true
-}
-
-// Registry holds the ledgers of one module instance by key (the JS API's
-// dpsample.ledger; the page keys them by dataset.TableKey, the SHA-256 of a
-// table's canonical form).
-type Registry struct {
-	mu sync.Mutex
-	m  map[string]*Ledger
-}
-
-// MaxKeyLength bounds a ledger key (a SHA-256 in hex is 64 characters).
-const MaxKeyLength = 256
-
-func checkKey(field, key string) error {
-	if key == "" || len(key) > MaxKeyLength {
-		return &checks.Error{Field: field, Rule: fmt.Sprintf("a non-empty string of at most %d bytes", MaxKeyLength), Got: fmt.Sprintf("%d bytes", len(key))}
-	}
-	return nil
-}
-
-// sameBudget reports an error naming prefix+"epsilon" or prefix+"delta"
-// when (eps, delta) differs from the budget b of ledger key.
-func sameBudget(prefix, key string, b LedgerBudget, eps, delta float64) error {
-	for _, f := range []struct {
-		name      string
-		have, got float64
-	}{{"epsilon", b.Epsilon, eps}, {"delta", b.Delta, delta}} {
-		if f.got != f.have {
-			return &checks.Error{Field: prefix + f.name, Rule: fmt.Sprintf("%s, the budget ledger %q was opened with (a budget is declared once; only a reset with a new budget changes it)", checks.Fmt(f.have), key), Got: checks.Fmt(f.got)}
-		}
-	}
-	return nil
-}
-
-// Open returns the ledger of key, creating it with budget (ε, δ) if it does
-// not exist. An existing ledger is returned unchanged when the budget is the
-// same; a different budget is an error naming "epsilon" or "delta".
-func (g *Registry) Open(key string, eps, delta float64) (*Ledger, error) {
-	if err := checks.First(checkKey("key", key), checks.Epsilon("epsilon", eps), checks.Delta("delta", delta)); err != nil {
-		return nil, err
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if l, ok := g.m[key]; ok {
-		if err := sameBudget("", key, l.budget, eps, delta); err != nil {
-			return nil, err
-		}
-		return l, nil
-	}
-	l, err := NewLedger(eps, delta)
-	if err != nil {
-		return nil, err
-	}
-	if g.m == nil {
-		g.m = map[string]*Ledger{}
-	}
-	g.m[key] = l
-	return l, nil
-}
-
-// Get returns the ledger of key, or an error naming field when there is
-// none.
-func (g *Registry) Get(field, key string) (*Ledger, error) {
-	if err := checkKey(field, key); err != nil {
-		return nil, err
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	l, ok := g.m[key]
-	if !ok {
-		return nil, &checks.Error{Field: field, Rule: "the key of an open ledger (dpsample.ledger.open({key, epsilon, delta}) first)", Got: fmt.Sprintf("%q", key)}
-	}
-	return l, nil
-}
-
-// StateOf is l.State() with the key filled in.
-func StateOf(key string, l *Ledger) LedgerState {
-	st := l.State()
-	st.Key = key
-	return st
-}
-
-// Restore brings a stored state back (the page after a reload, the JS
-// loader after its worker was replaced). The history is validated; the
-// budget must equal an existing ledger's. Histories merge as a union by
-// release ID, so restoring can add releases but never remove one: a stale
-// copy cannot undo charges made since. (Only Reset removes releases.) Spent
-// and Remaining in st are ignored and recomputed. Errors name "state.…".
-func (g *Registry) Restore(st LedgerState) (*Ledger, error) {
-	if err := checks.First(checkKey("state.key", st.Key),
-		checks.Epsilon("state.budget.epsilon", st.Budget.Epsilon),
-		checks.Delta("state.budget.delta", st.Budget.Delta)); err != nil {
-		return nil, err
-	}
-	if len(st.History) > MaxHistory {
-		return nil, checks.Errorf("state.history", "at most %d releases (got %d)", MaxHistory, len(st.History))
-	}
-	seen := map[string]bool{}
-	for i, r := range st.History {
-		name := fmt.Sprintf("state.history[%d].", i)
-		if r.ID == "" || len(r.ID) > MaxKeyLength {
-			return nil, &checks.Error{Field: name + "id", Rule: fmt.Sprintf("a non-empty string of at most %d bytes", MaxKeyLength), Got: fmt.Sprintf("%q", r.ID)}
-		}
-		if seen[r.ID] {
-			return nil, &checks.Error{Field: name + "id", Rule: "unique within the history", Got: fmt.Sprintf("%q again", r.ID)}
-		}
-		seen[r.ID] = true
-		if err := validateRelease(name, r); err != nil {
-			return nil, err
-		}
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	l, ok := g.m[st.Key]
-	if ok {
-		if err := sameBudget("state.budget.", st.Key, l.budget, st.Budget.Epsilon, st.Budget.Delta); err != nil {
-			return nil, err
-		}
-	} else {
-		var err error
-		if l, err = NewLedger(st.Budget.Epsilon, st.Budget.Delta); err != nil {
-			return nil, err
-		}
-		if g.m == nil {
-			g.m = map[string]*Ledger{}
-		}
-		g.m[st.Key] = l
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	have := map[string]bool{}
-	for _, r := range l.history {
-		have[r.ID] = true
-	}
-	var add []Release
-	for _, r := range st.History {
-		if !have[r.ID] {
-			add = append(add, r)
-		}
-	}
-	if len(l.history)+len(add) > MaxHistory {
-		return nil, checks.Errorf("state.history", "at most %d releases together with the %d the ledger %q holds (got %d more)", MaxHistory, len(l.history), st.Key, len(add))
-	}
-	l.history = append(l.history, add...)
-	return l, nil
 }

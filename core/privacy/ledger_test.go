@@ -22,12 +22,12 @@ func mustLedger(t testing.TB, eps, delta float64) *Ledger {
 
 // compositionViolations runs the ledger's exactness checks and returns what
 // fails; the tests below require none for the real rule and some for every
-// broken one (TestBrokenCompositionIsCaught).
-func compositionViolations() []string {
+// broken one (TestBrokenCompositionIsCaught). Its ledgers compose by compose.
+func compositionViolations(compose func([]float64) float64) []string {
 	var bad []string
 	// Two releases at s compose to √2·s (Dong–Roth–Su Corollary 3.3).
 	for _, s := range []float64{0.01, 0.27, 1, 3} {
-		l, _ := NewLedger(80, 1e-5) // S ≈ 8.4: room for 2 × 3
+		l, _ := newLedger(80, 1e-5, compose) // S ≈ 8.4: room for 2 × 3
 		for i := 0; i < 2; i++ {
 			if _, err := l.Charge(Release{GDP: s}); err != nil {
 				return append(bad, fmt.Sprintf("two releases at %g: charge %d refused: %v", s, i, err))
@@ -40,7 +40,7 @@ func compositionViolations() []string {
 	// m releases at S/√m use exactly a budget S: all fit, the spent GDP is S,
 	// nothing is left (a further release of S·1e-6 is refused).
 	for _, m := range []int{2, 3, 7, 10, 100, 500} {
-		l, _ := NewLedger(1, 1e-5)
+		l, _ := newLedger(1, 1e-5, compose)
 		S := l.Budget().GDP
 		for i := 0; i < m; i++ {
 			if _, err := l.Charge(Release{GDP: S / math.Sqrt(float64(m))}); err != nil {
@@ -57,7 +57,7 @@ func compositionViolations() []string {
 		}
 	}
 	// Remaining: after a at 0.6·S the largest release is 0.8·S.
-	l, _ := NewLedger(2, 1e-6)
+	l, _ := newLedger(2, 1e-6, compose)
 	S := l.Budget().GDP
 	if _, err := l.Charge(Release{GDP: 0.6 * S}); err != nil {
 		return append(bad, err.Error())
@@ -72,7 +72,7 @@ func compositionViolations() []string {
 }
 
 func TestComposition(t *testing.T) {
-	for _, v := range compositionViolations() {
+	for _, v := range compositionViolations(composeGDP) {
 		t.Error(v)
 	}
 }
@@ -82,8 +82,6 @@ func TestComposition(t *testing.T) {
 // the largest s (no composition at all: each release judged alone), adding
 // s² without the root — and requires the checks above to fail each.
 func TestBrokenCompositionIsCaught(t *testing.T) {
-	good := composeGDP
-	defer func() { composeGDP = good }()
 	for name, rule := range map[string]func([]float64) float64{
 		"Σ s": func(s []float64) float64 {
 			sum := 0.0
@@ -107,8 +105,7 @@ func TestBrokenCompositionIsCaught(t *testing.T) {
 			return sum
 		},
 	} {
-		composeGDP = rule
-		if v := compositionViolations(); len(v) == 0 {
+		if v := compositionViolations(rule); len(v) == 0 {
 			t.Errorf("composition rule %q passes the ledger's checks", name)
 		} else {
 			t.Logf("%s caught: %s", name, v[0])

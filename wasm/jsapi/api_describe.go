@@ -44,7 +44,8 @@ type describeCellsResult struct {
 // labels' categories found in the same release (domain.DescribeCells, issue
 // 42). x is raw rows at any scale. Everything is validated before anything
 // is charged. Under {ledger: key} the release is charged to that table's
-// budget before anything is drawn, and refused (naming "ledger") when it does
+// budget before anything is drawn (domain.Charge) and drawn once from that
+// charge, and refused (naming "ledger") when it does
 // not fit; opts.onLedger, if given, gets the state right after the charge
 // (the loader keeps its copy from it).
 func describe(a []js.Value) (any, error) {
@@ -107,6 +108,9 @@ func describe(a []js.Value) (any, error) {
 		return nil, err
 	}
 	priv := describePrivacy{Epsilon: eps, Delta: delta, GDP: p.GDP, TV: p.TV}
+	// Under a ledger the release is drawn once from its charge (domain.Charge);
+	// without one, from the plan.
+	var charged *domain.Charged
 	if l != nil {
 		if seed != nil {
 			return nil, &checks.Error{Field: "req.seed", Rule: "absent under a ledger (a seeded release is reproducible, not private, so no budget can account for it)", Got: "a seed"}
@@ -115,10 +119,10 @@ func describe(a []js.Value) (any, error) {
 		if t := onLedger.Type(); t != js.TypeUndefined && t != js.TypeFunction {
 			return nil, &checks.Error{Field: "opts.onLedger", Rule: "a function", Got: jsio.Describe(onLedger)}
 		}
-		st, err := p.ChargeTo(l)
-		if err != nil {
+		if charged, err = domain.Charge(p, l); err != nil {
 			return nil, err
 		}
+		st := charged.State()
 		st.Key = key
 		priv.Ledger = &st
 		if onLedger.Type() == js.TypeFunction {
@@ -130,7 +134,12 @@ func describe(a []js.Value) (any, error) {
 		for j, c := range cells {
 			dc[j] = domain.Cells{Name: c.Name, Nums: c.Nums, Labels: c.Labels}
 		}
-		res, err := domain.DescribeCells(dc, p, seed)
+		var res domain.CellsResult
+		if charged != nil {
+			res, err = charged.DescribeCells(dc)
+		} else {
+			res, err = domain.DescribeCells(dc, p, seed)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +149,12 @@ func describe(a []js.Value) (any, error) {
 		}
 		return jsio.Encode(describeCellsResult{Columns: res.Columns, Privacy: priv, Plan: p}), nil
 	}
-	res, err := domain.Describe(x, p, seed)
+	var res domain.Result
+	if charged != nil {
+		res, err = charged.Describe(x)
+	} else {
+		res, err = domain.Describe(x, p, seed)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 	if req.Ball, err = o.OptNum("ball", 0, checks.Positive); err != nil {
 		return req, err
 	}
-	// Public record domains (docs/PRIVACY.md): [lo, hi]; the finiteness and
+	// Declared boxes of the records (docs/PRIVACY.md §3): [lo, hi]; the finiteness and
 	// order rules and the loss they belong to are checked by mechanism.NewPlan.
 	for _, f := range []struct {
 		name string
@@ -82,9 +82,11 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 	if req.Sampler, err = o.Str("sampler", true, "", "auto", "proximal", "smooth", "exact"); err != nil {
 		return req, err
 	}
-	if req.EtaRule, err = o.Str("etaRule", true, "", "optimal", "paper"); err != nil {
+	etaRule, err := o.Str("etaRule", true, "", string(mechanism.EtaOptimal), string(mechanism.EtaPaper))
+	if err != nil {
 		return req, err
 	}
+	req.EtaRule = mechanism.EtaRule(etaRule)
 	if req.Mode, err = o.Str("mode", true, "", "auto", "full", "stochastic"); err != nil {
 		return req, err
 	}

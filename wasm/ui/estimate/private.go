@@ -40,10 +40,10 @@ const privateEpsilon = 1
 
 // privateRange is what describe found for one column (a private release).
 type privateRange struct {
-	Col        domain.Column `json:"column"`
-	Epsilon    float64       `json:"epsilon"`
-	Delta      float64       `json:"delta"`
-	Resolution string        `json:"resolution"`
+	Col        domain.Column     `json:"column"`
+	Epsilon    float64           `json:"epsilon"`
+	Delta      float64           `json:"delta"`
+	Resolution domain.Resolution `json:"resolution"`
 	// Release is the id of the describe release that found it and Table the
 	// key of the table whose ledger that release was charged to (kept on
 	// this device with the declarations, never exported): it counts as found

@@ -8,8 +8,10 @@ import (
 	"github.com/dpsample/dpsample/core/loss"
 )
 
-// Public record domains (issue 13). Every coordinate of a record lives in a
-// declared public domain before any loss is evaluated:
+// Clamping records to their declared box (issue 13). Every coordinate of a
+// record z of the loss ℓ(θ; z) lives in a declared public box before any loss
+// is evaluated (not to be confused with core/domain, which finds the bounds
+// of a table's columns privately):
 //
 //   - features x of the feature losses (lad, quantile, huber, hinge,
 //     logistic, linear, linext): the ball ‖x‖₂ ≤ clip (loss.New shrinks longer
@@ -36,20 +38,21 @@ import (
 // of the data: it is reported in Diagnostics (not private).
 //
 // Bounds are validated here: two finite numbers lo < hi with |lo|, |hi| ≤
-// MaxDomain, so that sums of n terms and their squares stay far from
+// MaxBound, so that sums of n terms and their squares stay far from
 // overflow and from losing the other records' contributions.
 
-// MaxDomain bounds the magnitude of a declared domain end (targetRange,
+// MaxBound bounds the magnitude of an end of a declared box (targetRange,
 // pointBox). 10⁹ leaves ≥ 7 significant digits for unit-size terms in a sum
 // that also holds one term of 10⁹, and 10¹⁸ squares far below overflow.
-const MaxDomain = 1e9
+const MaxBound = 1e9
 
-// DefaultDomain is the target range and point box used when none is given:
+// DefaultBox is the target range and point box used when none is given:
 // data on the scale [−1, 1] (what declared feature ranges produce).
-var DefaultDomain = [2]float64{-1, 1}
+var DefaultBox = [2]float64{-1, 1}
 
-// domain is the resolved public record domain and what clamping did.
-type domain struct {
+// clamping is the resolved declared box of a loss's records (targetRange,
+// pointBox) and what clamping to it did.
+type clamping struct {
 	target, box    []float64 // nil when the loss has none
 	clampedTargets int       // records whose y was clamped
 	clampedPoints  int       // records with at least one coordinate clamped
@@ -59,13 +62,13 @@ type domain struct {
 // names the request field.
 func parseRange(field string, v []float64) ([]float64, error) {
 	if v == nil {
-		return []float64{DefaultDomain[0], DefaultDomain[1]}, nil
+		return []float64{DefaultBox[0], DefaultBox[1]}, nil
 	}
 	if len(v) != 2 {
 		return nil, &checks.Error{Field: field, Rule: "two numbers [lo, hi]", Got: fmt.Sprintf("%d numbers", len(v))}
 	}
 	for i, b := range v {
-		if err := checks.InRange(fmt.Sprintf("%s[%d]", field, i), b, -MaxDomain, MaxDomain); err != nil {
+		if err := checks.InRange(fmt.Sprintf("%s[%d]", field, i), b, -MaxBound, MaxBound); err != nil {
 			return nil, err
 		}
 	}
@@ -75,39 +78,39 @@ func parseRange(field string, v []float64) ([]float64, error) {
 	return []float64{v[0], v[1]}, nil
 }
 
-// applyDomain validates the declared domain of loss k and returns copies of
-// x and y clamped into it (x is returned as is for the feature losses, whose
+// clampRecords validates the declared box of loss k and returns copies of x
+// and y clamped into it (x is returned as is for the feature losses, whose
 // rows loss.New clips). A finite value is clamped by min(hi, max(lo, v)).
-func applyDomain(k loss.Kind, req Request) ([][]float64, []float64, domain, error) {
-	var dom domain
+func clampRecords(k loss.Kind, req Request) ([][]float64, []float64, clamping, error) {
+	var cl clamping
 	regression := k.Supervised() && !k.Classification()
 	if !regression && req.TargetRange != nil {
-		return nil, nil, dom, checks.Errorf("targetRange", "absent: loss %q has no numeric target", k.String())
+		return nil, nil, cl, checks.Errorf("targetRange", "absent: loss %q has no numeric target", k.String())
 	}
 	if !k.Location() && req.PointBox != nil {
-		return nil, nil, dom, checks.Errorf("pointBox", "absent: loss %q has feature rows (bounded by clip), not points", k.String())
+		return nil, nil, cl, checks.Errorf("pointBox", "absent: loss %q has feature rows (bounded by clip), not points", k.String())
 	}
 	x, y := req.X, req.Y
 	if regression {
 		r, err := parseRange("targetRange", req.TargetRange)
 		if err != nil {
-			return nil, nil, dom, err
+			return nil, nil, cl, err
 		}
-		dom.target = r
+		cl.target = r
 		y = make([]float64, len(req.Y))
 		for i, v := range req.Y {
 			y[i] = clamp(v, r)
 			if y[i] != v {
-				dom.clampedTargets++
+				cl.clampedTargets++
 			}
 		}
 	}
 	if k.Location() {
 		r, err := parseRange("pointBox", req.PointBox)
 		if err != nil {
-			return nil, nil, dom, err
+			return nil, nil, cl, err
 		}
-		dom.box = r
+		cl.box = r
 		x = make([][]float64, len(req.X))
 		for i, row := range req.X {
 			c := make([]float64, len(row))
@@ -118,16 +121,16 @@ func applyDomain(k loss.Kind, req Request) ([][]float64, []float64, domain, erro
 			}
 			x[i] = c
 			if hit {
-				dom.clampedPoints++
+				cl.clampedPoints++
 			}
 		}
 	}
-	return x, y, dom, nil
+	return x, y, cl, nil
 }
 
 // clamp returns v clamped to [r[0], r[1]]. NaN and ±Inf are left for
 // loss.New to reject: they are malformed cells (JSON cannot even carry
-// them), not values of the record domain.
+// them), not values of the declared box.
 func clamp(v float64, r []float64) float64 {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
