@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
 )
 
