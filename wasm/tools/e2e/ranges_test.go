@@ -151,10 +151,10 @@ func TestFindRangesSmallTable(t *testing.T) {
 	}
 	if s := p.text("#est-statement"); s == "" {
 		t.Error("no model after the first Run")
-	} else if !strings.HasPrefix(s, "Someone who knows every other row") || !strings.Contains(s, "would be right about that person at most") {
+	} else if !strings.HasPrefix(s, "An attacker who knows every row but one person's guesses from this result") || !strings.Contains(s, "they catch that person at most") {
 		t.Errorf("the result does not start with the attacker's odds (issue 44): %.300q", s)
 	}
-	if s := p.text("#est-ledger-summary"); !strings.Contains(s, "All of them together: someone who knows every other row") {
+	if s := p.text("#est-ledger-summary"); !strings.Contains(s, "An attacker who knows every row but one person's guesses from everything released on this table so far") {
 		t.Errorf("the meter does not give the attacker's odds: %q", s)
 	}
 	p.runEstimate()

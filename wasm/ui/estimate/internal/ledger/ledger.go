@@ -588,12 +588,15 @@ func (lv *View) render() {
 	lv.fig.SetInnerHTML(kit.FitWidth(lv.fig, ledgerPlot(*st)).SVG())
 }
 
+// allReleased names a table's releases together in the attacker's sentence.
+const allReleased = "everything released on this table so far"
+
 // ledgerSummary is the meter's line: spent / total, releases, what is left.
 func ledgerSummary(st *privacy.LedgerState) string {
 	sp, b, rem := st.Spent, st.Budget, st.Remaining
 	s := fmt.Sprintf("This table: %s, spent ε = %s of %s (δ = %s).", kit.Count(sp.Releases, "release"), kit.G3(sp.Epsilon), kit.G3(b.Epsilon), kit.G3(b.Delta))
-	if w := privacy.AttackerSentence(sp.GDP, sp.TV); w != "" {
-		s += " All of them together: " + lowerFirst(w)
+	if w := privacy.AttackerSentenceFor(allReleased, sp.GDP, sp.TV); w != "" {
+		s += " " + w
 	}
 	if rem.Epsilon > 0 {
 		s += fmt.Sprintf(" Room left: one more run at ε ≤ %s (δ = %s), or several smaller ones.", kit.G3(rem.Epsilon), kit.G3(b.Delta))
@@ -680,14 +683,6 @@ func Export(st *privacy.LedgerState) *privacy.LedgerState {
 	c := *st
 	c.Key = ""
 	return &c
-}
-
-// lowerFirst lowers a sentence's first letter, to continue another.
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
 }
 
 // OfferDelta sets the table budget's δ to d (with note under the field, ""

@@ -75,11 +75,11 @@ func TestLedgerWording(t *testing.T) {
 		}
 	}
 	st := privacy.StateOf("k", l)
-	words := lowerFirst(privacy.AttackerSentence(st.Spent.GDP, st.Spent.TV))
+	words := privacy.AttackerSentenceFor(allReleased, st.Spent.GDP, st.Spent.TV)
 	if !strings.Contains(words, "at most ") || !strings.Contains(words, " times in 100") {
 		t.Errorf("the attacker's odds: %q", words)
 	}
-	if got := ledgerSummary(&st); got != "This table: 3 releases, spent ε = 2.77 of 3 (δ = 1e-05). All of them together: "+words+" Room left: one more run at ε ≤ 0.661 (δ = 1e-05), or several smaller ones."+
+	if got := ledgerSummary(&st); got != "This table: 3 releases, spent ε = 2.77 of 3 (δ = 1e-05). "+words+" Room left: one more run at ε ≤ 0.661 (δ = 1e-05), or several smaller ones."+
 		" (Spent is less than the ε the runs asked for, 4.5: releases compose exactly — Gaussian DP, not by adding ε's — and a sampler keeps part of δ for its sampling error, so its guarantee at this table's δ is a little stronger than asked.)" {
 		t.Errorf("summary %q", got)
 	}
