@@ -85,6 +85,16 @@ func TestEstimateDefaults(t *testing.T) {
 	if v := value("est-samples"); v != "1" {
 		t.Errorf("samples default %q, want 1", v)
 	}
+	// Issue 44: under ε and δ, what the run about to happen promises, in words; it follows the fields.
+	if s := p.text("#est-eps-words"); !strings.HasPrefix(s, "Before you run: an attacker who knows every row but one person's guesses from this run's result") ||
+		!strings.Contains(s, "at most 9 times in 100") {
+		t.Errorf("the sentence under ε: %q", s)
+	}
+	p.setValue("est-epsilon", "3")
+	if s := p.text("#est-eps-words"); !strings.Contains(s, "at most 18 times in 100") {
+		t.Errorf("the sentence under ε = 3: %q", s)
+	}
+	p.setValue("est-epsilon", "1")
 	if s := p.text("#est-samples-help"); !strings.Contains(s, "each costs privacy") || !strings.Contains(s, "s/√m") {
 		t.Errorf("samples help does not state the cost: %q", s)
 	}

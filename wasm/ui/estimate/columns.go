@@ -438,6 +438,7 @@ func (v *estimateView) followRows(n int) {
 	if v.deltaAuto && v.delta.Input.Value() != d {
 		v.delta.Input.SetValue(d)
 		v.delta.SetNote(note)
+		v.epsWords.SetTextContent(report.RunWords(v.eps.Input.Value(), d))
 	}
 	v.ledger.OfferDelta(d, note)
 }

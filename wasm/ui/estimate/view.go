@@ -20,6 +20,7 @@ import (
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/pieces"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/timing"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 	"honnef.co/go/js/dom/v2"
@@ -139,12 +140,13 @@ type estimateView struct {
 	positiveNote        kit.Elem    // how the positive label codes the target, for the owner only
 	lineIn              *dom.HTMLInputElement
 	lineMsg             kit.Elem
-	recalled            bool   // declarations were filled in from this browser's memory
-	lossAuto            bool   // the task follows the CSV's target column (until the user chooses one)
-	deltaAuto           bool   // δ follows the CSV's row count (rowsDelta) until the user types one
-	taskAsked           bool   // the owner was asked to confirm a task suggested from the file's contents (a second Run confirms)
-	taskOK              string // "loss|target" the owner confirmed for files with this header (remembered with the declarations)
-	pointlessOK         string // the run the page warned was pointless (one label for every row) and the owner chose to run anyway
+	recalled            bool     // declarations were filled in from this browser's memory
+	lossAuto            bool     // the task follows the CSV's target column (until the user chooses one)
+	deltaAuto           bool     // δ follows the CSV's row count (rowsDelta) until the user types one
+	epsWords            kit.Elem // the attacker's sentence for the run about to happen (under ε and δ)
+	taskAsked           bool     // the owner was asked to confirm a task suggested from the file's contents (a second Run confirms)
+	taskOK              string   // "loss|target" the owner confirmed for files with this header (remembered with the declarations)
+	pointlessOK         string   // the run the page warned was pointless (one label for every row) and the owner chose to run anyway
 	eps, delta, c, k, m kit.NumberField
 	workers             kit.SelectField       // the cores offered to the sampler's passes (Request.Workers)
 	fixedWork           *dom.HTMLInputElement // Request.FixedWork: hide the run time (on by default)
@@ -262,6 +264,7 @@ func Build(root kit.Elem) {
 		"nothing about them — useful when others can see it; about 3–4× the passes of a run that stops when it can", "id", id+"-fixed-work-help", "class", "help"))
 	params := kit.El("div", "class", "controls")
 	kit.AppendAll(params, v.eps.Wrap, v.delta.Wrap, v.c.Wrap, v.k.Wrap, v.m.Wrap, v.workers.Wrap, fixedWrap)
+	v.epsWords = kit.Text("p", report.RunWords(v.eps.Input.Value(), v.delta.Input.Value()), "id", id+"-eps-words", "class", "detail")
 	v.formErr = kit.El("div", "id", id+"-err", "class", "error", "role", "alert")
 	v.workLine = kit.El("p", "id", id+"-work", "class", "detail", "role", "status")
 	v.run = kit.NewRunner(id, "Run privately")
@@ -286,7 +289,7 @@ func Build(root kit.Elem) {
 	v.statement = kit.El("p", "id", id+"-statement", "class", "statement")
 	v.export = kit.El("p", "id", id+"-export")
 	kit.AppendAll(v.out, v.fig, v.summary, v.excess, v.statement, v.export)
-	kit.AppendAll(root, top, v.csvBox, v.featBox, v.rangesBox, v.rangesErr, params, v.formErr, v.workLine, v.run.Wrap, v.ledger.Wrap, v.out)
+	kit.AppendAll(root, top, v.csvBox, v.featBox, v.rangesBox, v.rangesErr, params, v.epsWords, v.formErr, v.workLine, v.run.Wrap, v.ledger.Wrap, v.out)
 
 	kit.On(v.data.Sel, "change", false, func(kit.Event) {
 		kit.MarkStale(v.out, v.id, "the dataset changed")
@@ -397,6 +400,7 @@ func Build(root kit.Elem) {
 		l := l
 		kit.On(l.f.Input, "input", false, func(kit.Event) {
 			l.f.SetError(l.rule(l.f.Input.Value()))
+			v.epsWords.SetTextContent(report.RunWords(v.eps.Input.Value(), v.delta.Input.Value()))
 			v.formErr.SetTextContent("")
 			v.workChanged()
 		})

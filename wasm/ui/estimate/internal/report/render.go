@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
@@ -206,4 +207,30 @@ func readable(x float64) string {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return s
+}
+
+// RunWords is the attacker's sentence for the run about to happen, shown
+// under the ε field (issue 44 item 2): the (ε, δ) typed, as Gaussian DP
+// (privacy.Calibrate), for an exact sampler or DP-GD (a proximal sampler's
+// slack adds a little: the result's own sentence has it). "" while either
+// field is not a valid value.
+func RunWords(eps, delta string) string {
+	e, err := kit.ParseNumber("epsilon", eps)
+	d, err2 := kit.ParseNumber("delta", delta)
+	if checks.First(err, err2, checks.Epsilon("epsilon", e), checks.Delta("delta", d)) != nil {
+		return ""
+	}
+	s, err := privacy.Calibrate(e, d)
+	if err != nil {
+		return ""
+	}
+	return "Before you run: " + lowerFirst(privacy.AttackerSentenceFor("this run's result", s, 0))
+}
+
+// lowerFirst lowers a sentence's first letter, to continue another.
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
 }
