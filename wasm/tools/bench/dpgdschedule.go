@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+
 	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/rng"
@@ -248,11 +250,11 @@ func writeSchedTable(w io.Writer, half string, splits int, caps []float64, list 
 			}
 			changed++
 			diff := diffs(c.new[k], c.old)
-			md := mean(diff)
+			md := stats.Mean(diff)
 			sum += md
 			if md < -0.005 {
 				below++
-				if iv := bootstrapCI(diff, mean, bootSeed(ci, int(k))); iv[1] < 0 {
+				if iv := stats.BootstrapCI(diff, stats.Mean, stats.BootSeed(ci, int(k))); iv[1] < 0 {
 					belowSig++
 				}
 			}
@@ -272,11 +274,11 @@ func writeSchedTable(w io.Writer, half string, splits int, caps []float64, list 
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for ci, c := range list {
 		diff := diffs(c.new[k], c.old)
-		md := mean(diff)
+		md := stats.Mean(diff)
 		iv := "(same schedule)"
 		flag := ""
 		if c.tNew[k] != c.tOld {
-			b := bootstrapCI(diff, mean, bootSeed(ci, int(k)))
+			b := stats.BootstrapCI(diff, stats.Mean, stats.BootSeed(ci, int(k)))
 			iv = fmt.Sprintf("%+.4f [%+.4f, %+.4f]", md, b[0], b[1])
 			if md < -0.005 {
 				flag = "below −0.005"
@@ -297,7 +299,7 @@ func diffs(a, b []float64) []float64 {
 
 // fmtMetric is the mean metric in the study's units.
 func fmtMetric(c *schedCell, scores []float64) string {
-	m := mean(scores)
+	m := stats.Mean(scores)
 	if c.task == TaskClassification {
 		return fmt.Sprintf("%.4f", m)
 	}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+
 	"github.com/dpsample/dpsample/core/baseline"
 	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
@@ -252,7 +254,7 @@ func (t *studyTask) evaluate(theta []float64) (metric, score float64) {
 	}
 	var s float64
 	for i, x := range t.clipRows(t.sp.xTe) {
-		s += math.Abs(dot(theta, x) - t.sp.yTe[i])
+		s += math.Abs(stats.Dot(theta, x) - t.sp.yTe[i])
 	}
 	s /= float64(len(t.sp.xTe))
 	return s * t.ds.TargetRange.Half(), -s
@@ -265,7 +267,7 @@ func (t *studyTask) clipRows(x [][]float64) [][]float64 {
 	}
 	out := make([][]float64, len(x))
 	for i, r := range x {
-		n := math.Sqrt(dot(r, r))
+		n := math.Sqrt(stats.Dot(r, r))
 		out[i] = slices.Clone(r)
 		if n > t.clip {
 			for j := range out[i] {

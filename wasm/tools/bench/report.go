@@ -4,12 +4,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/dpsample/dpsample/core/sampler"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dpsample/dpsample/core/sampler"
 
 	"github.com/dpsample/dpsample/core/benchkit"
 	"github.com/dpsample/dpsample/core/fingerprint"

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+
 	"github.com/chromedp/chromedp"
 
 	"github.com/dpsample/dpsample/core/benchkit"
@@ -378,7 +380,7 @@ func rowsMarkdown(r Rows) string {
 	p("## Rows per tab: parallel passes (issue 24)\n\n%s\n\n", r.Protocol)
 	wall := func(x RowsRow, key string) float64 {
 		if c := x.Cells[key]; c != nil {
-			return minimum(c.Wall)
+			return stats.Minimum(c.Wall)
 		}
 		return math.NaN()
 	}

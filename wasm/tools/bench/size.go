@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // SizeLoad is section 5.
@@ -51,7 +53,7 @@ func sizeAndLoad(wasmPath string, br *browser) (SizeLoad, error) {
 	w.mu.Lock()
 	s.WireWasm, s.WireTotal, s.WireEncoding = w.wasm, w.total, w.wasmEnc
 	w.mu.Unlock()
-	s.LoadMedian = median(s.LoadMs)
+	s.LoadMedian = stats.Median(s.LoadMs)
 	return s, nil
 }
 

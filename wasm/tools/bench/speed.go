@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+
 	"github.com/dpsample/dpsample/core/benchkit"
 	"github.com/dpsample/dpsample/core/mechanism"
 )
@@ -137,9 +139,9 @@ func speed(wasmPath string, br *browser) (Speed, error) {
 		per := float64(j.Iters) * k.PerIter / 1e6 // ms → ns per unit
 		row := SpeedRow{Info: k, NativeMs: ms[0], NodeMs: ms[1], ChromiumMs: ms[2]}
 		row.Iters = j.Iters
-		row.NativeNs = minimum(row.NativeMs) / per
-		row.NodeNs = minimum(row.NodeMs) / per
-		row.ChromiumNs = minimum(row.ChromiumMs) / per
+		row.NativeNs = stats.Minimum(row.NativeMs) / per
+		row.NodeNs = stats.Minimum(row.NodeMs) / per
+		row.ChromiumNs = stats.Minimum(row.ChromiumMs) / per
 		row.NodeRatio = row.NodeNs / row.NativeNs
 		row.ChromRatio = row.ChromiumNs / row.NativeNs
 		s.Kernels = append(s.Kernels, row)

@@ -8,24 +8,6 @@ import (
 	"testing"
 )
 
-func TestStats(t *testing.T) {
-	for _, c := range []struct {
-		xs            []float64
-		med, mean, sd float64
-		min           float64
-	}{
-		{nil, 0, 0, 0, 0},
-		{[]float64{3}, 3, 3, 0, 3},
-		{[]float64{4, 1, 3}, 3, 8.0 / 3, math.Sqrt(7.0 / 3), 1},
-		{[]float64{4, 1, 3, 2}, 2.5, 2.5, math.Sqrt(5.0 / 3), 1},
-	} {
-		m, sd := meanStd(c.xs)
-		if median(c.xs) != c.med || math.Abs(m-c.mean) > 1e-12 || math.Abs(sd-c.sd) > 1e-12 || minimum(c.xs) != c.min {
-			t.Errorf("%v: median %g mean %g sd %g min %g, want %g %g %g %g", c.xs, median(c.xs), m, sd, minimum(c.xs), c.med, c.mean, c.sd, c.min)
-		}
-	}
-}
-
 func TestParseGoBenchLine(t *testing.T) {
 	for _, c := range []struct {
 		line string

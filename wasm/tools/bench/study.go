@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+
 	"github.com/dpsample/dpsample/core/baseline"
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dpgd"
@@ -211,13 +213,13 @@ feed:
 				}
 				cell.Schedule = &sch
 			}
-			cell.ExcessMean, cell.ExcessStd = meanStd(sl.excess)
-			cell.ExcessMedian = median(sl.excess)
-			cell.ExcessCI = bootstrapCI(sl.excess, median, bootSeed(i, mi))
+			cell.ExcessMean, cell.ExcessStd = stats.MeanStd(sl.excess)
+			cell.ExcessMedian = stats.Median(sl.excess)
+			cell.ExcessCI = stats.BootstrapCI(sl.excess, stats.Median, stats.BootSeed(i, mi))
 			if len(sl.acc) > 0 {
-				cell.AccuracyMean, cell.AccuracyStd = meanStd(sl.acc)
+				cell.AccuracyMean, cell.AccuracyStd = stats.MeanStd(sl.acc)
 				cell.AccuracySE = cell.AccuracyStd / math.Sqrt(float64(len(sl.acc)))
-				cell.AccuracyCI = bootstrapCI(sl.acc, mean, bootSeed(i, mi))
+				cell.AccuracyCI = stats.BootstrapCI(sl.acc, stats.Mean, stats.BootSeed(i, mi))
 			}
 			for _, s := range sl.secs {
 				cell.Seconds += s

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+
 	"github.com/dpsample/dpsample/core/baseline"
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/mechanism"
@@ -56,22 +58,22 @@ func TestLatentMatchesDirect(t *testing.T) {
 	var projD, projL, normD, normL, normBroken []float64
 	for i := 0; i < m; i++ {
 		th := direct.Samples[i]
-		projD = append(projD, dot(th, u[0]))
-		normD = append(normD, dot(th, th))
+		projD = append(projD, stats.Dot(th, u[0]))
+		normD = append(normD, stats.Dot(th, th))
 		lt := w.lift(latent.Samples[i], scale, r)
-		projL = append(projL, dot(lt, u[0]))
-		normL = append(normL, dot(lt, lt))
+		projL = append(projL, stats.Dot(lt, u[0]))
+		normL = append(normL, stats.Dot(lt, lt))
 		bt := w.lift(latent.Samples[i], 0, r)
-		normBroken = append(normBroken, dot(bt, bt))
+		normBroken = append(normBroken, stats.Dot(bt, bt))
 	}
 	crit := 1.95 * math.Sqrt(2/float64(m))
-	if ks := ksTwoSample(projD, projL); ks > crit {
+	if ks := stats.KSTwoSample(projD, projL); ks > crit {
 		t.Errorf("⟨u, θ⟩: KS = %.3f > %.3f", ks, crit)
 	}
-	if ks := ksTwoSample(normD, normL); ks > crit {
+	if ks := stats.KSTwoSample(normD, normL); ks > crit {
 		t.Errorf("‖θ‖²: KS = %.3f > %.3f", ks, crit)
 	}
-	if ks := ksTwoSample(normD, normBroken); ks <= crit {
+	if ks := stats.KSTwoSample(normD, normBroken); ks <= crit {
 		t.Errorf("broken lift (no orthogonal part) passed: KS = %.3f ≤ %.3f", ks, crit)
 	}
 }

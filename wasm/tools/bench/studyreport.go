@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+
 	"github.com/dpsample/dpsample/core/mechanism"
 )
 
@@ -159,9 +161,9 @@ func summarizeStudy(runs []StudyRun, o StudyOptions, minSplits int) (*StudySumma
 		if n := distinct(c.Splits); n < minSplits {
 			return nil, fmt.Errorf("study cell %s/%s/ε=%g/%s/%s has %d distinct split(s), fewer than %d: no table is built from so few", k.ds, k.loss, k.eps, k.m, k.cfg, n, minSplits)
 		}
-		c.Mean = mean(c.Values)
-		c.CI = bootstrapCI(c.Values, mean, bootSeed(i, 7))
-		c.Excess = median(ex)
+		c.Mean = stats.Mean(c.Values)
+		c.CI = stats.BootstrapCI(c.Values, stats.Mean, stats.BootSeed(i, 7))
+		c.Excess = stats.Median(ex)
 		sum.Cells = append(sum.Cells, c)
 	}
 	sum.Wins = studyWins(sum)
@@ -248,8 +250,8 @@ func studyWins(sum *StudySummary) []StudyWin {
 			}
 		}
 		w := StudyWin{Dataset: a.Dataset, Half: a.Half, Loss: a.Loss, Epsilon: a.Epsilon, Best: best.Method, Splits: len(diffs)}
-		w.Diff = mean(diffs)
-		w.DiffCI = bootstrapCI(diffs, mean, bootSeed(i, 11))
+		w.Diff = stats.Mean(diffs)
+		w.DiffCI = stats.BootstrapCI(diffs, stats.Mean, stats.BootSeed(i, 11))
 		switch {
 		case w.DiffCI[0] > 0:
 			w.Winner = MethodExponential

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+
 	"github.com/dpsample/dpsample/core/baseline"
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dataset"
@@ -189,7 +191,7 @@ func dimRatios(cells []UtilityCell) []DimRatio {
 		}
 		dr := DimRatio{Loss: k.loss, N: k.n, Rank: k.rank, Epsilon: k.eps, Method: k.method, DLow: l.D, DHigh: h.D,
 			Low: l.ExcessMedian, High: h.ExcessMedian, Ratio: h.ExcessMedian / l.ExcessMedian,
-			RatioCI: ratioCI(l.Excess, h.Excess, bootSeed(i, 99)), Invariant: dimInvariant(k.method)}
+			RatioCI: stats.RatioCI(l.Excess, h.Excess, stats.BootSeed(i, 99)), Invariant: dimInvariant(k.method)}
 		if bad := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }; bad(dr.Ratio) || bad(dr.RatioCI[0]) || bad(dr.RatioCI[1]) {
 			continue // a zero median at d_min: no ratio (keeps the report plain JSON)
 		}

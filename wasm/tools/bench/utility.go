@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+
 	"github.com/dpsample/dpsample/core/plot"
 )
 
@@ -386,25 +388,6 @@ func mergedGrids(s *SyntheticOptions) []SyntheticGrid {
 	return out
 }
 
-// mannWhitneyZ is the normal approximation of the Mann–Whitney U statistic
-// of a against b (ties count ½): z > 0 when a tends to be larger. Without
-// the tie correction of the variance (the excess values are continuous).
-func mannWhitneyZ(a, b []float64) float64 {
-	u := 0.0
-	for _, x := range a {
-		for _, y := range b {
-			switch {
-			case x > y:
-				u++
-			case x == y:
-				u += 0.5
-			}
-		}
-	}
-	n1, n2 := float64(len(a)), float64(len(b))
-	return (u - n1*n2/2) / math.Sqrt(n1*n2*(n1+n2+1)/12)
-}
-
 // latentFindings compares Algorithm 1 sampled in d with the latent
 // cross-check at the same d, cell by cell (Mann–Whitney), and pools the
 // cells by Stouffer's z (independent cells, equal weights).
@@ -421,7 +404,7 @@ func latentFindings(u *UtilityReport) string {
 		if d == nil || d.Runs < 2 {
 			continue
 		}
-		z := mannWhitneyZ(d.Excess, l.Excess)
+		z := stats.MannWhitneyZ(d.Excess, l.Excess)
 		if math.Abs(z) > 2 {
 			big++
 		}
