@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 )
 
 // targetHeader matches a column header that states a target: "target",
@@ -55,9 +57,9 @@ func cells(line string) []string {
 // rows are projected DP-GD or plain numbers.
 func TestTargetOnInvariantCatches(t *testing.T) {
 	bad := []string{
-		table([]string{"loss", "rank", "ε", "method", "ratio ± SE", "≤ 1.3"}, [][]string{{"logistic", "1", "1", MethodExponential, "0.9 ± 0.2", "yes"}}),
-		table([]string{"method", "ratio", "target"}, [][]string{{MethodDPGD, "1.1", "1"}}),
-		table([]string{"method", "ratio", "Goal"}, [][]string{{MethodExpLatent, "1.1", "1"}}),
+		md.Table([]string{"loss", "rank", "ε", "method", "ratio ± SE", "≤ 1.3"}, [][]string{{"logistic", "1", "1", MethodExponential, "0.9 ± 0.2", "yes"}}),
+		md.Table([]string{"method", "ratio", "target"}, [][]string{{MethodDPGD, "1.1", "1"}}),
+		md.Table([]string{"method", "ratio", "Goal"}, [][]string{{MethodExpLatent, "1.1", "1"}}),
 	}
 	for _, md := range bad {
 		if targetOnInvariant("text\n\n"+md+"\nmore") == nil {
@@ -65,9 +67,9 @@ func TestTargetOnInvariantCatches(t *testing.T) {
 		}
 	}
 	good := []string{
-		table([]string{"method", "ratio", "target"}, [][]string{{MethodDPGDProjected, "3", "—"}}),
-		table([]string{"ε", "Algorithm 1", "target", "verdict"}, [][]string{{"1", "0.8", "0.76", "met"}}),
-		table([]string{"method", "ratio [95 % CI]"}, [][]string{{MethodExponential, "1.0 [0.8, 1.2]"}}),
+		md.Table([]string{"method", "ratio", "target"}, [][]string{{MethodDPGDProjected, "3", "—"}}),
+		md.Table([]string{"ε", "Algorithm 1", "target", "verdict"}, [][]string{{"1", "0.8", "0.76", "met"}}),
+		md.Table([]string{"method", "ratio [95 % CI]"}, [][]string{{MethodExponential, "1.0 [0.8, 1.2]"}}),
 	}
 	for _, md := range good {
 		if err := targetOnInvariant(md); err != nil {

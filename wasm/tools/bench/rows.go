@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
+
 	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 
 	"github.com/chromedp/chromedp"
@@ -398,7 +400,7 @@ func rowsMarkdown(r Rows) string {
 	}
 	var rows [][]string
 	for _, x := range r.Rows {
-		row := []string{strconv.Itoa(x.N), strconv.Itoa(x.T), sig(x.PassesFixed) + " / " + sig(x.PassesAdaptive)}
+		row := []string{strconv.Itoa(x.N), strconv.Itoa(x.T), md.Sig(x.PassesFixed) + " / " + md.Sig(x.PassesAdaptive)}
 		for _, c := range rowsConfigs {
 			if c.where == "base" && r.Base == "" || c.mode == "shared" && !r.Isolated {
 				continue
@@ -406,12 +408,12 @@ func rowsMarkdown(r Rows) string {
 			if w := wall(x, c.key); math.IsNaN(w) {
 				row = append(row, "—")
 			} else {
-				row = append(row, sig(w)+" s")
+				row = append(row, md.Sig(w)+" s")
 			}
 		}
 		rows = append(rows, row)
 	}
-	p("Seconds per sample (wall clock, one call):\n\n%s\n", table(header, rows))
+	p("Seconds per sample (wall clock, one call):\n\n%s\n", md.Table(header, rows))
 	// The goals, as ratios of the same run.
 	bestW := func(x RowsRow, fixed bool) (float64, string) {
 		if !fixed {
@@ -429,14 +431,14 @@ func rowsMarkdown(r Rows) string {
 		aw, _ := bestW(x, false)
 		base := wall(x, "base-1")
 		rows = append(rows, []string{strconv.Itoa(x.N),
-			sig(wall(x, "native-fixed-1")/wall(x, "native-fixed-W")) + "× / " + sig(wall(x, "native-adaptive-1")/wall(x, "native-adaptive-W")) + "×",
-			sig(wall(x, "chromium-fixed-1")/fw) + "× (" + fm + ") / " + sig(wall(x, "chromium-adaptive-1")/aw) + "×",
-			sig(aw / base), sig(fw / base),
-			sig(wall(x, "chromium-adaptive-1") / wall(x, "native-adaptive-1")),
+			md.Sig(wall(x, "native-fixed-1")/wall(x, "native-fixed-W")) + "× / " + md.Sig(wall(x, "native-adaptive-1")/wall(x, "native-adaptive-W")) + "×",
+			md.Sig(wall(x, "chromium-fixed-1")/fw) + "× (" + fm + ") / " + md.Sig(wall(x, "chromium-adaptive-1")/aw) + "×",
+			md.Sig(aw / base), md.Sig(fw / base),
+			md.Sig(wall(x, "chromium-adaptive-1") / wall(x, "native-adaptive-1")),
 			fmt.Sprint(x.SameBits)})
 	}
-	p("The goals, as ratios within this run: the speed-up on W = %d workers (goal ≥ %s: 0.8·W), with fixed work / adaptive; Chromium on all its workers against the baseline module on one (goal ≤ 0.4), adaptive (the same work as then) and with fixed work (the page's default: more passes, see passes/sample); Chromium/native per sample, one worker, adaptive:\n\n", r.Cores, sig(0.8*float64(r.Cores)))
-	p("%s\n", table([]string{"n", "native speed-up fixed / adaptive", "Chromium speed-up fixed / adaptive", "Chromium all workers ÷ then, adaptive", "Chromium all workers ÷ then, fixed work", "Chromium/native (W=1, adaptive)", "same θ for every W"}, rows))
+	p("The goals, as ratios within this run: the speed-up on W = %d workers (goal ≥ %s: 0.8·W), with fixed work / adaptive; Chromium on all its workers against the baseline module on one (goal ≤ 0.4), adaptive (the same work as then) and with fixed work (the page's default: more passes, see passes/sample); Chromium/native per sample, one worker, adaptive:\n\n", r.Cores, md.Sig(0.8*float64(r.Cores)))
+	p("%s\n", md.Table([]string{"n", "native speed-up fixed / adaptive", "Chromium speed-up fixed / adaptive", "Chromium all workers ÷ then, adaptive", "Chromium all workers ÷ then, fixed work", "Chromium/native (W=1, adaptive)", "same θ for every W"}, rows))
 	last := r.Rows[len(r.Rows)-1]
 	fw, _ := bestW(last, true)
 	sn, n4, n8 := amdahl(wall(last, "native-fixed-1")/wall(last, "native-fixed-W"), last.Workers)
@@ -452,7 +454,7 @@ func rowsMarkdown(r Rows) string {
 	}
 	c1 := wall(last, "chromium-fixed-1")
 	p("Projection to 4 and 8 cores (Amdahl's law, serial fraction fitted to the wall-clock speed-up with fixed work at n = %d): natively serial fraction %s → %s× on 4 cores, %s× on 8; in Chromium %s → %s× on 4, %s× on 8, so the page's sample at n = %d (fixed work, %s s on one worker here) would take ≈ %s s on a 4-core and ≈ %s s on an 8-core machine of this per-core speed.\n\n",
-		last.N, sig(sn), sig(n4), sig(n8), sig(sc), sig(c4), sig(c8), last.N, sig(c1), sig(c1/c4), sig(c1/c8))
+		last.N, md.Sig(sn), md.Sig(n4), md.Sig(n8), md.Sig(sc), md.Sig(c4), md.Sig(c8), last.N, md.Sig(c1), md.Sig(c1/c4), md.Sig(c1/c8))
 	return b.String()
 }
 

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 )
 
 func TestParseGoBenchLine(t *testing.T) {
@@ -34,11 +36,11 @@ func TestFormatting(t *testing.T) {
 		x    float64
 		want string
 	}{{0, "0"}, {1.23456, "1.23"}, {12345.6, "12346"}, {2.5e7, "2.50e+07"}, {0.0001234, "1.23e-04"}, {math.NaN(), "—"}} {
-		if got := sig(c.x); got != c.want {
+		if got := md.Sig(c.x); got != c.want {
 			t.Errorf("sig(%g) = %q, want %q", c.x, got, c.want)
 		}
 	}
-	tb := table([]string{"a", "b"}, [][]string{{"1", "2"}})
+	tb := md.Table([]string{"a", "b"}, [][]string{{"1", "2"}})
 	if tb != "| a | b |\n|---|---|\n| 1 | 2 |\n" {
 		t.Errorf("table = %q", tb)
 	}

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
+
 	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 
 	"github.com/dpsample/dpsample/core/mechanism"
@@ -307,7 +309,7 @@ func metricName(task string) string {
 func studyTable(s *StudySummary, ds StudyDatasetRow, ln string) string {
 	head := []string{"method (config)"}
 	for _, e := range s.Options.Epsilons {
-		head = append(head, "ε = "+sig(e))
+		head = append(head, "ε = "+md.Sig(e))
 	}
 	var rows [][]string
 	for _, m := range StudyMethods() {
@@ -329,11 +331,11 @@ func studyTable(s *StudySummary, ds StudyDatasetRow, ln string) string {
 			}
 			any = true
 			row[0] = fmt.Sprintf("%s (%s)", m, c.Config)
-			secs := sig(c.SecsRun) + " s"
+			secs := md.Sig(c.SecsRun) + " s"
 			if m == MethodNonPrivate {
 				secs = "reference fit, not timed"
 			}
-			row = append(row, fmt.Sprintf("%s [%s, %s] (%s)", sig(c.Mean), sig(c.CI[0]), sig(c.CI[1]), secs))
+			row = append(row, fmt.Sprintf("%s [%s, %s] (%s)", md.Sig(c.Mean), md.Sig(c.CI[0]), md.Sig(c.CI[1]), secs))
 		}
 		if any {
 			rows = append(rows, row)
@@ -358,7 +360,7 @@ func studyTable(s *StudySummary, ds StudyDatasetRow, ln string) string {
 		wr = append(wr, fmt.Sprintf("%s: %s = %+.3g [%+.3g, %+.3g]", verdict, what, w.Diff, w.DiffCI[0], w.DiffCI[1]))
 	}
 	rows = append(rows, wr)
-	return table(head, rows)
+	return md.Table(head, rows)
 }
 
 // studyMarkdown writes the study's section.
@@ -375,10 +377,10 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 	p("**Losses.** Classification: logistic and smooth-hinge (h = 1); regression: huber (h = 1) and smooth-quantile (τ = ½, h = 1, a smooth LAD), all through Algorithm 1's exact first-order sampler. On the development half the second loss of each task ran at the page's previous c only (time budget), so its development tables are left out; on the evaluation half both losses run at the selected configurations. The non-smooth hinge and LAD are the paper's case, but its zeroth-order sampler's planned work at these n is out of reach for 20 splits × 4 ε (table below, T from `mechanism.NewPlan` at the chosen C); their smooth surrogates stand in (smooth-hinge is within h/2 = 0.5 of the hinge, smooth-quantile within h/8 of |r|/2).\n\n")
 	var rows [][]string
 	for _, pl := range s.Plans {
-		rows = append(rows, []string{pl.Dataset, pl.Loss, sig(pl.Epsilon), fmt.Sprint(pl.Steps), sig(pl.ExpectedLossEvals), pl.Surrogate})
+		rows = append(rows, []string{pl.Dataset, pl.Loss, md.Sig(pl.Epsilon), fmt.Sprint(pl.Steps), md.Sig(pl.ExpectedLossEvals), pl.Surrogate})
 	}
 	if len(rows) > 0 {
-		p("<details><summary>Planned zeroth-order runs for the non-smooth losses (not run)</summary>\n\n%s\n</details>\n\n", table([]string{"dataset", "loss", "ε", "T (zeroth-order)", "expected loss evaluations", "run instead"}, rows))
+		p("<details><summary>Planned zeroth-order runs for the non-smooth losses (not run)</summary>\n\n%s\n</details>\n\n", md.Table([]string{"dataset", "loss", "ε", "T (zeroth-order)", "expected loss evaluations", "run instead"}, rows))
 	}
 	p("**Schedules** (recorded per run in the runs file, `schedule`):\n\n")
 	for _, k := range slices.Sorted(func(yield func(string) bool) {
@@ -396,7 +398,7 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 	for _, d := range s.Datasets {
 		rows = append(rows, []string{d.Key, d.Half, d.Task, fmt.Sprint(d.N), fmt.Sprint(d.D), d.Note})
 	}
-	p("%s\n", table([]string{"dataset", "half", "task", "n (training)", "d (with intercept)", "what"}, rows))
+	p("%s\n", md.Table([]string{"dataset", "half", "task", "n (training)", "d (with intercept)", "what"}, rows))
 	p("#### Defaults chosen on the development half\n\n")
 	p("Rule (`SelectDefaults`, fixed in code before the run): per task and method, the multiplier c (classification %v, regression %v) with the highest mean development score (accuracy; −MAE/half-range for regression) over the development datasets, ε and splits of the task's first loss (logistic, huber); Algorithm 1's alternatives %v are adopted if they beat the plain rule at the page's previous c (4 classification, 2 regression). The evaluation half then runs every method once, at its own selected configuration. The non-private row of every table is the fit in the ball of its own selected c (the best ceiling the development half found), not necessarily Algorithm 1's ball.\n\n", o.grid(TaskClassification), o.grid(TaskRegression), o.Extras)
 	rows = nil
@@ -416,7 +418,7 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 		cs = append(cs, extras...)
 		rows = append(rows, []string{sel.Task, sel.Method, "**" + sel.Config + "**", strings.Join(cs, "; ")})
 	}
-	p("%s\n", table([]string{"task", "method", "selected", "mean development score per configuration"}, rows))
+	p("%s\n", md.Table([]string{"task", "method", "selected", "mean development score per configuration"}, rows))
 	for _, half := range []string{HalfEval, HalfDev} {
 		if half == HalfEval {
 			p("#### Evaluation half (reported once, at the development-chosen configurations)\n\n")
@@ -456,7 +458,7 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 	p("\n")
 	head := []string{"dataset (half), loss"}
 	for _, e := range o.Epsilons {
-		head = append(head, "ε = "+sig(e))
+		head = append(head, "ε = "+md.Sig(e))
 	}
 	rows = nil
 	for _, half := range []string{HalfEval, HalfDev} {
@@ -487,7 +489,7 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 			}
 		}
 	}
-	p("%s\n", table(head, rows))
+	p("%s\n", md.Table(head, rows))
 }
 
 // studyHeadline is README's study part: the evaluation half at ε = 1 and 5.
@@ -511,14 +513,14 @@ func studyHeadline(s *StudySummary) string {
 		}
 		ln := s.Options.Losses[d.Task][0]
 		for _, e := range pick {
-			row := []string{fmt.Sprintf("%s, %s, ε = %s", d.Key, ln, sig(e))}
+			row := []string{fmt.Sprintf("%s, %s, ε = %s", d.Key, ln, md.Sig(e))}
 			for _, m := range []string{MethodNonPrivate, MethodExponential, MethodDPGD, MethodDPGDProjected} {
 				ee := e
 				if m == MethodNonPrivate {
 					ee = 0
 				}
 				if c := s.cell(d.Key, ln, ee, m); c != nil {
-					row = append(row, fmt.Sprintf("%s [%s, %s]", sig(c.Mean), sig(c.CI[0]), sig(c.CI[1])))
+					row = append(row, fmt.Sprintf("%s [%s, %s]", md.Sig(c.Mean), md.Sig(c.CI[0]), md.Sig(c.CI[1])))
 				} else {
 					row = append(row, "n/a")
 				}
@@ -531,7 +533,7 @@ func studyHeadline(s *StudySummary) string {
 			rows = append(rows, row)
 		}
 	}
-	b.WriteString(table(head, rows))
+	b.WriteString(md.Table(head, rows))
 	return b.String()
 }
 

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
+
 	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 
 	"github.com/dpsample/dpsample/core/plot"
@@ -51,7 +53,7 @@ func utility(root string) (Utility, error) {
 
 // pm formats mean ± spread, printing float residue (|x| < 10⁻¹²) as 0.
 func pm(m, s float64) string {
-	return fmt.Sprintf("%s ± %s", sig(z12(m)), sig(z12(s)))
+	return fmt.Sprintf("%s ± %s", md.Sig(z12(m)), md.Sig(z12(s)))
 }
 
 func z12(x float64) float64 {
@@ -63,7 +65,7 @@ func z12(x float64) float64 {
 
 // mci formats a median with its 95 % bootstrap interval.
 func mci(m float64, ci [2]float64) string {
-	return fmt.Sprintf("%s [%s, %s]", sig(z12(m)), sig(z12(ci[0])), sig(z12(ci[1])))
+	return fmt.Sprintf("%s [%s, %s]", md.Sig(z12(m)), md.Sig(z12(ci[0])), md.Sig(z12(ci[1])))
 }
 
 // utilityHeadline is README's utility part: breast-cancer accuracy with the
@@ -84,10 +86,10 @@ func utilityHeadline(r *Report) string {
 					if c == nil || c.Error != "" {
 						continue
 					}
-					row := []string{fmt.Sprintf("%s, n = %d, k = %d, ε = %s, d = %d", g.Loss, g.N, k, sig(e), dHi)}
+					row := []string{fmt.Sprintf("%s, n = %d, k = %d, ε = %s, d = %d", g.Loss, g.N, k, md.Sig(e), dHi)}
 					for _, m := range []string{MethodExponential, MethodDPGD, MethodDPGDProjected, MethodOutputPert} {
 						if c := findCell(u, WorkloadSynthetic, g.Loss, g.N, k, dHi, e, m); c != nil && c.Error == "" && c.Runs > 0 {
-							row = append(row, fmt.Sprintf("%s (%s s)", mci(c.ExcessMedian, c.ExcessCI), sig(c.SecondsPerRun)))
+							row = append(row, fmt.Sprintf("%s (%s s)", mci(c.ExcessMedian, c.ExcessCI), md.Sig(c.SecondsPerRun)))
 						} else {
 							row = append(row, "n/a")
 						}
@@ -98,7 +100,7 @@ func utilityHeadline(r *Report) string {
 		}
 		if len(rows) > 0 {
 			fmt.Fprintf(&b, "\nDimension-free experiment (synthetic rank-k GLMs, every method run in the ambient d): excess empirical risk, **median [95 %% bootstrap interval] over %d seeds**, and seconds per run, at the largest d where Algorithm 1 ran:\n\n", s.Seeds)
-			b.WriteString(table([]string{"workload", MethodExponential + " (Algorithm 1)", MethodDPGD, MethodDPGDProjected, MethodOutputPert}, rows))
+			b.WriteString(md.Table([]string{"workload", MethodExponential + " (Algorithm 1)", MethodDPGD, MethodDPGDProjected, MethodOutputPert}, rows))
 		}
 	}
 	return b.String()
@@ -147,7 +149,7 @@ func (c comparison) sentence() string {
 		return fmt.Sprintf("- against %s: no cell where both ran.", c.method)
 	}
 	return fmt.Sprintf("- against **%s**: Algorithm 1's median is lower in %d of %d cells (clearly lower — disjoint 95 %% intervals — in %d, clearly higher in %d); Algorithm 1's median / %s's median ranges %s–%s.",
-		c.method, c.lower, c.cells, c.clearLo, c.clearH, c.method, sig(c.minRatio), sig(c.maxRatio))
+		c.method, c.lower, c.cells, c.clearLo, c.clearH, c.method, md.Sig(c.minRatio), md.Sig(c.maxRatio))
 }
 
 // theoryNote says what Theorem 2.2 claims against unconstrained DP-GD.
@@ -184,7 +186,7 @@ func scheduleNote(u *UtilityReport) string {
 				}
 			}
 			byN = append(byN, fmt.Sprintf("%s at n = %d (T = %s): Algorithm 1's median below dp-gd's in %d of %d cells (clearly in %d, clearly above in %d), dp-gd's medians %s–%s",
-				ln, n, strings.Join(steps, ", "), cp.lower, cp.cells, cp.clearLo, cp.clearH, sig(lo), sig(hi)))
+				ln, n, strings.Join(steps, ", "), cp.lower, cp.cells, cp.clearLo, cp.clearH, md.Sig(lo), md.Sig(hi)))
 		}
 	}
 	return "**DP-GD's schedule (issue 33).** Until this run §3b ran both DP-GD variants at a fixed T = 100 with h = C/(√T·√(G² + mσ²)) (m = d projected, k unprojected) and the average of every iterate; on these rank-k logistic instances that rule stops 0.02–0.04 short of the optimum even without noise, about half to all of its private excess (core/baseline's TestDimFreeNoiseFreeConverges), and that run found Algorithm 1's median below unprojected DP-GD's in 6 of 23 cells and below projected DP-GD's in 20 of 23. " +
@@ -259,7 +261,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 							case c.Error != "":
 								row = append(row, "n/a")
 							default:
-								row = append(row, fmt.Sprintf("%s (%s s)", mci(c.ExcessMedian, c.ExcessCI), sig(c.SecondsPerRun)))
+								row = append(row, fmt.Sprintf("%s (%s s)", mci(c.ExcessMedian, c.ExcessCI), md.Sig(c.SecondsPerRun)))
 								any = true
 							}
 						}
@@ -267,7 +269,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 							rows = append(rows, row)
 						}
 					}
-					p("**%s, n = %d, rank %d, ε = %s**\n\n%s\n", g.Loss, g.N, k, sig(e), table(head, rows))
+					p("**%s, n = %d, rank %d, ε = %s**\n\n%s\n", g.Loss, g.N, k, md.Sig(e), md.Table(head, rows))
 					if ln := scheduleLine(u, g, k, e); ln != "" {
 						p("%s\n\n", ln)
 					}
@@ -285,9 +287,9 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 		p("**Growth with d**: median risk at the largest d over the median at the smallest d, 95 %% bootstrap interval (the two samples resampled independently). There is no target column: in exact arithmetic every method's risk law except projected DP-GD's is the same at every d (the rows lie in span(U), every regulariser and every noise is isotropic, and only θ's component in span(U) changes the loss), so for those rows the ratio checks the implementation and should be 1 up to noise; projected DP-GD's projection onto ‖θ‖ ≤ C couples the span with d − k noise coordinates.\n\n")
 		var rows [][]string
 		for _, d := range u.Ratios {
-			rows = append(rows, []string{d.Loss, strconv.Itoa(d.N), strconv.Itoa(d.Rank), sig(d.Epsilon), d.Method, fmt.Sprintf("%d → %d", d.DLow, d.DHigh), sig(d.Low), sig(d.High), mci(d.Ratio, d.RatioCI), map[bool]string{true: "yes", false: "no"}[d.Invariant]})
+			rows = append(rows, []string{d.Loss, strconv.Itoa(d.N), strconv.Itoa(d.Rank), md.Sig(d.Epsilon), d.Method, fmt.Sprintf("%d → %d", d.DLow, d.DHigh), md.Sig(d.Low), md.Sig(d.High), mci(d.Ratio, d.RatioCI), map[bool]string{true: "yes", false: "no"}[d.Invariant]})
 		}
-		p("%s\n", table([]string{"loss", "n", "rank", "ε", "method", "d", "median (d low)", "median (d high)", "ratio [95 % CI]", "same law at every d by construction"}, rows))
+		p("%s\n", md.Table([]string{"loss", "n", "rank", "ε", "method", "d", "median (d low)", "median (d high)", "ratio [95 % CI]", "same law at every d by construction"}, rows))
 	}
 	var errs []string
 	for _, c := range u.Cells {
@@ -325,7 +327,7 @@ func scheduleLine(u *UtilityReport, g SyntheticGrid, k int, e float64) string {
 			}
 			sc := c.Schedule
 			ds = append(ds, strconv.Itoa(d))
-			scheds = append(scheds, fmt.Sprintf("T = %d, h = %s, σ = %s", sc.Steps, sig(sc.Step), sig(sc.Sigma)))
+			scheds = append(scheds, fmt.Sprintf("T = %d, h = %s, σ = %s", sc.Steps, md.Sig(sc.Step), md.Sig(sc.Sigma)))
 		}
 		if len(scheds) == 0 {
 			continue
@@ -413,7 +415,7 @@ func latentFindings(u *UtilityReport) string {
 		if d.ExcessMedian > l.ExcessMedian {
 			higher++
 		}
-		zs = append(zs, fmt.Sprintf("%s n=%d k=%d ε=%s: %+.2f", l.Loss, l.N, l.Rank, sig(l.Epsilon), z))
+		zs = append(zs, fmt.Sprintf("%s n=%d k=%d ε=%s: %+.2f", l.Loss, l.N, l.Rank, md.Sig(l.Epsilon), z))
 	}
 	if cells == 0 {
 		return ""
@@ -445,13 +447,13 @@ func invariantFindings(u *UtilityReport) string {
 		tot++
 		if d.RatioCI[0] > 1 || d.RatioCI[1] < 1 {
 			out++
-			which = append(which, fmt.Sprintf("%s n=%d k=%d ε=%s %s %s", d.Loss, d.N, d.Rank, sig(d.Epsilon), d.Method, mci(d.Ratio, d.RatioCI)))
+			which = append(which, fmt.Sprintf("%s n=%d k=%d ε=%s %s %s", d.Loss, d.N, d.Rank, md.Sig(d.Epsilon), d.Method, mci(d.Ratio, d.RatioCI)))
 		}
 	}
 	proj := []string{}
 	for _, d := range u.Ratios {
 		if !d.Invariant {
-			proj = append(proj, sig(d.Ratio))
+			proj = append(proj, md.Sig(d.Ratio))
 		}
 	}
 	s := fmt.Sprintf("Growth with d: of the %d ratios risk(d high)/risk(d low) for methods whose risk law is the same at every d, %d have a 95 %% interval excluding 1 (≈ %.1f expected by chance at 95 %%)", tot, out, 0.05*float64(tot))
