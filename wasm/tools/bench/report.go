@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/study"
+
 	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 
 	"github.com/dpsample/dpsample/core/sampler"
@@ -39,7 +41,7 @@ func headlineTable(r *Report) string {
 		}
 		t += "\nIssue 12's speed targets (logistic, n = 455, d = 30 — breast cancer's training shape —, δ = 1e-5, one sample; native and Chromium in the same run):\n\n" + md.Table([]string{"benchmark", "target", "measured", "verdict"}, rs)
 	}
-	if st := studyHeadline(r.Study); st != "" {
+	if st := study.StudyHeadline(r.Study); st != "" {
 		t += "\n" + st
 	}
 	if u := utilityHeadline(r); u != "" {
@@ -133,7 +135,7 @@ func markdown(r *Report) string {
 	// 3. Utility
 	p("## 3. Utility vs baselines\n\n")
 	p("### 3a. Real data: issue 20's study\n\n")
-	studyMarkdown(&b, r.Study)
+	study.StudyMarkdown(&b, r.Study)
 	utilityMarkdown(&b, r)
 
 	// 4. Lower bound

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
+
 	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 
 	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
@@ -144,7 +146,7 @@ type rowsJSResult struct {
 
 // rowsSection measures the table. base is a second browser on a checkout
 // built at BaseCommit (nil: the "then" column is left out).
-func rowsSection(br, base *browser) (Rows, error) {
+func rowsSection(br, base *chrome.Browser) (Rows, error) {
 	reps := 1
 	ns := benchkit.RowsN
 	if quick {
@@ -158,7 +160,7 @@ func rowsSection(br, base *browser) (Rows, error) {
 		ns = []int{n}
 	}
 	out := Rows{Protocol: fmt.Sprintf(rowsProtocol, reps, BaseCommit), Cores: runtime.NumCPU()}
-	ctx, done, _, err := br.tab(3 * time.Hour)
+	ctx, done, _, err := br.Tab(3 * time.Hour)
 	if err != nil {
 		return out, err
 	}
@@ -166,7 +168,7 @@ func rowsSection(br, base *browser) (Rows, error) {
 	var bctx context.Context
 	if base != nil {
 		var bdone context.CancelFunc
-		if bctx, bdone, _, err = base.tab(3 * time.Hour); err != nil {
+		if bctx, bdone, _, err = base.Tab(3 * time.Hour); err != nil {
 			return out, fmt.Errorf("the baseline module (%s): %w", BaseCommit, err)
 		}
 		defer bdone()
@@ -252,13 +254,13 @@ func rowsSection(br, base *browser) (Rows, error) {
 					} else if c.all {
 						w = out.Browser
 					}
-					c0 := treeCPU(b.pid)
+					c0 := treeCPU(b.Pid)
 					r, err := chrom(cx, n, w, c.mode, c.fixed)
 					if err != nil {
 						return out, err
 					}
 					cell.Wall = append(cell.Wall, r.S)
-					cell.CPU = append(cell.CPU, (treeCPU(b.pid) - c0).Seconds())
+					cell.CPU = append(cell.CPU, (treeCPU(b.Pid) - c0).Seconds())
 					cell.Workers = r.Workers
 					if c.all {
 						row.BWorkers = r.Workers
@@ -472,7 +474,7 @@ func loadStats(xs []int) (lo, hi, med int) {
 // checkout built at BaseCommit) when baseRoot is set; "auto" makes one: a
 // detached git worktree of root at BaseCommit, built by its ./build.sh build
 // and removed afterwards.
-func rowsWithBaseline(br *browser, root, baseRoot string) (Rows, error) {
+func rowsWithBaseline(br *chrome.Browser, root, baseRoot string) (Rows, error) {
 	if baseRoot == "" {
 		return rowsSection(br, nil)
 	}
@@ -491,11 +493,11 @@ func rowsWithBaseline(br *browser, root, baseRoot string) (Rows, error) {
 		}
 		defer exec.Command("git", "-C", root, "worktree", "remove", "--force", baseRoot).Run()
 	}
-	base, err := startBrowser(baseRoot)
+	base, err := chrome.Start(baseRoot)
 	if err != nil {
 		return Rows{}, fmt.Errorf("-rows-baseline %s: %w", baseRoot, err)
 	}
-	defer base.close()
+	defer base.Close()
 	return rowsSection(br, base)
 }
 

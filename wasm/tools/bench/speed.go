@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
+
 	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 
 	"github.com/dpsample/dpsample/core/benchkit"
@@ -105,7 +107,7 @@ func nativePlace(js []job) (map[string][]float64, error) {
 	return out, nil
 }
 
-func speed(wasmPath string, br *browser) (Speed, error) {
+func speed(wasmPath string, br *chrome.Browser) (Speed, error) {
 	js := jobs()
 	s := Speed{Protocol: fmt.Sprintf(protocol, js[0].Warm, js[0].Reps)}
 	node, err := startNode(wasmPath)
@@ -113,7 +115,7 @@ func speed(wasmPath string, br *browser) (Speed, error) {
 		return s, fmt.Errorf("node: %w", err)
 	}
 	defer node.close()
-	chrom, err := br.benchPlace()
+	chrom, err := benchPlace(br)
 	if err != nil {
 		return s, fmt.Errorf("chromium: %w", err)
 	}

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package study
 
 import (
 	"context"
@@ -41,7 +41,7 @@ func expRequest(o UtilityOptions, w *workload, eps float64, direct bool, sampler
 		return mechanism.Request{Loss: w.kind.String(), X: w.xTrain, Y: w.yTrain, Epsilon: eps, Delta: o.Delta,
 			Radius: w.radius, Rank: w.rank, Clip: o.Clip, Seed: seed, Sampler: samplerName}
 	}
-	return mechanism.Request{Loss: w.kind.String(), X: latentRows(w.latent), Y: targets(w.latent), Epsilon: eps,
+	return mechanism.Request{Loss: w.kind.String(), X: latentRows(w.latent), Y: Targets(w.latent), Epsilon: eps,
 		Delta: o.Delta, Radius: w.radius, Clip: o.Clip, Seed: seed, Sampler: samplerName}
 }
 

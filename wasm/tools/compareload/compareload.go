@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
 	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 
 	"github.com/chromedp/chromedp"
@@ -46,7 +47,7 @@ func compareLoad(root string, modules []string, loads int, out io.Writer) error 
 		if err != nil {
 			return err
 		}
-		gz, br, err := compressed(raw)
+		gz, br, err := chrome.Compressed(raw)
 		if err != nil {
 			return fmt.Errorf("%s: %w", m, err)
 		}
@@ -73,11 +74,11 @@ func compareLoad(root string, modules []string, loads int, out io.Writer) error 
 		}
 		return nil
 	}
-	b, err := startBrowser(mirror)
+	b, err := chrome.Start(mirror)
 	if err != nil {
 		return err
 	}
-	defer b.close()
+	defer b.Close()
 	res := make([]map[string][]float64, len(modules))
 	for i := range res {
 		res[i] = map[string][]float64{}
@@ -87,7 +88,7 @@ func compareLoad(root string, modules []string, loads int, out io.Writer) error 
 			if err := use(vs[i]); err != nil {
 				return err
 			}
-			ctx, done, _, err := b.tab(2 * time.Minute)
+			ctx, done, _, err := b.Tab(2 * time.Minute)
 			if err != nil {
 				return fmt.Errorf("%s, load %d: %w", modules[i], r+1, err)
 			}
@@ -112,7 +113,7 @@ func compareLoad(root string, modules []string, loads int, out io.Writer) error 
 			}
 		}
 	}
-	fmt.Fprintf(out, "cold loads of index.html, %d per module, interleaved, one headless Chromium (%s), dev server with .br/.gz; ms from navigation start\n", loads, b.version)
+	fmt.Fprintf(out, "cold loads of index.html, %d per module, interleaved, one headless Chromium (%s), dev server with .br/.gz; ms from navigation start\n", loads, b.Version)
 	for i, m := range modules {
 		fmt.Fprintf(out, "\n[%d] %s: %d B raw, %d B brotli, %d B gzip\n", i, m, len(vs[i].raw), len(vs[i].br), len(vs[i].gz))
 		for _, k := range loadMarks {

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package study
 
 import (
 	"context"
@@ -26,7 +26,7 @@ func TestStudyDatasets(t *testing.T) {
 				t.Errorf("%s: %s is reserved for the independent check", d.Key, bad)
 			}
 		}
-		tab, clampedY, err := d.load("../../..")
+		tab, clampedY, err := d.Load("../../../..")
 		if err != nil {
 			t.Fatalf("%s: %v", d.Key, err)
 		}
@@ -62,7 +62,7 @@ func fakeRuns(ds, half, task, cfg string, c float64, m string, k int, score floa
 }
 
 // TestStudyTableNeedsSplits: a report table cannot be built from a single
-// split (issue 20): summarizeStudy refuses it; with 20 splits the same cell
+// Split (issue 20): summarizeStudy refuses it; with 20 splits the same cell
 // is reported with an interval. The guard is what refuses: at minSplits = 1
 // (a deliberately broken report) the single split goes through.
 func TestStudyTableNeedsSplits(t *testing.T) {
@@ -91,7 +91,7 @@ func TestStudyTableNeedsSplits(t *testing.T) {
 		t.Errorf("cell %+v", c)
 	}
 	var b strings.Builder
-	studyMarkdown(&b, s)
+	StudyMarkdown(&b, s)
 	if !strings.Contains(b.String(), "20 random 80/20 splits") {
 		t.Error("the section does not state its splits")
 	}
@@ -109,15 +109,15 @@ func TestSelectDefaultsDevOnly(t *testing.T) {
 		if c == 2 {
 			score = 0.9
 		}
-		rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, configName(c, ""), c, MethodExponential, 20, score)...)
+		rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, ConfigName(c, ""), c, MethodExponential, 20, score)...)
 		eval := 0.5
 		if c == 8 {
 			eval = 0.99
 		}
-		rs = append(rs, fakeRuns("penguins", HalfEval, TaskClassification, configName(c, ""), c, MethodExponential, 20, eval)...)
+		rs = append(rs, fakeRuns("penguins", HalfEval, TaskClassification, ConfigName(c, ""), c, MethodExponential, 20, eval)...)
 	}
-	rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, configName(4, ExtraEtaPaper), 4, MethodExponential, 20, 0.85)...)
-	rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, configName(4, ExtraNoIntercept), 4, MethodExponential, 20, 0.7)...)
+	rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, ConfigName(4, ExtraEtaPaper), 4, MethodExponential, 20, 0.85)...)
+	rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, ConfigName(4, ExtraNoIntercept), 4, MethodExponential, 20, 0.7)...)
 	sel, ok := selectionFor(SelectDefaults(rs, o), TaskClassification, MethodExponential)
 	if !ok || sel.C != 2 || sel.Config != "c=2|eta=paper" {
 		t.Errorf("selection %+v, want c = 2 with eta=paper (beats c=4 plain 0.80; nointercept does not)", sel)
@@ -134,7 +134,7 @@ func TestRunStudyResumes(t *testing.T) {
 		Losses: map[string][]string{TaskRegression: {"huber"}}}
 	path := filepath.Join(t.TempDir(), "runs.jsonl")
 	logf := func(string, ...any) {}
-	rep, err := RunStudy(context.Background(), "../../..", path, o, logf)
+	rep, err := RunStudy(context.Background(), "../../../..", path, o, logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestRunStudyResumes(t *testing.T) {
 		}
 	}
 	before, _ := os.ReadFile(path)
-	if _, err := RunStudy(context.Background(), "../../..", path, o, logf); err != nil {
+	if _, err := RunStudy(context.Background(), "../../../..", path, o, logf); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := os.ReadFile(path)
@@ -167,7 +167,7 @@ func TestRunStudyResumes(t *testing.T) {
 // rule the study chose; a changed constant or a re-run study that selects
 // another c fails here.
 func TestDefaultRadiusIsTheStudys(t *testing.T) {
-	s, err := loadStudy("../../..", filepath.Join("docs", "study", "runs.jsonl.gz"))
+	s, err := LoadStudy("../../../..", filepath.Join("docs", "study", "runs.jsonl.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package study
 
 import (
 	"fmt"
@@ -123,7 +123,7 @@ func summarizeStudy(runs []StudyRun, o StudyOptions, minSplits int) (*StudySumma
 		if r.Schedule != "" && r.Method != MethodExponential {
 			sum.Schedules[r.Method+" ("+r.Loss+")"] = r.Schedule
 		}
-		if _, ok := shape[r.Dataset]; !ok && r.Config == configName(r.C, "") {
+		if _, ok := shape[r.Dataset]; !ok && r.Config == ConfigName(r.C, "") {
 			ds, _ := LookupStudy(r.Dataset)
 			shape[r.Dataset] = StudyDatasetRow{Key: r.Dataset, Half: r.Half, Task: r.Task, Note: ds.Note, N: r.N, D: r.D}
 		}
@@ -363,8 +363,8 @@ func studyTable(s *StudySummary, ds StudyDatasetRow, ln string) string {
 	return md.Table(head, rows)
 }
 
-// studyMarkdown writes the study's section.
-func studyMarkdown(b *strings.Builder, s *StudySummary) {
+// StudyMarkdown writes the study's section.
+func StudyMarkdown(b *strings.Builder, s *StudySummary) {
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	if s == nil || s.Status != "measured" {
 		p("**Pending**: run `go run ./wasm/tools/bench -study docs/study/runs.jsonl` (resumable; about 100 minutes of wall time on this shared machine with several processes, see -study-split-range), gzip it to docs/study/runs.jsonl.gz, then `./build.sh bench` reads it.\n\n")
@@ -400,12 +400,12 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 	}
 	p("%s\n", md.Table([]string{"dataset", "half", "task", "n (training)", "d (with intercept)", "what"}, rows))
 	p("#### Defaults chosen on the development half\n\n")
-	p("Rule (`SelectDefaults`, fixed in code before the run): per task and method, the multiplier c (classification %v, regression %v) with the highest mean development score (accuracy; −MAE/half-range for regression) over the development datasets, ε and splits of the task's first loss (logistic, huber); Algorithm 1's alternatives %v are adopted if they beat the plain rule at the page's previous c (4 classification, 2 regression). The evaluation half then runs every method once, at its own selected configuration. The non-private row of every table is the fit in the ball of its own selected c (the best ceiling the development half found), not necessarily Algorithm 1's ball.\n\n", o.grid(TaskClassification), o.grid(TaskRegression), o.Extras)
+	p("Rule (`SelectDefaults`, fixed in code before the run): per task and method, the multiplier c (classification %v, regression %v) with the highest mean development score (accuracy; −MAE/half-range for regression) over the development datasets, ε and splits of the task's first loss (logistic, huber); Algorithm 1's alternatives %v are adopted if they beat the plain rule at the page's previous c (4 classification, 2 regression). The evaluation half then runs every method once, at its own selected configuration. The non-private row of every table is the fit in the ball of its own selected c (the best ceiling the development half found), not necessarily Algorithm 1's ball.\n\n", o.GridFor(TaskClassification), o.GridFor(TaskRegression), o.Extras)
 	rows = nil
 	for _, sel := range s.Selection {
 		var cs, extras []string
-		for _, c := range o.grid(sel.Task) {
-			if v, ok := sel.Scores[configName(c, "")]; ok {
+		for _, c := range o.GridFor(sel.Task) {
+			if v, ok := sel.Scores[ConfigName(c, "")]; ok {
 				cs = append(cs, fmt.Sprintf("c=%g: %.4f", c, v))
 			}
 		}
@@ -492,8 +492,8 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 	p("%s\n", md.Table(head, rows))
 }
 
-// studyHeadline is README's study part: the evaluation half at ε = 1 and 5.
-func studyHeadline(s *StudySummary) string {
+// StudyHeadline is README's study part: the evaluation half at ε = 1 and 5.
+func StudyHeadline(s *StudySummary) string {
 	if s == nil || s.Status != "measured" {
 		return ""
 	}
@@ -537,10 +537,10 @@ func studyHeadline(s *StudySummary) string {
 	return b.String()
 }
 
-// loadStudy summarises the study's runs file (rel to root); a missing file
+// LoadStudy summarises the study's runs file (rel to root); a missing file
 // gives a "pending" summary, a file with a cell of fewer than
 // minStudySplits splits an error.
-func loadStudy(root, rel string) (*StudySummary, error) {
+func LoadStudy(root, rel string) (*StudySummary, error) {
 	runs, err := ReadStudyRuns(filepath.Join(root, rel))
 	if err != nil {
 		return nil, err
