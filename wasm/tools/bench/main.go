@@ -136,7 +136,7 @@ func main() {
 	step("cost vs theory", func() (err error) { r.Cost, err = cost(); return })
 	step("lower bound", func() (err error) { r.Lower, err = lower(); return })
 	step("real-data study (from its runs file)", func() (err error) { r.Study, err = study.LoadStudy(*root, *studyResults); return })
-	step("utility vs baselines", func() (err error) { r.Utility, err = utility(*root); return })
+	step("utility vs baselines", func() (err error) { r.Utility, err = measureUtility(*root); return })
 	step("privacy audit", func() (err error) { r.Audit, err = privacyAudit(); return })
 	r.Seconds = time.Since(start).Seconds()
 
@@ -185,7 +185,7 @@ func remeasure(root, section, rowsBase, shipped string) error {
 	commit := gitCommit(root) // the code measured: HEAD when the run starts
 	switch section {
 	case "utility":
-		if r.Utility, err = utility(root); err != nil {
+		if r.Utility, err = measureUtility(root); err != nil {
 			return err
 		}
 	case "lower":

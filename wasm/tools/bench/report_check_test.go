@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/study"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 
 	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 )
@@ -36,7 +36,7 @@ func targetOnInvariant(md string) error {
 				continue
 			}
 			for _, c := range cells(lines[j]) {
-				if slices.Contains(study.AllMethods(), c) && study.DimInvariant(c) {
+				if slices.Contains(utility.AllMethods(), c) && utility.DimInvariant(c) {
 					return fmt.Errorf("table %q has a target column and a row for %s, whose risk law is the same at every d: %s", lines[i], c, lines[j])
 				}
 			}
@@ -59,9 +59,9 @@ func cells(line string) []string {
 // rows are projected DP-GD or plain numbers.
 func TestTargetOnInvariantCatches(t *testing.T) {
 	bad := []string{
-		md.Table([]string{"loss", "rank", "ε", "method", "ratio ± SE", "≤ 1.3"}, [][]string{{"logistic", "1", "1", study.MethodExponential, "0.9 ± 0.2", "yes"}}),
-		md.Table([]string{"method", "ratio", "target"}, [][]string{{study.MethodDPGD, "1.1", "1"}}),
-		md.Table([]string{"method", "ratio", "Goal"}, [][]string{{study.MethodExpLatent, "1.1", "1"}}),
+		md.Table([]string{"loss", "rank", "ε", "method", "ratio ± SE", "≤ 1.3"}, [][]string{{"logistic", "1", "1", utility.MethodExponential, "0.9 ± 0.2", "yes"}}),
+		md.Table([]string{"method", "ratio", "target"}, [][]string{{utility.MethodDPGD, "1.1", "1"}}),
+		md.Table([]string{"method", "ratio", "Goal"}, [][]string{{utility.MethodExpLatent, "1.1", "1"}}),
 	}
 	for _, md := range bad {
 		if targetOnInvariant("text\n\n"+md+"\nmore") == nil {
@@ -69,9 +69,9 @@ func TestTargetOnInvariantCatches(t *testing.T) {
 		}
 	}
 	good := []string{
-		md.Table([]string{"method", "ratio", "target"}, [][]string{{study.MethodDPGDProjected, "3", "—"}}),
+		md.Table([]string{"method", "ratio", "target"}, [][]string{{utility.MethodDPGDProjected, "3", "—"}}),
 		md.Table([]string{"ε", "Algorithm 1", "target", "verdict"}, [][]string{{"1", "0.8", "0.76", "met"}}),
-		md.Table([]string{"method", "ratio [95 % CI]"}, [][]string{{study.MethodExponential, "1.0 [0.8, 1.2]"}}),
+		md.Table([]string{"method", "ratio [95 % CI]"}, [][]string{{utility.MethodExponential, "1.0 [0.8, 1.2]"}}),
 	}
 	for _, md := range good {
 		if err := targetOnInvariant(md); err != nil {

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/study"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 
 	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 
@@ -27,21 +27,21 @@ import (
 // its full preset (FullUtilityOptions; QuickUtilityOptions under
 // BENCH_QUICK=1).
 type Utility struct {
-	Status string               `json:"status"` // "measured"
-	Preset string               `json:"preset"`
-	Report *study.UtilityReport `json:"report"`
+	Status string                 `json:"status"` // "measured"
+	Preset string                 `json:"preset"`
+	Report *utility.UtilityReport `json:"report"`
 }
 
-func utility(root string) (Utility, error) {
-	o, preset := study.FullUtilityOptions(), "FullUtilityOptions"
+func measureUtility(root string) (Utility, error) {
+	o, preset := utility.FullUtilityOptions(), "FullUtilityOptions"
 	if quick {
-		o, preset = study.QuickUtilityOptions(), "QuickUtilityOptions"
+		o, preset = utility.QuickUtilityOptions(), "QuickUtilityOptions"
 	}
 	if o.Real != nil {
 		o.Real.DataDir = filepath.Join(root, "site", "data")
 	}
 	last := time.Now()
-	rep, err := study.UtilityBench(context.Background(), o, func(done, total int) {
+	rep, err := utility.UtilityBench(context.Background(), o, func(done, total int) {
 		if time.Since(last) > 10*time.Second || done == total {
 			last = time.Now()
 			fmt.Fprintf(os.Stderr, "bench: utility %d/%d runs\n", done, total)
@@ -84,13 +84,13 @@ func utilityHeadline(r *Report) string {
 			dHi := maxInt(g.Dims)
 			for _, k := range g.Ranks {
 				for _, e := range g.Epsilons {
-					c := findCell(u, study.WorkloadSynthetic, g.Loss, g.N, k, dHi, e, study.MethodExponential)
+					c := findCell(u, utility.WorkloadSynthetic, g.Loss, g.N, k, dHi, e, utility.MethodExponential)
 					if c == nil || c.Error != "" {
 						continue
 					}
 					row := []string{fmt.Sprintf("%s, n = %d, k = %d, ε = %s, d = %d", g.Loss, g.N, k, md.Sig(e), dHi)}
-					for _, m := range []string{study.MethodExponential, study.MethodDPGD, study.MethodDPGDProjected, study.MethodOutputPert} {
-						if c := findCell(u, study.WorkloadSynthetic, g.Loss, g.N, k, dHi, e, m); c != nil && c.Error == "" && c.Runs > 0 {
+					for _, m := range []string{utility.MethodExponential, utility.MethodDPGD, utility.MethodDPGDProjected, utility.MethodOutputPert} {
+						if c := findCell(u, utility.WorkloadSynthetic, g.Loss, g.N, k, dHi, e, m); c != nil && c.Error == "" && c.Runs > 0 {
 							row = append(row, fmt.Sprintf("%s (%s s)", mci(c.ExcessMedian, c.ExcessCI), md.Sig(c.SecondsPerRun)))
 						} else {
 							row = append(row, "n/a")
@@ -102,7 +102,7 @@ func utilityHeadline(r *Report) string {
 		}
 		if len(rows) > 0 {
 			fmt.Fprintf(&b, "\nDimension-free experiment (synthetic rank-k GLMs, every method run in the ambient d): excess empirical risk, **median [95 %% bootstrap interval] over %d seeds**, and seconds per run, at the largest d where Algorithm 1 ran:\n\n", s.Seeds)
-			b.WriteString(md.Table([]string{"workload", study.MethodExponential + " (Algorithm 1)", study.MethodDPGD, study.MethodDPGDProjected, study.MethodOutputPert}, rows))
+			b.WriteString(md.Table([]string{"workload", utility.MethodExponential + " (Algorithm 1)", utility.MethodDPGD, utility.MethodDPGDProjected, utility.MethodOutputPert}, rows))
 		}
 	}
 	return b.String()
@@ -117,14 +117,14 @@ type comparison struct {
 	minRatio, maxRatio            float64 // Algorithm 1's median / m's median
 }
 
-func compare(u *study.UtilityReport, m string, filter func(c *study.UtilityCell) bool) comparison {
+func compare(u *utility.UtilityReport, m string, filter func(c *utility.UtilityCell) bool) comparison {
 	cp := comparison{method: m, minRatio: math.Inf(1), maxRatio: math.Inf(-1)}
 	for i := range u.Cells {
 		a := &u.Cells[i]
-		if a.Workload != study.WorkloadSynthetic || a.Method != study.MethodExponential || a.Error != "" || a.Runs == 0 || (filter != nil && !filter(a)) {
+		if a.Workload != utility.WorkloadSynthetic || a.Method != utility.MethodExponential || a.Error != "" || a.Runs == 0 || (filter != nil && !filter(a)) {
 			continue
 		}
-		b := findCell(u, study.WorkloadSynthetic, a.Loss, a.N, a.Rank, a.D, a.Epsilon, m)
+		b := findCell(u, utility.WorkloadSynthetic, a.Loss, a.N, a.Rank, a.D, a.Epsilon, m)
 		if b == nil || b.Error != "" || b.Runs == 0 {
 			continue
 		}
@@ -160,27 +160,27 @@ const theoryNote = "**What the theory predicts.** Theorem 2.2 bounds Algorithm 1
 // scheduleNote is issue 33's account of DP-GD's schedule in §3b: what the
 // previous run used, what this one uses, and what the change did, per loss
 // and n (the counts and ranges are computed from the tables).
-func scheduleNote(u *study.UtilityReport) string {
-	if !slices.ContainsFunc(u.Cells, func(c study.UtilityCell) bool { return c.Schedule != nil }) {
+func scheduleNote(u *utility.UtilityReport) string {
+	if !slices.ContainsFunc(u.Cells, func(c utility.UtilityCell) bool { return c.Schedule != nil }) {
 		return ""
 	}
 	var byN []string
 	var ns []int
 	for _, c := range u.Cells {
-		if c.Workload == study.WorkloadSynthetic && c.Method == study.MethodExponential && !slices.Contains(ns, c.N) {
+		if c.Workload == utility.WorkloadSynthetic && c.Method == utility.MethodExponential && !slices.Contains(ns, c.N) {
 			ns = append(ns, c.N)
 		}
 	}
 	for _, n := range ns {
 		for _, ln := range []string{"logistic", "hinge", "lad"} {
-			cp := compare(u, study.MethodDPGD, func(c *study.UtilityCell) bool { return c.N == n && c.Loss == ln })
+			cp := compare(u, utility.MethodDPGD, func(c *utility.UtilityCell) bool { return c.N == n && c.Loss == ln })
 			if cp.cells == 0 {
 				continue
 			}
 			lo, hi := math.Inf(1), math.Inf(-1)
 			var steps []string
 			for _, c := range u.Cells {
-				if c.Workload == study.WorkloadSynthetic && c.Method == study.MethodDPGD && c.N == n && c.Loss == ln && c.Runs > 0 {
+				if c.Workload == utility.WorkloadSynthetic && c.Method == utility.MethodDPGD && c.N == n && c.Loss == ln && c.Runs > 0 {
 					lo, hi = math.Min(lo, c.ExcessMedian), math.Max(hi, c.ExcessMedian)
 					if t := strconv.Itoa(c.Schedule.Steps); !slices.Contains(steps, t) {
 						steps = append(steps, t)
@@ -218,12 +218,12 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 	p("\n")
 	methods := o.Methods
 	if len(methods) == 0 {
-		methods = study.AllMethods()
+		methods = utility.AllMethods()
 	}
 	p("**Findings of this run** (each sentence is computed from the tables below):\n\n")
 	if o.Synthetic != nil {
 		p("- Dimension-free experiment, over every synthetic cell where Algorithm 1 ran in d:\n")
-		for _, m := range []string{study.MethodDPGD, study.MethodDPGDProjected, study.MethodOutputPert, study.MethodObjectivePert} {
+		for _, m := range []string{utility.MethodDPGD, utility.MethodDPGDProjected, utility.MethodOutputPert, utility.MethodObjectivePert} {
 			p("  %s\n", compare(u, m, nil).sentence())
 		}
 		p("- %s\n", invariantFindings(u))
@@ -237,7 +237,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 	}
 	if s := o.Synthetic; s != nil {
 		p("### 3b. Dimension-free experiment in the ambient d (issue 16 part 1)\n\n")
-		p("Synthetic rank-k GLMs: n rows in a k-dimensional subspace (a random orthonormal basis U per d), C = %g, clip = %g, δ = %g, %d seeds per cell. Every method works on the d-dimensional rows: Algorithm 1 through `mechanism.Sample` with the public rank k declared (sampler auto: the first-order sampler for logistic, the zeroth-order proximal sampler for hinge and lad), both DP-GD variants (on core/dpgd's public schedule, stated under each table), output perturbation (SDCA in d, noise in all d) and objective perturbation (Newton in d with a d×d Hessian, where n·d² ≤ %.2g). `%s` is the old shortcut (Algorithm 1 on the k-dim latent data, lifted) and is shown only as a cross-check at d ≤ %d. ", s.Radius, o.Clip, o.Delta, s.Seeds, s.ObjectiveMaxWork, study.MethodExpLatent, s.LatentMaxD)
+		p("Synthetic rank-k GLMs: n rows in a k-dimensional subspace (a random orthonormal basis U per d), C = %g, clip = %g, δ = %g, %d seeds per cell. Every method works on the d-dimensional rows: Algorithm 1 through `mechanism.Sample` with the public rank k declared (sampler auto: the first-order sampler for logistic, the zeroth-order proximal sampler for hinge and lad), both DP-GD variants (on core/dpgd's public schedule, stated under each table), output perturbation (SDCA in d, noise in all d) and objective perturbation (Newton in d with a d×d Hessian, where n·d² ≤ %.2g). `%s` is the old shortcut (Algorithm 1 on the k-dim latent data, lifted) and is shown only as a cross-check at d ≤ %d. ", s.Radius, o.Clip, o.Delta, s.Seeds, s.ObjectiveMaxWork, utility.MethodExpLatent, s.LatentMaxD)
 		p("Cells: **median [95 %% percentile-bootstrap interval] of the excess empirical risk (seconds per run)**. Algorithm 1 cells whose planned work (expected record evaluations × d) exceeds %.2g were not run; they show n/a and the list below gives their T.\n\n", s.MaxWork)
 		p("The grid was cut to fit the bench's time budget on this shared 2-core machine. Measured before the run, under the same load: one hinge sample (zeroth-order sampler, T ∝ n²s²) took 54 s at n = 120, d = 1000, ε = 1 (T = 4.4·10⁵) and 74 s at n = 1000, d = 10 (T = 3.8·10⁷); the planned T at n = 1000 for hinge and lad is 9.4·10⁶ / 3.8·10⁷ / 1.5·10⁸ steps at ε = 0.5 / 1 / 2, so n = 1000 runs logistic only; a logistic sample at n = 120, d = 10⁴ took 9–11 s with the bench's two workers. The cells run:\n\n")
 		for _, g := range s.Grids {
@@ -256,7 +256,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 						row := []string{m}
 						any := false
 						for _, d := range g.Dims {
-							c := findCell(u, study.WorkloadSynthetic, g.Loss, g.N, k, d, e, m)
+							c := findCell(u, utility.WorkloadSynthetic, g.Loss, g.N, k, d, e, m)
 							switch {
 							case c == nil:
 								row = append(row, "")
@@ -282,7 +282,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 			p("![excess risk against d, %s](bench/utility-synthetic-%s.svg)\n\n", ln, ln)
 		}
 		p("**Who wins, cell by cell** (every synthetic cell where Algorithm 1 ran in d; a cell is one loss, n, rank, d and ε):\n\n")
-		for _, m := range []string{study.MethodDPGD, study.MethodDPGDProjected, study.MethodOutputPert, study.MethodObjectivePert} {
+		for _, m := range []string{utility.MethodDPGD, utility.MethodDPGDProjected, utility.MethodOutputPert, utility.MethodObjectivePert} {
 			p("%s\n", compare(u, m, nil).sentence())
 		}
 		p("\n")
@@ -317,13 +317,13 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 // scheduleLine states the public DP-GD schedules (core/dpgd) of one
 // synthetic table, one per method where it is the same at every d, else per
 // d; "" when the cells carry none (a report measured before issue 33).
-func scheduleLine(u *study.UtilityReport, g study.SyntheticGrid, k int, e float64) string {
+func scheduleLine(u *utility.UtilityReport, g utility.SyntheticGrid, k int, e float64) string {
 	var parts []string
-	for _, m := range []string{study.MethodDPGD, study.MethodDPGDProjected} {
+	for _, m := range []string{utility.MethodDPGD, utility.MethodDPGDProjected} {
 		var ds []string
 		var scheds []string
 		for _, d := range g.Dims {
-			c := findCell(u, study.WorkloadSynthetic, g.Loss, g.N, k, d, e, m)
+			c := findCell(u, utility.WorkloadSynthetic, g.Loss, g.N, k, d, e, m)
 			if c == nil || c.Schedule == nil {
 				continue
 			}
@@ -347,7 +347,7 @@ func scheduleLine(u *study.UtilityReport, g study.SyntheticGrid, k int, e float6
 	if len(parts) == 0 {
 		return ""
 	}
-	c := findCell(u, study.WorkloadSynthetic, g.Loss, g.N, k, 0, e, study.MethodDPGD)
+	c := findCell(u, utility.WorkloadSynthetic, g.Loss, g.N, k, 0, e, utility.MethodDPGD)
 	rule := ""
 	if c != nil && c.Schedule != nil {
 		rule, _, _ = strings.Cut(c.Schedule.Rule, ":")
@@ -365,7 +365,7 @@ type tableKey struct {
 // mergedGrids lists one grid per (loss, n, rank, ε) in first-seen order,
 // with the union of the dimensions of every grid that has it (sorted), so
 // that a (loss, n, rank, ε) split over two grids gets one table.
-func mergedGrids(s *study.SyntheticOptions) []study.SyntheticGrid {
+func mergedGrids(s *utility.SyntheticOptions) []utility.SyntheticGrid {
 	var order []tableKey
 	dims := map[tableKey][]int{}
 	for _, g := range s.Grids {
@@ -383,11 +383,11 @@ func mergedGrids(s *study.SyntheticOptions) []study.SyntheticGrid {
 			}
 		}
 	}
-	out := make([]study.SyntheticGrid, len(order))
+	out := make([]utility.SyntheticGrid, len(order))
 	for i, key := range order {
 		ds := slices.Clone(dims[key])
 		slices.Sort(ds)
-		out[i] = study.SyntheticGrid{Loss: key.loss, N: key.n, Ranks: []int{key.rank}, Dims: ds, Epsilons: []float64{key.eps}}
+		out[i] = utility.SyntheticGrid{Loss: key.loss, N: key.n, Ranks: []int{key.rank}, Dims: ds, Epsilons: []float64{key.eps}}
 	}
 	return out
 }
@@ -395,16 +395,16 @@ func mergedGrids(s *study.SyntheticOptions) []study.SyntheticGrid {
 // latentFindings compares Algorithm 1 sampled in d with the latent
 // cross-check at the same d, cell by cell (Mann–Whitney), and pools the
 // cells by Stouffer's z (independent cells, equal weights).
-func latentFindings(u *study.UtilityReport) string {
+func latentFindings(u *utility.UtilityReport) string {
 	var zs []string
 	higher, cells, big := 0, 0, 0
 	sum := 0.0
 	for i := range u.Cells {
 		l := &u.Cells[i]
-		if l.Method != study.MethodExpLatent || l.Runs < 2 {
+		if l.Method != utility.MethodExpLatent || l.Runs < 2 {
 			continue
 		}
-		d := findCell(u, study.WorkloadSynthetic, l.Loss, l.N, l.Rank, l.D, l.Epsilon, study.MethodExponential)
+		d := findCell(u, utility.WorkloadSynthetic, l.Loss, l.N, l.Rank, l.D, l.Epsilon, utility.MethodExponential)
 		if d == nil || d.Runs < 2 {
 			continue
 		}
@@ -439,7 +439,7 @@ func latentFindings(u *study.UtilityReport) string {
 
 // invariantFindings counts the d-invariant ratios whose 95 % interval
 // excludes 1 (about 5 % of them are expected to by chance).
-func invariantFindings(u *study.UtilityReport) string {
+func invariantFindings(u *utility.UtilityReport) string {
 	tot, out := 0, 0
 	var which []string
 	for _, d := range u.Ratios {
@@ -466,7 +466,7 @@ func invariantFindings(u *study.UtilityReport) string {
 	return s
 }
 
-func syntheticLosses(s *study.SyntheticOptions) []string {
+func syntheticLosses(s *utility.SyntheticOptions) []string {
 	var out []string
 	for _, g := range s.Grids {
 		if !slices.Contains(out, g.Loss) {
@@ -478,7 +478,7 @@ func syntheticLosses(s *study.SyntheticOptions) []string {
 
 // findCell finds the cell of workload/loss/n/rank/d/ε/method (empty or 0:
 // any).
-func findCell(u *study.UtilityReport, workload, ln string, n, k, d int, e float64, m string) *study.UtilityCell {
+func findCell(u *utility.UtilityReport, workload, ln string, n, k, d int, e float64, m string) *utility.UtilityCell {
 	for i := range u.Cells {
 		c := &u.Cells[i]
 		if c.Workload == workload && c.Epsilon == e && c.Method == m && (ln == "" || c.Loss == ln) && (n == 0 || c.N == n) && (k == 0 || c.Rank == k) && (d == 0 || c.D == d) {
@@ -495,13 +495,13 @@ func utilityShortfalls(r *Report) []string {
 	}
 	var out []string
 	if u.Options.Synthetic != nil {
-		c := compare(u, study.MethodDPGD, nil)
+		c := compare(u, utility.MethodDPGD, nil)
 		if c.cells > 0 && c.lower*2 < c.cells {
 			out = append(out, fmt.Sprintf("Dimension-free experiment: unprojected DP-GD's median excess risk is below Algorithm 1's in %d of %d cells (§3b).", c.cells-c.lower, c.cells))
 		}
 		skipped := 0
 		for _, x := range u.Cells {
-			if x.Method == study.MethodExponential && strings.HasPrefix(x.Error, "not run") {
+			if x.Method == utility.MethodExponential && strings.HasPrefix(x.Error, "not run") {
 				skipped++
 			}
 		}
@@ -520,11 +520,11 @@ func utilityPlots(r *Report) map[string]string {
 	out := map[string]string{}
 	methods := u.Options.Methods
 	if len(methods) == 0 {
-		methods = study.AllMethods()
+		methods = utility.AllMethods()
 	}
 	if s := u.Options.Synthetic; s != nil {
 		for _, ln := range syntheticLosses(s) {
-			var g *study.SyntheticGrid
+			var g *utility.SyntheticGrid
 			for i := range s.Grids {
 				if s.Grids[i].Loss == ln && (g == nil || len(s.Grids[i].Dims) > len(g.Dims)) {
 					g = &s.Grids[i]
@@ -537,7 +537,7 @@ func utilityPlots(r *Report) map[string]string {
 			pl := plot.Plot{Title: fmt.Sprintf("synthetic %s, ε = %g, n = %d, median excess (solid k = %d, dashed k = %d)", ln, e, g.N, g.Ranks[0], g.Ranks[len(g.Ranks)-1]),
 				XLabel: "d", YLabel: "excess empirical risk (median)", XLog: true, YLog: true}
 			for _, m := range methods {
-				if m == study.MethodNonPrivate {
+				if m == utility.MethodNonPrivate {
 					continue
 				}
 				for ri, k := range []int{g.Ranks[0], g.Ranks[len(g.Ranks)-1]} {
@@ -546,7 +546,7 @@ func utilityPlots(r *Report) map[string]string {
 					}
 					var xs, ys []float64
 					for _, d := range g.Dims {
-						if c := findCell(u, study.WorkloadSynthetic, ln, g.N, k, d, e, m); c != nil && c.Error == "" && c.Runs > 0 && c.ExcessMedian > 0 {
+						if c := findCell(u, utility.WorkloadSynthetic, ln, g.N, k, d, e, m); c != nil && c.Error == "" && c.Runs > 0 && c.ExcessMedian > 0 {
 							xs, ys = append(xs, float64(d)), append(ys, c.ExcessMedian)
 						}
 					}
@@ -591,15 +591,15 @@ func maxInt(xs []int) int {
 // core/plot's palette); the two samplings of Algorithm 1 share theirs.
 func methodColor(m string) string {
 	switch m {
-	case study.MethodExponential, study.MethodExpLatent:
+	case utility.MethodExponential, utility.MethodExpLatent:
 		return "#D55E00"
-	case study.MethodDPGD:
+	case utility.MethodDPGD:
 		return "#0072B2"
-	case study.MethodDPGDProjected:
+	case utility.MethodDPGDProjected:
 		return "#56B4E9"
-	case study.MethodOutputPert:
+	case utility.MethodOutputPert:
 		return "#009E73"
-	case study.MethodObjectivePert:
+	case utility.MethodObjectivePert:
 		return "#CC79A7"
 	}
 	return "#000000"

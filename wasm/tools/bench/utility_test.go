@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/study"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // TestUtilityQuick runs the quick preset and checks its sanity: the
@@ -25,10 +25,10 @@ import (
 // rank with two dimensions; and the report has no target column on a
 // quantity whose law is the same at every d.
 func TestUtilityQuick(t *testing.T) {
-	o := study.QuickUtilityOptions()
+	o := utility.QuickUtilityOptions()
 	o.Real.DataDir = "../../../site/data"
 	calls := 0
-	rep, err := study.UtilityBench(context.Background(), o, func(done, total int) { calls++ })
+	rep, err := utility.UtilityBench(context.Background(), o, func(done, total int) { calls++ })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,12 +43,12 @@ func TestUtilityQuick(t *testing.T) {
 	}
 	for _, c := range rep.Cells {
 		switch {
-		case c.Method == study.MethodObjectivePert && c.Loss != "logistic":
+		case c.Method == utility.MethodObjectivePert && c.Loss != "logistic":
 			if c.Error == "" || c.Runs != 0 {
 				t.Errorf("%s/%s: objective perturbation ran on a non-smooth loss", c.Workload, c.Loss)
 			}
 			continue
-		case c.Method == study.MethodExpLatent && (c.Workload != study.WorkloadSynthetic || c.D > o.Synthetic.LatentMaxD):
+		case c.Method == utility.MethodExpLatent && (c.Workload != utility.WorkloadSynthetic || c.D > o.Synthetic.LatentMaxD):
 			if c.Error == "" || c.Runs != 0 {
 				t.Errorf("%s d=%d: latent cross-check ran beyond latentMaxD", c.Workload, c.D)
 			}
@@ -57,14 +57,14 @@ func TestUtilityQuick(t *testing.T) {
 			t.Errorf("%+v: no runs (%s)", c, c.Error)
 			continue
 		}
-		if c.Method == study.MethodNonPrivate {
+		if c.Method == utility.MethodNonPrivate {
 			if math.Abs(c.ExcessMean) > 1e-9 || c.ReferenceGap > 0.05 {
 				t.Errorf("%s %s k=%d d=%d: non-private excess %g, reference gap %g", c.Workload, c.Loss, c.Rank, c.D, c.ExcessMean, c.ReferenceGap)
 			}
 		}
 		for _, v := range c.Excess {
 			// Projected DP-GD averages points of the ball, so it cannot beat the reference.
-			if math.IsNaN(v) || math.IsInf(v, 0) || v < -c.ReferenceGap-1e-9 && c.Method == study.MethodDPGDProjected {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < -c.ReferenceGap-1e-9 && c.Method == utility.MethodDPGDProjected {
 				t.Errorf("%s %s %s d=%d: excess %g", c.Workload, c.Loss, c.Method, c.D, v)
 			}
 		}
@@ -76,28 +76,28 @@ func TestUtilityQuick(t *testing.T) {
 		if c.ExcessMedian < c.ExcessCI[0] || c.ExcessMedian > c.ExcessCI[1] {
 			t.Errorf("%s %s d=%d: median %g outside its interval %v", c.Workload, c.Method, c.D, c.ExcessMedian, c.ExcessCI)
 		}
-		if c.Method == study.MethodExponential && c.Loss == "logistic" && c.Params["firstOrder"] != 1 {
+		if c.Method == utility.MethodExponential && c.Loss == "logistic" && c.Params["firstOrder"] != 1 {
 			t.Errorf("%s d=%d: Algorithm 1 on logistic data did not use the first-order sampler (%v)", c.Workload, c.D, c.Params)
 		}
 		// Both DP-GD variants record core/dpgd's schedule (issue 33): the
 		// smooth rule for logistic, the non-smooth one for hinge and lad,
 		// and the steps they ran.
-		if gd := c.Method == study.MethodDPGD || c.Method == study.MethodDPGDProjected; gd != (c.Schedule != nil) {
+		if gd := c.Method == utility.MethodDPGD || c.Method == utility.MethodDPGDProjected; gd != (c.Schedule != nil) {
 			t.Errorf("%s %s d=%d: schedule %+v", c.Loss, c.Method, c.D, c.Schedule)
 		} else if gd {
 			smooth := strings.HasPrefix(c.Schedule.Rule, "smooth:")
-			if smooth != (c.Loss == "logistic") || c.Schedule.Projected != (c.Method == study.MethodDPGDProjected) ||
+			if smooth != (c.Loss == "logistic") || c.Schedule.Projected != (c.Method == utility.MethodDPGDProjected) ||
 				float64(c.Schedule.Steps) != c.Params["steps"] || c.Schedule.Step != c.Params["step"] {
 				t.Errorf("%s %s d=%d: schedule %+v, params %v", c.Loss, c.Method, c.D, c.Schedule, c.Params)
 			}
 		}
-		if c.Method != study.MethodNonPrivate && c.Workload == study.WorkloadSynthetic && c.ExcessMean > 5 {
+		if c.Method != utility.MethodNonPrivate && c.Workload == utility.WorkloadSynthetic && c.ExcessMean > 5 {
 			t.Errorf("%s %s k=%d d=%d: excess %g implausibly large", c.Loss, c.Method, c.Rank, c.D, c.ExcessMean)
 		}
 	}
 	found := map[string]bool{}
 	for _, r := range rep.Ratios {
-		if r.Method == study.MethodExponential {
+		if r.Method == utility.MethodExponential {
 			if math.IsNaN(r.Ratio) || !r.Invariant || r.DLow != 4 || r.DHigh != 40 || r.Ratio < r.RatioCI[0] || r.Ratio > r.RatioCI[1] {
 				t.Errorf("exponential ratio %+v", r)
 			}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
+
 	"github.com/dpsample/dpsample/wasm/tools/internal/study"
 
 	"github.com/dpsample/dpsample/core/dataset"
@@ -147,11 +149,11 @@ func runCategoriesModel(root string, splits int, w io.Writer) error {
 				if err != nil {
 					return err
 				}
-				r1, err := task.Run(context.Background(), study.MethodDPGD, 1, 1e-5, study.RunSeed("categories-run", cs.target, variant, sp))
+				r1, err := task.Run(context.Background(), utility.MethodDPGD, 1, 1e-5, study.RunSeed("categories-run", cs.target, variant, sp))
 				if err != nil {
 					return err
 				}
-				r0, _ := task.Run(context.Background(), study.MethodNonPrivate, 1, 1e-5, 0)
+				r0, _ := task.Run(context.Background(), utility.MethodNonPrivate, 1, 1e-5, 0)
 				acc += r1.Metric
 				np += r0.Metric
 			}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"slices"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
+
 	"github.com/dpsample/dpsample/wasm/tools/internal/study"
 
 	"github.com/dpsample/dpsample/core/dataset"
@@ -162,15 +164,15 @@ func runRangesModel(root, half string, splits int, w io.Writer) error {
 					}
 					a := sums[which]
 					a.clamped += clamped
-					for _, m := range []string{study.MethodDPGD, study.MethodExponential, study.MethodNonPrivate} {
+					for _, m := range []string{utility.MethodDPGD, utility.MethodExponential, utility.MethodNonPrivate} {
 						run, err := task.Run(context.Background(), m, 1, 1e-5, study.RunSeed("ranges-model-run", ds.Key, sp, size, which, m))
 						if err != nil {
 							return err
 						}
 						switch m {
-						case study.MethodDPGD:
+						case utility.MethodDPGD:
 							a.dpgd += run.Metric
-						case study.MethodExponential:
+						case utility.MethodExponential:
 							a.exp += run.Metric
 						default:
 							a.np += run.Metric

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
+
 	"github.com/dpsample/dpsample/wasm/tools/internal/study"
 
 	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
@@ -58,7 +60,7 @@ func (c *schedCell) key() string {
 // for every cap.
 func runDPGDSchedule(root, half string, splits int, caps []float64, par int, w io.Writer) error {
 	o := study.DefaultStudyOptions()
-	methods := []string{study.MethodDPGD, study.MethodDPGDProjected}
+	methods := []string{utility.MethodDPGD, utility.MethodDPGDProjected}
 	type unit struct {
 		ds study.StudyDataset
 		ln string
@@ -179,7 +181,7 @@ func schedUnit(root string, ds study.StudyDataset, ln string, sp int, o study.St
 		for _, eps := range o.Epsilons {
 			for _, m := range methods {
 				p := dpgd.Params{N: set.N(), D: d, G: set.G(), Curvature: set.Curvature(), Radius: t.Radius,
-					Epsilon: eps, Delta: o.Delta, Projected: m == study.MethodDPGDProjected, Rule: dpgd.RuleGrowing}
+					Epsilon: eps, Delta: o.Delta, Projected: m == utility.MethodDPGDProjected, Rule: dpgd.RuleGrowing}
 				seed := study.RunSeed(ds.Key, ln, sp, eps, study.ConfigName(c, ""), m)
 				run := func(p dpgd.Params) (int, float64, float64, error) {
 					sch, err := dpgd.NewSchedule(p)

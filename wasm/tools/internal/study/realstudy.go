@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
+
 	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 
 	"github.com/dpsample/dpsample/core/baseline"
@@ -280,7 +282,7 @@ func (t *StudyTask) clipRows(x [][]float64) [][]float64 {
 
 // StudyMethods are the methods of the study, in report order.
 func StudyMethods() []string {
-	return []string{MethodNonPrivate, MethodExponential, MethodDPGD, MethodDPGDProjected, MethodOutputPert, MethodObjectivePert}
+	return []string{utility.MethodNonPrivate, utility.MethodExponential, utility.MethodDPGD, utility.MethodDPGDProjected, utility.MethodOutputPert, utility.MethodObjectivePert}
 }
 
 // Run releases one θ of method m at ε.
@@ -292,11 +294,11 @@ func (t *StudyTask) Run(ctx context.Context, m string, eps, delta float64, seed 
 	t0 := time.Now()
 	var theta []float64
 	switch m {
-	case MethodNonPrivate:
+	case utility.MethodNonPrivate:
 		out.Epsilon = 0
 		theta = t.Ref.Theta
 		out.Params = map[string]float64{"referenceGap": t.Ref.Gap}
-	case MethodExponential:
+	case utility.MethodExponential:
 		req := mechanism.Request{Loss: t.Loss.String(), X: t.Split.XTr, Y: t.Split.YTr, Epsilon: eps, Delta: delta, Radius: t.Radius,
 			Clip: t.Clip, Seed: &seed}
 		if t.Dataset.Task == TaskRegression {
@@ -312,9 +314,9 @@ func (t *StudyTask) Run(ctx context.Context, m string, eps, delta float64, seed 
 		theta = res.Theta
 		out.Params = map[string]float64{"eta": res.Plan.Eta, "mu": res.Plan.Mu, "steps": float64(res.Plan.Steps), "gdp": res.Plan.GDP}
 		out.Schedule = res.Plan.Method
-	case MethodDPGD, MethodDPGDProjected:
+	case utility.MethodDPGD, utility.MethodDPGDProjected:
 		sch, err := dpgd.NewSchedule(dpgd.Params{N: n, D: d, G: t.Set.G(), Curvature: t.Set.Curvature(), Radius: t.Radius,
-			Epsilon: eps, Delta: delta, Projected: m == MethodDPGDProjected})
+			Epsilon: eps, Delta: delta, Projected: m == utility.MethodDPGDProjected})
 		if err != nil {
 			return out, err
 		}
@@ -323,7 +325,7 @@ func (t *StudyTask) Run(ctx context.Context, m string, eps, delta float64, seed 
 		}
 		out.Params = map[string]float64{"steps": float64(sch.Steps), "step": sch.Step, "sigma": sch.Sigma, "gdp": sch.GDP}
 		out.Schedule = sch.Rule
-	case MethodOutputPert, MethodObjectivePert:
+	case utility.MethodOutputPert, utility.MethodObjectivePert:
 		if t.Loss != loss.Logistic {
 			out.Error = m + " is run for logistic only here (SDCA's and Newton's closed forms)"
 			return out, nil
@@ -333,7 +335,7 @@ func (t *StudyTask) Run(ctx context.Context, m string, eps, delta float64, seed 
 		if err != nil {
 			return out, err
 		}
-		if m == MethodOutputPert {
+		if m == utility.MethodOutputPert {
 			p := baseline.OutputPert{Epsilon: eps, Delta: delta, Mu: mu, G: g, Tol: 0.01}
 			if theta, err = baseline.OutputPerturbation(t.Set, p, r); err != nil {
 				return out, err
@@ -411,7 +413,7 @@ func SelectDefaults(runs []StudyRun, o StudyOptions) []Selection {
 					best, sel.C = v, c
 				}
 			}
-			if m == MethodExponential {
+			if m == utility.MethodExponential {
 				pc := PageMultiplier(task)
 				for _, e := range o.Extras {
 					if v, ok := sel.Scores[ConfigName(pc, e)]; ok && v > sel.Scores[ConfigName(pc, "")] {
@@ -513,7 +515,7 @@ func RunStudy(ctx context.Context, root, path string, o StudyOptions, logf func(
 					splits := map[bool]Split{}
 					for _, x := range todo {
 						epss := o.Epsilons
-						if x.m == MethodNonPrivate {
+						if x.m == utility.MethodNonPrivate {
 							epss = []float64{0}
 						}
 						for _, eps := range epss {
@@ -555,7 +557,7 @@ func RunStudy(ctx context.Context, root, path string, o StudyOptions, logf func(
 		return nil
 	}
 	devConfigs := func(task, m string) []string {
-		if m == MethodExponential && curLoss != o.Losses[task][0] {
+		if m == utility.MethodExponential && curLoss != o.Losses[task][0] {
 			// The second loss of a task follows its family's rule: on the
 			// development half it runs at the page's c only (time budget).
 			return []string{ConfigName(PageMultiplier(task), "")}
@@ -564,7 +566,7 @@ func RunStudy(ctx context.Context, root, path string, o StudyOptions, logf func(
 		for _, c := range o.GridFor(task) {
 			out = append(out, ConfigName(c, ""))
 		}
-		if m == MethodExponential {
+		if m == utility.MethodExponential {
 			for _, e := range o.Extras {
 				out = append(out, ConfigName(PageMultiplier(task), e))
 			}

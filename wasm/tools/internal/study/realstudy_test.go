@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
+
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 )
@@ -70,7 +72,7 @@ func TestStudyTableNeedsSplits(t *testing.T) {
 	o.Epsilons = []float64{1}
 	mk := func(k int) []StudyRun {
 		var rs []StudyRun
-		for _, m := range []string{MethodExponential, MethodDPGD} {
+		for _, m := range []string{utility.MethodExponential, utility.MethodDPGD} {
 			rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, "c=4", 4, m, k, 0.9)...)
 			rs = append(rs, fakeRuns("penguins", HalfEval, TaskClassification, "c=4", 4, m, k, 0.8)...)
 		}
@@ -86,7 +88,7 @@ func TestStudyTableNeedsSplits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := s.cell("penguins", "logistic", 1, MethodExponential)
+	c := s.cell("penguins", "logistic", 1, utility.MethodExponential)
 	if c == nil || len(c.Splits) != 20 || !(c.CI[0] < c.Mean && c.Mean < c.CI[1]) {
 		t.Errorf("cell %+v", c)
 	}
@@ -109,16 +111,16 @@ func TestSelectDefaultsDevOnly(t *testing.T) {
 		if c == 2 {
 			score = 0.9
 		}
-		rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, ConfigName(c, ""), c, MethodExponential, 20, score)...)
+		rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, ConfigName(c, ""), c, utility.MethodExponential, 20, score)...)
 		eval := 0.5
 		if c == 8 {
 			eval = 0.99
 		}
-		rs = append(rs, fakeRuns("penguins", HalfEval, TaskClassification, ConfigName(c, ""), c, MethodExponential, 20, eval)...)
+		rs = append(rs, fakeRuns("penguins", HalfEval, TaskClassification, ConfigName(c, ""), c, utility.MethodExponential, 20, eval)...)
 	}
-	rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, ConfigName(4, ExtraEtaPaper), 4, MethodExponential, 20, 0.85)...)
-	rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, ConfigName(4, ExtraNoIntercept), 4, MethodExponential, 20, 0.7)...)
-	sel, ok := selectionFor(SelectDefaults(rs, o), TaskClassification, MethodExponential)
+	rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, ConfigName(4, ExtraEtaPaper), 4, utility.MethodExponential, 20, 0.85)...)
+	rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, ConfigName(4, ExtraNoIntercept), 4, utility.MethodExponential, 20, 0.7)...)
+	sel, ok := selectionFor(SelectDefaults(rs, o), TaskClassification, utility.MethodExponential)
 	if !ok || sel.C != 2 || sel.Config != "c=2|eta=paper" {
 		t.Errorf("selection %+v, want c = 2 with eta=paper (beats c=4 plain 0.80; nointercept does not)", sel)
 	}
@@ -144,10 +146,10 @@ func TestRunStudyResumes(t *testing.T) {
 		t.Fatalf("%d runs", len(rep.Runs))
 	}
 	for _, r := range rep.Runs {
-		if r.Method == MethodDPGD && (r.Schedule == "" || r.Params["steps"] < 50) {
+		if r.Method == utility.MethodDPGD && (r.Schedule == "" || r.Params["steps"] < 50) {
 			t.Errorf("dp-gd run without its schedule: %+v", r)
 		}
-		if r.Method == MethodExponential && !(r.Metric > 0) {
+		if r.Method == utility.MethodExponential && !(r.Metric > 0) {
 			t.Errorf("exponential run %+v", r)
 		}
 	}
@@ -175,7 +177,7 @@ func TestDefaultRadiusIsTheStudys(t *testing.T) {
 		t.Skip("no study runs file")
 	}
 	for task, k := range map[string]loss.Kind{TaskClassification: loss.Logistic, TaskRegression: loss.Huber} {
-		sel, ok := selectionFor(s.Selection, task, MethodExponential)
+		sel, ok := selectionFor(s.Selection, task, utility.MethodExponential)
 		if !ok {
 			t.Fatalf("%s: no selection", task)
 		}

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
+
 	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 
 	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
@@ -120,7 +122,7 @@ func summarizeStudy(runs []StudyRun, o StudyOptions, minSplits int) (*StudySumma
 		if r.Error != "" {
 			continue
 		}
-		if r.Schedule != "" && r.Method != MethodExponential {
+		if r.Schedule != "" && r.Method != utility.MethodExponential {
 			sum.Schedules[r.Method+" ("+r.Loss+")"] = r.Schedule
 		}
 		if _, ok := shape[r.Dataset]; !ok && r.Config == ConfigName(r.C, "") {
@@ -175,7 +177,7 @@ func summarizeStudy(runs []StudyRun, o StudyOptions, minSplits int) (*StudySumma
 				continue
 			}
 			for _, e := range o.Epsilons {
-				sel, _ := selectionFor(sum.Selection, row.Task, MethodExponential)
+				sel, _ := selectionFor(sum.Selection, row.Task, utility.MethodExponential)
 				pl, err := nonSmoothPlan(ln, row.N, row.D, e, o.Delta, sel.C)
 				if err != nil {
 					continue
@@ -229,11 +231,11 @@ func studyWins(sum *StudySummary) []StudyWin {
 	}
 	for i := range sum.Cells {
 		a := &sum.Cells[i]
-		if a.Method != MethodExponential {
+		if a.Method != utility.MethodExponential {
 			continue
 		}
 		var best *StudyCell
-		for _, m := range []string{MethodDPGD, MethodDPGDProjected, MethodOutputPert, MethodObjectivePert} {
+		for _, m := range []string{utility.MethodDPGD, utility.MethodDPGDProjected, utility.MethodOutputPert, utility.MethodObjectivePert} {
 			if c := find(a.Dataset, a.Loss, a.Epsilon, m); c != nil && (best == nil || higherIsBetter(a.Task, c.Mean) > higherIsBetter(a.Task, best.Mean)) {
 				best = c
 			}
@@ -256,7 +258,7 @@ func studyWins(sum *StudySummary) []StudyWin {
 		w.DiffCI = stats.BootstrapCI(diffs, stats.Mean, stats.BootSeed(i, 11))
 		switch {
 		case w.DiffCI[0] > 0:
-			w.Winner = MethodExponential
+			w.Winner = utility.MethodExponential
 		case w.DiffCI[1] < 0:
 			w.Winner = best.Method
 		default:
@@ -314,7 +316,7 @@ func studyTable(s *StudySummary, ds StudyDatasetRow, ln string) string {
 	var rows [][]string
 	for _, m := range StudyMethods() {
 		eps := s.Options.Epsilons
-		if m == MethodNonPrivate {
+		if m == utility.MethodNonPrivate {
 			eps = []float64{0}
 		}
 		row := []string{""}
@@ -332,7 +334,7 @@ func studyTable(s *StudySummary, ds StudyDatasetRow, ln string) string {
 			any = true
 			row[0] = fmt.Sprintf("%s (%s)", m, c.Config)
 			secs := md.Sig(c.SecsRun) + " s"
-			if m == MethodNonPrivate {
+			if m == utility.MethodNonPrivate {
 				secs = "reference fit, not timed"
 			}
 			row = append(row, fmt.Sprintf("%s [%s, %s] (%s)", md.Sig(c.Mean), md.Sig(c.CI[0]), md.Sig(c.CI[1]), secs))
@@ -444,7 +446,7 @@ func StudyMarkdown(b *strings.Builder, s *StudySummary) {
 		for _, w := range s.Wins {
 			if w.Half == half {
 				tot++
-				if w.Winner == MethodExponential {
+				if w.Winner == utility.MethodExponential {
 					cnt["exp"]++
 				} else if w.Winner == "tie" {
 					cnt["tie"]++
@@ -476,7 +478,7 @@ func StudyMarkdown(b *strings.Builder, s *StudySummary) {
 				row := []string{fmt.Sprintf("%s (%s), %s", d.Key, d.Half[:3], ln)}
 				for _, e := range o.Epsilons {
 					if w := s.win(d.Key, ln, e); w != nil {
-						name := map[string]string{MethodExponential: "**Algorithm 1**", "tie": "tie"}[w.Winner]
+						name := map[string]string{utility.MethodExponential: "**Algorithm 1**", "tie": "tie"}[w.Winner]
 						if name == "" {
 							name = w.Winner
 						}
@@ -514,9 +516,9 @@ func StudyHeadline(s *StudySummary) string {
 		ln := s.Options.Losses[d.Task][0]
 		for _, e := range pick {
 			row := []string{fmt.Sprintf("%s, %s, ε = %s", d.Key, ln, md.Sig(e))}
-			for _, m := range []string{MethodNonPrivate, MethodExponential, MethodDPGD, MethodDPGDProjected} {
+			for _, m := range []string{utility.MethodNonPrivate, utility.MethodExponential, utility.MethodDPGD, utility.MethodDPGDProjected} {
 				ee := e
-				if m == MethodNonPrivate {
+				if m == utility.MethodNonPrivate {
 					ee = 0
 				}
 				if c := s.cell(d.Key, ln, ee, m); c != nil {

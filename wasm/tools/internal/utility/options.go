@@ -1,6 +1,6 @@
 //go:build !js
 
-package study
+package utility
 
 // The utility study's options, their defaults and validation (the
 // runner is study.go, the workloads studywork.go).

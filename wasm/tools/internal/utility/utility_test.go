@@ -1,6 +1,6 @@
 //go:build !js
 
-package study
+package utility
 
 import (
 	"context"
@@ -108,5 +108,37 @@ func TestUtilityBadInput(t *testing.T) {
 		if !errors.As(err, &ce) || ce.Field != tc.field {
 			t.Errorf("%s: got %v, want an error naming %q", tc.name, err, tc.field)
 		}
+	}
+}
+
+// TestRunPool: every job runs once and its commit is applied (the sum of
+// 0 … 99 over 3 workers); the first error is returned and stops the feed
+// (job 10 fails; once the context is cancelled the feeder's select still
+// sends a job with probability at most ½ each time, so more than 40 jobs
+// start with probability below 2⁻²⁹; a feed that never stops starts all
+// 100); a cancelled context is returned as such.
+func TestRunPool(t *testing.T) {
+	sum, runs := 0, 0
+	if err := runPool(context.Background(), 3, 100, func(_ context.Context, i int) (func(), error) {
+		return func() { sum += i; runs++ }, nil
+	}); err != nil || sum != 4950 || runs != 100 {
+		t.Errorf("runPool = %v, sum %d over %d runs, want nil, 4950 over 100", err, sum, runs)
+	}
+	boom := errors.New("boom")
+	started := 0
+	err := runPool(context.Background(), 1, 100, func(_ context.Context, i int) (func(), error) {
+		started++ // one worker: no race
+		if i == 10 {
+			return nil, boom
+		}
+		return nil, nil
+	})
+	if err != boom || started > 40 {
+		t.Errorf("runPool with a failing job = %v after %d jobs, want boom after at most 40", err, started)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := runPool(ctx, 2, 5, func(context.Context, int) (func(), error) { return nil, nil }); err != context.Canceled {
+		t.Errorf("runPool on a cancelled context = %v", err)
 	}
 }

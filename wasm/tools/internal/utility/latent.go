@@ -1,13 +1,12 @@
 //go:build !js
 
-package study
+package utility
 
 import (
 	"context"
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
@@ -236,82 +235,55 @@ func LatentDirect(ctx context.Context, o LatentOptions) (LatentReport, error) {
 			jobs = append(jobs, job{ci, r, false, master.Uint64()}, job{ci, r, true, master.Uint64()})
 		}
 	}
-	var mu sync.Mutex
-	var firstErr error
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	ch := make(chan job)
-	var wg sync.WaitGroup
 	secs := make([][2]float64, len(ins))
-	for wk := 0; wk < u.Workers; wk++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for jb := range ch {
-				in := ins[jb.cell]
-				w := in.w
-				name := in.cfg.Latent(w.rank)
-				if jb.direct {
-					name = in.cfg.Direct(w.rank)
-				}
-				seed := jb.seed
-				req := expRequest(u, w, o.Epsilon, jb.direct, name, &seed)
-				if jb.direct && o.BreakRank > 0 {
-					req.Rank = o.BreakRank
-				}
-				t0 := time.Now()
-				res, err := mechanism.Sample(ctx, req, nil)
-				var excess, proj, norm float64
-				if err == nil {
-					theta := res.Theta
-					if !jb.direct {
-						theta = w.lift(res.Theta, 1/math.Sqrt(res.Plan.Eta*res.Plan.Mu), rng.Seeded(seed^0x5DEECE66D))
-					}
-					excess = w.full.Mean(theta) - w.ref.Loss
-					proj = stats.Dot(theta, w.basis[0])
-					for _, b := range w.basis {
-						norm += stats.Dot(theta, b) * stats.Dot(theta, b)
-					}
-					norm = math.Sqrt(norm)
-				}
-				dt := time.Since(t0).Seconds()
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("%s %s k=%d direct=%v: %w", in.cfg.Name, w.kind, w.rank, jb.direct, err)
-					cancel()
-				}
-				if err == nil {
-					c := &rep.Cells[jb.cell]
-					c.Clipped += res.Diagnostics.ClippedRows
-					desc := res.Plan.Method
-					if jb.direct {
-						c.DirectProj[jb.run], c.DirectNorm[jb.run] = proj, norm
-						c.DirectRisks[jb.run], c.DirectPlan, c.DirectGDP, c.DirectEta = excess, desc, res.Plan.GDP, res.Plan.Eta
-						secs[jb.cell][1] += dt
-					} else {
-						c.LatentProj[jb.run], c.LatentNorm[jb.run] = proj, norm
-						c.LatentRisks[jb.run], c.LatentPlan, c.LatentGDP, c.LatentEta = excess, desc, res.Plan.GDP, res.Plan.Eta
-						secs[jb.cell][0] += dt
-					}
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for _, jb := range jobs {
-		select {
-		case ch <- jb:
-		case <-ctx.Done():
-			break feed
+	err = runPool(ctx, u.Workers, len(jobs), func(ctx context.Context, ji int) (func(), error) {
+		jb := jobs[ji]
+		in := ins[jb.cell]
+		w := in.w
+		name := in.cfg.Latent(w.rank)
+		if jb.direct {
+			name = in.cfg.Direct(w.rank)
 		}
-	}
-	close(ch)
-	wg.Wait()
-	if firstErr != nil {
-		return rep, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+		seed := jb.seed
+		req := expRequest(u, w, o.Epsilon, jb.direct, name, &seed)
+		if jb.direct && o.BreakRank > 0 {
+			req.Rank = o.BreakRank
+		}
+		t0 := time.Now()
+		res, err := mechanism.Sample(ctx, req, nil)
+		var excess, proj, norm float64
+		if err == nil {
+			theta := res.Theta
+			if !jb.direct {
+				theta = w.lift(res.Theta, 1/math.Sqrt(res.Plan.Eta*res.Plan.Mu), rng.Seeded(seed^0x5DEECE66D))
+			}
+			excess = w.full.Mean(theta) - w.ref.Loss
+			proj = stats.Dot(theta, w.basis[0])
+			for _, b := range w.basis {
+				norm += stats.Dot(theta, b) * stats.Dot(theta, b)
+			}
+			norm = math.Sqrt(norm)
+		}
+		dt := time.Since(t0).Seconds()
+		if err != nil {
+			return nil, fmt.Errorf("%s %s k=%d direct=%v: %w", in.cfg.Name, w.kind, w.rank, jb.direct, err)
+		}
+		return func() {
+			c := &rep.Cells[jb.cell]
+			c.Clipped += res.Diagnostics.ClippedRows
+			desc := res.Plan.Method
+			if jb.direct {
+				c.DirectProj[jb.run], c.DirectNorm[jb.run] = proj, norm
+				c.DirectRisks[jb.run], c.DirectPlan, c.DirectGDP, c.DirectEta = excess, desc, res.Plan.GDP, res.Plan.Eta
+				secs[jb.cell][1] += dt
+			} else {
+				c.LatentProj[jb.run], c.LatentNorm[jb.run] = proj, norm
+				c.LatentRisks[jb.run], c.LatentPlan, c.LatentGDP, c.LatentEta = excess, desc, res.Plan.GDP, res.Plan.Eta
+				secs[jb.cell][0] += dt
+			}
+		}, nil
+	})
+	if err != nil {
 		return rep, err
 	}
 	for i := range rep.Cells {

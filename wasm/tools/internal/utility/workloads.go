@@ -1,6 +1,6 @@
 //go:build !js
 
-package study
+package utility
 
 // The utility study's workloads (synthetic and real), the dimension ratios
 // and the written-down hyper-parameter rules.

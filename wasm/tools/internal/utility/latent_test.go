@@ -1,6 +1,6 @@
 //go:build !js
 
-package study
+package utility
 
 import (
 	"context"

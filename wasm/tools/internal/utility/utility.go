@@ -1,6 +1,6 @@
 //go:build !js
 
-package study
+package utility
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
@@ -133,70 +132,41 @@ func UtilityBench(ctx context.Context, o UtilityOptions, progress func(done, tot
 	for i := range jobSeeds {
 		jobSeeds[i] = master.Uint64()
 	}
-	var mu sync.Mutex
 	done := 0
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var firstErr error
-	ch := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < o.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ji := range ch {
-				jb := jobs[ji]
-				c := keys[jb.cell]
-				wk := &works[c.w]
-				var r *rand.Rand
-				var seedp *uint64
-				if private {
-					r, _ = rng.New(nil)
-				} else {
-					s := jobSeeds[ji]
-					r, seedp = rng.Seeded(s), &s
-				}
-				outs, err := runMethods(ctx, o, wk, c.eps, r, seedp)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				for mi, out := range outs {
-					sl := &slots[jb.cell][mi]
-					if out.err != "" {
-						sl.err = out.err
-						continue
-					}
-					sl.excess = append(sl.excess, out.excess)
-					if !math.IsNaN(out.acc) {
-						sl.acc = append(sl.acc, out.acc)
-					}
-					sl.secs = append(sl.secs, out.secs)
-					sl.params = out.params
-				}
-				done++
-				if progress != nil {
-					progress(done, len(jobs))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for ji := range jobs {
-		select {
-		case ch <- ji:
-		case <-ctx.Done():
-			break feed
+	err := runPool(ctx, o.Workers, len(jobs), func(ctx context.Context, ji int) (func(), error) {
+		jb := jobs[ji]
+		c := keys[jb.cell]
+		wk := &works[c.w]
+		var r *rand.Rand
+		var seedp *uint64
+		if private {
+			r, _ = rng.New(nil)
+		} else {
+			s := jobSeeds[ji]
+			r, seedp = rng.Seeded(s), &s
 		}
-	}
-	close(ch)
-	wg.Wait()
-	if firstErr != nil {
-		return rep, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+		outs, err := runMethods(ctx, o, wk, c.eps, r, seedp)
+		return func() {
+			for mi, out := range outs {
+				sl := &slots[jb.cell][mi]
+				if out.err != "" {
+					sl.err = out.err
+					continue
+				}
+				sl.excess = append(sl.excess, out.excess)
+				if !math.IsNaN(out.acc) {
+					sl.acc = append(sl.acc, out.acc)
+				}
+				sl.secs = append(sl.secs, out.secs)
+				sl.params = out.params
+			}
+			done++
+			if progress != nil {
+				progress(done, len(jobs))
+			}
+		}, err
+	})
+	if err != nil {
 		return rep, err
 	}
 	for i, c := range keys {
