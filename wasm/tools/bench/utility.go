@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,8 +16,6 @@ import (
 	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 
 	"github.com/dpsample/dpsample/wasm/tools/internal/md"
-
-	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 
 	"github.com/dpsample/dpsample/core/plot"
 )
@@ -53,23 +50,6 @@ func measureUtility(root string) (Utility, error) {
 	return Utility{Status: "measured", Preset: preset, Report: &rep}, nil
 }
 
-// pm formats mean ± spread, printing float residue (|x| < 10⁻¹²) as 0.
-func pm(m, s float64) string {
-	return fmt.Sprintf("%s ± %s", md.Sig(z12(m)), md.Sig(z12(s)))
-}
-
-func z12(x float64) float64 {
-	if math.Abs(x) < 1e-12 {
-		return 0
-	}
-	return x
-}
-
-// mci formats a median with its 95 % bootstrap interval.
-func mci(m float64, ci [2]float64) string {
-	return fmt.Sprintf("%s [%s, %s]", md.Sig(z12(m)), md.Sig(z12(ci[0])), md.Sig(z12(ci[1])))
-}
-
 // utilityHeadline is README's utility part: breast-cancer accuracy with the
 // external reference, and the dimension-free medians at the largest d.
 func utilityHeadline(r *Report) string {
@@ -84,14 +64,14 @@ func utilityHeadline(r *Report) string {
 			dHi := maxInt(g.Dims)
 			for _, k := range g.Ranks {
 				for _, e := range g.Epsilons {
-					c := findCell(u, utility.WorkloadSynthetic, g.Loss, g.N, k, dHi, e, utility.MethodExponential)
+					c := utility.FindCell(u, utility.WorkloadSynthetic, g.Loss, g.N, k, dHi, e, utility.MethodExponential)
 					if c == nil || c.Error != "" {
 						continue
 					}
 					row := []string{fmt.Sprintf("%s, n = %d, k = %d, ε = %s, d = %d", g.Loss, g.N, k, md.Sig(e), dHi)}
 					for _, m := range []string{utility.MethodExponential, utility.MethodDPGD, utility.MethodDPGDProjected, utility.MethodOutputPert} {
-						if c := findCell(u, utility.WorkloadSynthetic, g.Loss, g.N, k, dHi, e, m); c != nil && c.Error == "" && c.Runs > 0 {
-							row = append(row, fmt.Sprintf("%s (%s s)", mci(c.ExcessMedian, c.ExcessCI), md.Sig(c.SecondsPerRun)))
+						if c := utility.FindCell(u, utility.WorkloadSynthetic, g.Loss, g.N, k, dHi, e, m); c != nil && c.Error == "" && c.Runs > 0 {
+							row = append(row, fmt.Sprintf("%s (%s s)", utility.MCI(c.ExcessMedian, c.ExcessCI), md.Sig(c.SecondsPerRun)))
 						} else {
 							row = append(row, "n/a")
 						}
@@ -108,94 +88,8 @@ func utilityHeadline(r *Report) string {
 	return b.String()
 }
 
-// comparison counts, over the synthetic cells where both ran, how often
-// Algorithm 1's median excess is below method m's, and how often the two
-// 95 % intervals are disjoint in either direction.
-type comparison struct {
-	method                        string
-	cells, lower, clearLo, clearH int
-	minRatio, maxRatio            float64 // Algorithm 1's median / m's median
-}
-
-func compare(u *utility.UtilityReport, m string, filter func(c *utility.UtilityCell) bool) comparison {
-	cp := comparison{method: m, minRatio: math.Inf(1), maxRatio: math.Inf(-1)}
-	for i := range u.Cells {
-		a := &u.Cells[i]
-		if a.Workload != utility.WorkloadSynthetic || a.Method != utility.MethodExponential || a.Error != "" || a.Runs == 0 || (filter != nil && !filter(a)) {
-			continue
-		}
-		b := findCell(u, utility.WorkloadSynthetic, a.Loss, a.N, a.Rank, a.D, a.Epsilon, m)
-		if b == nil || b.Error != "" || b.Runs == 0 {
-			continue
-		}
-		cp.cells++
-		if a.ExcessMedian < b.ExcessMedian {
-			cp.lower++
-		}
-		if a.ExcessCI[1] < b.ExcessCI[0] {
-			cp.clearLo++
-		}
-		if a.ExcessCI[0] > b.ExcessCI[1] {
-			cp.clearH++
-		}
-		if b.ExcessMedian > 0 {
-			q := a.ExcessMedian / b.ExcessMedian
-			cp.minRatio, cp.maxRatio = math.Min(cp.minRatio, q), math.Max(cp.maxRatio, q)
-		}
-	}
-	return cp
-}
-
-func (c comparison) sentence() string {
-	if c.cells == 0 {
-		return fmt.Sprintf("- against %s: no cell where both ran.", c.method)
-	}
-	return fmt.Sprintf("- against **%s**: Algorithm 1's median is lower in %d of %d cells (clearly lower — disjoint 95 %% intervals — in %d, clearly higher in %d); Algorithm 1's median / %s's median ranges %s–%s.",
-		c.method, c.lower, c.cells, c.clearLo, c.clearH, c.method, md.Sig(c.minRatio), md.Sig(c.maxRatio))
-}
-
 // theoryNote says what Theorem 2.2 claims against unconstrained DP-GD.
 const theoryNote = "**What the theory predicts.** Theorem 2.2 bounds Algorithm 1's expected excess risk by O(GC√(k ln(1/δ))/(nε)): the bound depends on the rank k, not on d. Unconstrained DP-GD on a GLM has the same kind of guarantee. Its iterates move only along the span of the data rows plus isotropic noise, and noise outside that span never changes a GLM's loss. Song, Steinke, Thakkar and Thakurta (2021, *Evading the curse of dimensionality in unconstrained private GLMs*, AISTATS) prove an excess risk of Õ(GC√rank/(nε)) for it. So Theorem 2.2 does not claim a better rate than unprojected DP-GD, and nothing in it predicts lower risk than DP-GD at equal (ε, δ). What it claims is the dimension-free rate with only zeroth-order access to the loss and without smoothness; the paper itself contrasts it with Song et al. in those terms (§2). Against projected (constrained) DP-GD, whose worst-case excess grows like √d (Bassily–Smith–Thakurta 2014; the paper's Theorem 3.1: unavoidable for full-rank data), the dimension-free bound is a real separation. Where DP-GD is ahead, a likely reason for the constant-factor gap, not measured separately here: a sample from exp(−η·F) sits on average about k/(2η) above F's minimum on a locally quadratic F (equipartition), while DP-GD returns an average of iterates, and the two analyses' constants differ."
-
-// scheduleNote is issue 33's account of DP-GD's schedule in §3b: what the
-// previous run used, what this one uses, and what the change did, per loss
-// and n (the counts and ranges are computed from the tables).
-func scheduleNote(u *utility.UtilityReport) string {
-	if !slices.ContainsFunc(u.Cells, func(c utility.UtilityCell) bool { return c.Schedule != nil }) {
-		return ""
-	}
-	var byN []string
-	var ns []int
-	for _, c := range u.Cells {
-		if c.Workload == utility.WorkloadSynthetic && c.Method == utility.MethodExponential && !slices.Contains(ns, c.N) {
-			ns = append(ns, c.N)
-		}
-	}
-	for _, n := range ns {
-		for _, ln := range []string{"logistic", "hinge", "lad"} {
-			cp := compare(u, utility.MethodDPGD, func(c *utility.UtilityCell) bool { return c.N == n && c.Loss == ln })
-			if cp.cells == 0 {
-				continue
-			}
-			lo, hi := math.Inf(1), math.Inf(-1)
-			var steps []string
-			for _, c := range u.Cells {
-				if c.Workload == utility.WorkloadSynthetic && c.Method == utility.MethodDPGD && c.N == n && c.Loss == ln && c.Runs > 0 {
-					lo, hi = math.Min(lo, c.ExcessMedian), math.Max(hi, c.ExcessMedian)
-					if t := strconv.Itoa(c.Schedule.Steps); !slices.Contains(steps, t) {
-						steps = append(steps, t)
-					}
-				}
-			}
-			byN = append(byN, fmt.Sprintf("%s at n = %d (T = %s): Algorithm 1's median below dp-gd's in %d of %d cells (clearly in %d, clearly above in %d), dp-gd's medians %s–%s",
-				ln, n, strings.Join(steps, ", "), cp.lower, cp.cells, cp.clearLo, cp.clearH, md.Sig(lo), md.Sig(hi)))
-		}
-	}
-	return "**DP-GD's schedule (issue 33).** Until this run §3b ran both DP-GD variants at a fixed T = 100 with h = C/(√T·√(G² + mσ²)) (m = d projected, k unprojected) and the average of every iterate; on these rank-k logistic instances that rule stops 0.02–0.04 short of the optimum even without noise, about half to all of its private excess (core/baseline's TestDimFreeNoiseFreeConverges), and that run found Algorithm 1's median below unprojected DP-GD's in 6 of 23 cells and below projected DP-GD's in 20 of 23. " +
-		"Now both run core/dpgd's public schedule, the one of `method: \"dp-gd\"` (its smooth rule for logistic: h = 1/(β·clip²) = 4, T = ⌈0.5·n·s·β·clip²·C/G⌉ with a floor of 50, the suffix average; its non-smooth rule for hinge), stated under each table; its noise-free run converges at the sizes of every logistic cell here (noise-free excess below 10⁻⁵ of the private one, the same test). The non-smooth rule for hinge (T = ⌈(n·s)²/k⌉ = 98, the same step formula) is nearly the fixed rule, and hinge's medians barely moved. " +
-		"Converging without noise is not doing well with it: at n = 120, n·s is 17–60, T sits at its floor of 50 and each step of size 4 adds noise of norm ≈ 4σ√k = 0.9–5.7 in the data's span, so the unconstrained iterates wander far from the optimum; at n = 1000 (σ = 0.10) the same rule is ahead of Algorithm 1. Per loss and n: " + strings.Join(byN, "; ") + ". " +
-		"So the count against unprojected DP-GD is the schedule's as much as the method's, in either direction: against the previous run, DP-GD's medians at n = 120 (logistic) went up in 17 of 19 cells unprojected and in all 19 projected, and at n = 1000 they went down (but for projected DP-GD at d = 100); what does not depend on the schedule is the dimension-free part of the claim: projected DP-GD's risk grows with d, and Algorithm 1's and unprojected DP-GD's do not (the growth-with-d finding above)."
-}
 
 func utilityMarkdown(b *strings.Builder, r *Report) {
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
@@ -224,15 +118,15 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 	if o.Synthetic != nil {
 		p("- Dimension-free experiment, over every synthetic cell where Algorithm 1 ran in d:\n")
 		for _, m := range []string{utility.MethodDPGD, utility.MethodDPGDProjected, utility.MethodOutputPert, utility.MethodObjectivePert} {
-			p("  %s\n", compare(u, m, nil).sentence())
+			p("  %s\n", utility.Compare(u, m, nil).Sentence())
 		}
-		p("- %s\n", invariantFindings(u))
-		if f := latentFindings(u); f != "" {
+		p("- %s\n", utility.InvariantFindings(u))
+		if f := utility.LatentFindings(u); f != "" {
 			p("- %s\n", f)
 		}
 	}
 	p("\n%s\n\n", theoryNote)
-	if note := scheduleNote(u); note != "" {
+	if note := utility.ScheduleNote(u); note != "" {
 		p("%s\n\n", note)
 	}
 	if s := o.Synthetic; s != nil {
@@ -244,7 +138,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 			p("- %s, n = %d: ranks %v, d ∈ %v, ε ∈ %v\n", g.Loss, g.N, g.Ranks, g.Dims, g.Epsilons)
 		}
 		p("\n")
-		for _, g := range mergedGrids(s) {
+		for _, g := range utility.MergedGrids(s) {
 			for _, k := range g.Ranks {
 				for _, e := range g.Epsilons {
 					head := []string{"method"}
@@ -256,14 +150,14 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 						row := []string{m}
 						any := false
 						for _, d := range g.Dims {
-							c := findCell(u, utility.WorkloadSynthetic, g.Loss, g.N, k, d, e, m)
+							c := utility.FindCell(u, utility.WorkloadSynthetic, g.Loss, g.N, k, d, e, m)
 							switch {
 							case c == nil:
 								row = append(row, "")
 							case c.Error != "":
 								row = append(row, "n/a")
 							default:
-								row = append(row, fmt.Sprintf("%s (%s s)", mci(c.ExcessMedian, c.ExcessCI), md.Sig(c.SecondsPerRun)))
+								row = append(row, fmt.Sprintf("%s (%s s)", utility.MCI(c.ExcessMedian, c.ExcessCI), md.Sig(c.SecondsPerRun)))
 								any = true
 							}
 						}
@@ -272,24 +166,24 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 						}
 					}
 					p("**%s, n = %d, rank %d, ε = %s**\n\n%s\n", g.Loss, g.N, k, md.Sig(e), md.Table(head, rows))
-					if ln := scheduleLine(u, g, k, e); ln != "" {
+					if ln := utility.ScheduleLine(u, g, k, e); ln != "" {
 						p("%s\n\n", ln)
 					}
 				}
 			}
 		}
-		for _, ln := range syntheticLosses(s) {
+		for _, ln := range utility.SyntheticLosses(s) {
 			p("![excess risk against d, %s](bench/utility-synthetic-%s.svg)\n\n", ln, ln)
 		}
 		p("**Who wins, cell by cell** (every synthetic cell where Algorithm 1 ran in d; a cell is one loss, n, rank, d and ε):\n\n")
 		for _, m := range []string{utility.MethodDPGD, utility.MethodDPGDProjected, utility.MethodOutputPert, utility.MethodObjectivePert} {
-			p("%s\n", compare(u, m, nil).sentence())
+			p("%s\n", utility.Compare(u, m, nil).Sentence())
 		}
 		p("\n")
 		p("**Growth with d**: median risk at the largest d over the median at the smallest d, 95 %% bootstrap interval (the two samples resampled independently). There is no target column: in exact arithmetic every method's risk law except projected DP-GD's is the same at every d (the rows lie in span(U), every regulariser and every noise is isotropic, and only θ's component in span(U) changes the loss), so for those rows the ratio checks the implementation and should be 1 up to noise; projected DP-GD's projection onto ‖θ‖ ≤ C couples the span with d − k noise coordinates.\n\n")
 		var rows [][]string
 		for _, d := range u.Ratios {
-			rows = append(rows, []string{d.Loss, strconv.Itoa(d.N), strconv.Itoa(d.Rank), md.Sig(d.Epsilon), d.Method, fmt.Sprintf("%d → %d", d.DLow, d.DHigh), md.Sig(d.Low), md.Sig(d.High), mci(d.Ratio, d.RatioCI), map[bool]string{true: "yes", false: "no"}[d.Invariant]})
+			rows = append(rows, []string{d.Loss, strconv.Itoa(d.N), strconv.Itoa(d.Rank), md.Sig(d.Epsilon), d.Method, fmt.Sprintf("%d → %d", d.DLow, d.DHigh), md.Sig(d.Low), md.Sig(d.High), utility.MCI(d.Ratio, d.RatioCI), map[bool]string{true: "yes", false: "no"}[d.Invariant]})
 		}
 		p("%s\n", md.Table([]string{"loss", "n", "rank", "ε", "method", "d", "median (d low)", "median (d high)", "ratio [95 % CI]", "same law at every d by construction"}, rows))
 	}
@@ -314,180 +208,6 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 	}
 }
 
-// scheduleLine states the public DP-GD schedules (core/dpgd) of one
-// synthetic table, one per method where it is the same at every d, else per
-// d; "" when the cells carry none (a report measured before issue 33).
-func scheduleLine(u *utility.UtilityReport, g utility.SyntheticGrid, k int, e float64) string {
-	var parts []string
-	for _, m := range []string{utility.MethodDPGD, utility.MethodDPGDProjected} {
-		var ds []string
-		var scheds []string
-		for _, d := range g.Dims {
-			c := findCell(u, utility.WorkloadSynthetic, g.Loss, g.N, k, d, e, m)
-			if c == nil || c.Schedule == nil {
-				continue
-			}
-			sc := c.Schedule
-			ds = append(ds, strconv.Itoa(d))
-			scheds = append(scheds, fmt.Sprintf("T = %d, h = %s, σ = %s", sc.Steps, md.Sig(sc.Step), md.Sig(sc.Sigma)))
-		}
-		if len(scheds) == 0 {
-			continue
-		}
-		if slices.Equal(scheds, slices.Repeat(scheds[:1], len(scheds))) {
-			parts = append(parts, fmt.Sprintf("%s %s", m, scheds[0]))
-			continue
-		}
-		var each []string
-		for i := range scheds {
-			each = append(each, fmt.Sprintf("d = %s: %s", ds[i], scheds[i]))
-		}
-		parts = append(parts, fmt.Sprintf("%s %s", m, strings.Join(each, "; ")))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	c := findCell(u, utility.WorkloadSynthetic, g.Loss, g.N, k, 0, e, utility.MethodDPGD)
-	rule := ""
-	if c != nil && c.Schedule != nil {
-		rule, _, _ = strings.Cut(c.Schedule.Rule, ":")
-	}
-	return fmt.Sprintf("DP-GD's public schedule (core/dpgd, %s rule, σ per step): %s.", rule, strings.Join(parts, "; "))
-}
-
-// tableKey is one synthetic table: loss, n, rank, ε.
-type tableKey struct {
-	loss    string
-	n, rank int
-	eps     float64
-}
-
-// mergedGrids lists one grid per (loss, n, rank, ε) in first-seen order,
-// with the union of the dimensions of every grid that has it (sorted), so
-// that a (loss, n, rank, ε) split over two grids gets one table.
-func mergedGrids(s *utility.SyntheticOptions) []utility.SyntheticGrid {
-	var order []tableKey
-	dims := map[tableKey][]int{}
-	for _, g := range s.Grids {
-		for _, k := range g.Ranks {
-			for _, e := range g.Epsilons {
-				key := tableKey{g.Loss, g.N, k, e}
-				if _, ok := dims[key]; !ok {
-					order = append(order, key)
-				}
-				for _, d := range g.Dims {
-					if !slices.Contains(dims[key], d) {
-						dims[key] = append(dims[key], d)
-					}
-				}
-			}
-		}
-	}
-	out := make([]utility.SyntheticGrid, len(order))
-	for i, key := range order {
-		ds := slices.Clone(dims[key])
-		slices.Sort(ds)
-		out[i] = utility.SyntheticGrid{Loss: key.loss, N: key.n, Ranks: []int{key.rank}, Dims: ds, Epsilons: []float64{key.eps}}
-	}
-	return out
-}
-
-// latentFindings compares Algorithm 1 sampled in d with the latent
-// cross-check at the same d, cell by cell (Mann–Whitney), and pools the
-// cells by Stouffer's z (independent cells, equal weights).
-func latentFindings(u *utility.UtilityReport) string {
-	var zs []string
-	higher, cells, big := 0, 0, 0
-	sum := 0.0
-	for i := range u.Cells {
-		l := &u.Cells[i]
-		if l.Method != utility.MethodExpLatent || l.Runs < 2 {
-			continue
-		}
-		d := findCell(u, utility.WorkloadSynthetic, l.Loss, l.N, l.Rank, l.D, l.Epsilon, utility.MethodExponential)
-		if d == nil || d.Runs < 2 {
-			continue
-		}
-		z := stats.MannWhitneyZ(d.Excess, l.Excess)
-		if math.Abs(z) > 2 {
-			big++
-		}
-		cells++
-		sum += z
-		if d.ExcessMedian > l.ExcessMedian {
-			higher++
-		}
-		zs = append(zs, fmt.Sprintf("%s n=%d k=%d ε=%s: %+.2f", l.Loss, l.N, l.Rank, md.Sig(l.Epsilon), z))
-	}
-	if cells == 0 {
-		return ""
-	}
-	pooled := sum / math.Sqrt(float64(cells))
-	pv := math.Erfc(math.Abs(pooled) / math.Sqrt2)
-	single := "No single cell differs at |z| > 2"
-	if big > 0 {
-		single = fmt.Sprintf("%d of the cells differ at |z| > 2", big)
-	}
-	tendency := "the pooled z shows no tendency at the 5 % level"
-	if pv < 0.05 {
-		tendency = "the pooled tendency (p < 0.05) matches issue 16's latent-vs-direct observation"
-	}
-	tendency += " (that question is settled by issue 16's own ≥ 200 paired runs, not by these)"
-	return fmt.Sprintf("Cross-check, Algorithm 1 sampled in d against the latent shortcut at the same d (d ≤ %d): the in-d median is higher in %d of %d cells; Mann–Whitney z per cell (positive: in-d larger) %s; pooled (Stouffer) z = %.2f, two-sided p = %.2g. %s; %s.",
-		u.Options.Synthetic.LatentMaxD, higher, cells, strings.Join(zs, "; "), pooled, pv, single, tendency)
-}
-
-// invariantFindings counts the d-invariant ratios whose 95 % interval
-// excludes 1 (about 5 % of them are expected to by chance).
-func invariantFindings(u *utility.UtilityReport) string {
-	tot, out := 0, 0
-	var which []string
-	for _, d := range u.Ratios {
-		if !d.Invariant {
-			continue
-		}
-		tot++
-		if d.RatioCI[0] > 1 || d.RatioCI[1] < 1 {
-			out++
-			which = append(which, fmt.Sprintf("%s n=%d k=%d ε=%s %s %s", d.Loss, d.N, d.Rank, md.Sig(d.Epsilon), d.Method, mci(d.Ratio, d.RatioCI)))
-		}
-	}
-	proj := []string{}
-	for _, d := range u.Ratios {
-		if !d.Invariant {
-			proj = append(proj, md.Sig(d.Ratio))
-		}
-	}
-	s := fmt.Sprintf("Growth with d: of the %d ratios risk(d high)/risk(d low) for methods whose risk law is the same at every d, %d have a 95 %% interval excluding 1 (≈ %.1f expected by chance at 95 %%)", tot, out, 0.05*float64(tot))
-	if len(which) > 0 {
-		s += ": " + strings.Join(which, "; ")
-	}
-	s += fmt.Sprintf(". Projected DP-GD's ratios, which may grow with d: %s.", strings.Join(proj, ", "))
-	return s
-}
-
-func syntheticLosses(s *utility.SyntheticOptions) []string {
-	var out []string
-	for _, g := range s.Grids {
-		if !slices.Contains(out, g.Loss) {
-			out = append(out, g.Loss)
-		}
-	}
-	return out
-}
-
-// findCell finds the cell of workload/loss/n/rank/d/ε/method (empty or 0:
-// any).
-func findCell(u *utility.UtilityReport, workload, ln string, n, k, d int, e float64, m string) *utility.UtilityCell {
-	for i := range u.Cells {
-		c := &u.Cells[i]
-		if c.Workload == workload && c.Epsilon == e && c.Method == m && (ln == "" || c.Loss == ln) && (n == 0 || c.N == n) && (k == 0 || c.Rank == k) && (d == 0 || c.D == d) {
-			return c
-		}
-	}
-	return nil
-}
-
 func utilityShortfalls(r *Report) []string {
 	u := r.Utility.Report
 	if u == nil {
@@ -495,9 +215,9 @@ func utilityShortfalls(r *Report) []string {
 	}
 	var out []string
 	if u.Options.Synthetic != nil {
-		c := compare(u, utility.MethodDPGD, nil)
-		if c.cells > 0 && c.lower*2 < c.cells {
-			out = append(out, fmt.Sprintf("Dimension-free experiment: unprojected DP-GD's median excess risk is below Algorithm 1's in %d of %d cells (§3b).", c.cells-c.lower, c.cells))
+		c := utility.Compare(u, utility.MethodDPGD, nil)
+		if c.Cells > 0 && c.Lower*2 < c.Cells {
+			out = append(out, fmt.Sprintf("Dimension-free experiment: unprojected DP-GD's median excess risk is below Algorithm 1's in %d of %d cells (§3b).", c.Cells-c.Lower, c.Cells))
 		}
 		skipped := 0
 		for _, x := range u.Cells {
@@ -523,7 +243,7 @@ func utilityPlots(r *Report) map[string]string {
 		methods = utility.AllMethods()
 	}
 	if s := u.Options.Synthetic; s != nil {
-		for _, ln := range syntheticLosses(s) {
+		for _, ln := range utility.SyntheticLosses(s) {
 			var g *utility.SyntheticGrid
 			for i := range s.Grids {
 				if s.Grids[i].Loss == ln && (g == nil || len(s.Grids[i].Dims) > len(g.Dims)) {
@@ -546,7 +266,7 @@ func utilityPlots(r *Report) map[string]string {
 					}
 					var xs, ys []float64
 					for _, d := range g.Dims {
-						if c := findCell(u, utility.WorkloadSynthetic, ln, g.N, k, d, e, m); c != nil && c.Error == "" && c.Runs > 0 && c.ExcessMedian > 0 {
+						if c := utility.FindCell(u, utility.WorkloadSynthetic, ln, g.N, k, d, e, m); c != nil && c.Error == "" && c.Runs > 0 && c.ExcessMedian > 0 {
 							xs, ys = append(xs, float64(d)), append(ys, c.ExcessMedian)
 						}
 					}
@@ -561,7 +281,7 @@ func utilityPlots(r *Report) map[string]string {
 					if len(xs) == 1 {
 						kind = plot.Points
 					}
-					pl.Series = append(pl.Series, plot.Series{Name: name, X: xs, Y: ys, Kind: kind, Dashed: ri == 1, Color: methodColor(m)})
+					pl.Series = append(pl.Series, plot.Series{Name: name, X: xs, Y: ys, Kind: kind, Dashed: ri == 1, Color: utility.MethodColor(m)})
 				}
 			}
 			out["utility-synthetic-"+ln+".svg"] = pl.SVG()
@@ -585,22 +305,4 @@ func maxInt(xs []int) int {
 		m = max(m, x)
 	}
 	return m
-}
-
-// methodColor gives every method one colour in every plot (Okabe–Ito, as
-// core/plot's palette); the two samplings of Algorithm 1 share theirs.
-func methodColor(m string) string {
-	switch m {
-	case utility.MethodExponential, utility.MethodExpLatent:
-		return "#D55E00"
-	case utility.MethodDPGD:
-		return "#0072B2"
-	case utility.MethodDPGDProjected:
-		return "#56B4E9"
-	case utility.MethodOutputPert:
-		return "#009E73"
-	case utility.MethodObjectivePert:
-		return "#CC79A7"
-	}
-	return "#000000"
 }
