@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/md"
-
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 )
 
 // AuditReport is the Monte-Carlo privacy audit of the samplers (issue 16

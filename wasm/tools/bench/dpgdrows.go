@@ -12,12 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/md"
-
 	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 )
 
 // Rows per tab for the default estimator (issue 43): one DP-GD release

@@ -6,10 +6,9 @@ import (
 	"context"
 	"math"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
-
 	"github.com/dpsample/dpsample/core/fingerprint"
 	"github.com/dpsample/dpsample/core/lowerbound"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // LowerReport is section 4.

@@ -29,7 +29,6 @@ import (
 	"time"
 
 	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
-
 	"github.com/dpsample/dpsample/wasm/tools/internal/study"
 )
 

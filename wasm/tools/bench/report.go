@@ -12,15 +12,12 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/study"
-
-	"github.com/dpsample/dpsample/wasm/tools/internal/md"
-
-	"github.com/dpsample/dpsample/core/sampler"
-
 	"github.com/dpsample/dpsample/core/benchkit"
 	"github.com/dpsample/dpsample/core/fingerprint"
 	"github.com/dpsample/dpsample/core/plot"
+	"github.com/dpsample/dpsample/core/sampler"
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
+	"github.com/dpsample/dpsample/wasm/tools/internal/study"
 )
 
 func kib(n int) string { return fmt.Sprintf("%s (%.2f MiB)", strconv.Itoa(n), float64(n)/(1<<20)) }

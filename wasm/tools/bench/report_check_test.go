@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
-
 	"github.com/dpsample/dpsample/wasm/tools/internal/md"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // targetHeader matches a column header that states a target: "target",

@@ -16,16 +16,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
-
-	"github.com/dpsample/dpsample/wasm/tools/internal/md"
-
-	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
-
 	"github.com/chromedp/chromedp"
 
 	"github.com/dpsample/dpsample/core/benchkit"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // Rows is the rows-per-tab table (issue 24): one first-order logistic sample

@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
-
 	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 

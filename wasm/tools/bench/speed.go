@@ -13,12 +13,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
-
-	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
-
 	"github.com/dpsample/dpsample/core/benchkit"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // Speed is section 1: the same kernels timed in three places.

@@ -13,11 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
-
-	"github.com/dpsample/dpsample/wasm/tools/internal/md"
-
 	"github.com/dpsample/dpsample/core/plot"
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // Utility is section 3: UtilityBench (study.go; issue 9 part B) with

@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
 	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
-
-	"github.com/chromedp/chromedp"
 )
 
 // The page's start-up marks compareLoad reads, in the order they happen.

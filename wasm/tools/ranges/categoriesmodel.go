@@ -11,13 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
-
-	"github.com/dpsample/dpsample/wasm/tools/internal/study"
-
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/wasm/tools/internal/study"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // The categorical features' check of issue 42: DP-GD (logistic, ε = 1,

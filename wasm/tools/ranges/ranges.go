@@ -10,11 +10,10 @@ import (
 	"os"
 	"sort"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/study"
-
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/study"
 )
 
 // The private ranges study (issues 28 and 40): core/domain's constants and

@@ -9,13 +9,11 @@ import (
 	"os"
 	"slices"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
-
-	"github.com/dpsample/dpsample/wasm/tools/internal/study"
-
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/wasm/tools/internal/study"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // The downstream check of issue 40: what private ranges cost a model, and

@@ -14,15 +14,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
-
-	"github.com/dpsample/dpsample/wasm/tools/internal/study"
-
-	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
-
 	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+	"github.com/dpsample/dpsample/wasm/tools/internal/study"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // The schedule comparison of issue 43: DP-GD's smooth rule before (T ∝ n·s,

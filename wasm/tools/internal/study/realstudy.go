@@ -16,15 +16,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
-
-	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
-
 	"github.com/dpsample/dpsample/core/baseline"
 	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // The real-data study of issue 20: every study dataset (realdata.go) over

@@ -10,10 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
-
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // TestStudyDatasets: every study dataset loads from the repository with a

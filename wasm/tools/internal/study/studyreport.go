@@ -10,13 +10,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
-
-	"github.com/dpsample/dpsample/wasm/tools/internal/md"
-
-	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
-
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // StudySummary is the study's part of docs/benchmarks.json: built from the

@@ -9,12 +9,11 @@ import (
 	"slices"
 	"time"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
-
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // The latent-vs-direct check of issue 16 item 2. The utility study samples

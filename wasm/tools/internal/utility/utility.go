@@ -10,14 +10,13 @@ import (
 	"slices"
 	"time"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
-
 	"github.com/dpsample/dpsample/core/baseline"
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // workload is one dataset: latent rows (k-dim for synthetic data, the data

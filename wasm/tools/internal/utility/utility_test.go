@@ -8,12 +8,11 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
-
 	"github.com/dpsample/dpsample/core/baseline"
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // TestLatentMatchesDirect: the rank-k reduction (Algorithm 1 on the latent

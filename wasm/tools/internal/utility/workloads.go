@@ -12,8 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
-
 	"github.com/dpsample/dpsample/core/baseline"
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dataset"
@@ -21,6 +19,7 @@ import (
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // gdSchedule is DP-GD's public schedule for method m (MethodDPGD or
