@@ -4,9 +4,9 @@
 // benchkit kernels natively, as WebAssembly under node and in headless
 // Chromium (the same site/dpsample.wasm, through dpsample._bench), measures
 // the sampler's cost against its formulas, the lower-bound attack's rates,
-// the baselines' utility (study.go over core/baseline) and the site's size
-// and load time, and writes docs/BENCHMARKS.md, docs/benchmarks.json and
-// docs/bench/*.svg.
+// the baselines' utility (wasm/tools/internal/utility over core/baseline)
+// and the site's size and load time, and writes docs/BENCHMARKS.md (from
+// report.md.tmpl), docs/benchmarks.json and docs/bench/*.svg.
 //
 //	go run ./wasm/tools/bench [-root .] [-gotest-native f] [-gotest-wasm f] [-shipped-wasm f]
 //
@@ -15,6 +15,16 @@
 // build tag dpsample_hooks (for dpsample._bench), and -shipped-wasm names the
 // module built without it, whose size section 5 reports (./build.sh bench
 // does both).
+//
+// The experiments that were modes of this command are commands of their own
+// since issue 46 (moved.go forwards the old flags to them):
+//
+//	go run ./wasm/tools/study -study docs/study/runs.jsonl     (issue 20's real-data study)
+//	go run ./wasm/tools/study -dpgd-schedule development       (issue 43)
+//	go run ./wasm/tools/ranges -ranges development             (core/domain's constants)
+//	go run ./wasm/tools/ranges -ranges-model development       (issue 40)
+//	go run ./wasm/tools/ranges -categories-model               (issue 42)
+//	go run ./wasm/tools/compareload -compare-load a.wasm,b.wasm
 package main
 
 import (

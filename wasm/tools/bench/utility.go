@@ -18,7 +18,7 @@ import (
 	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
-// Utility is section 3: UtilityBench (study.go; issue 9 part B) with
+// Utility is section 3: UtilityBench (wasm/tools/internal/utility; issue 9 part B) with
 // its full preset (FullUtilityOptions; QuickUtilityOptions under
 // BENCH_QUICK=1).
 type Utility struct {

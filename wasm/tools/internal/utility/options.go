@@ -3,7 +3,7 @@
 package utility
 
 // The utility study's options, their defaults and validation (the
-// runner is study.go, the workloads studywork.go).
+// runner is utility.go, the workloads workloads.go).
 
 import (
 	"slices"
