@@ -97,7 +97,7 @@ func utilityMarkdown(b *strings.Builder, r *Report) {
 		return
 	}
 	o := u.Options
-	p("From `UtilityBench(ctx, %s())` (wasm/tools/bench/study.go over the baselines of core/baseline), %.0f s. ", r.Utility.Preset, u.Seconds)
+	p("From `UtilityBench(ctx, %s())` (wasm/tools/internal/utility over the baselines of core/baseline), %.0f s. ", r.Utility.Preset, u.Seconds)
 	p("All methods at the same (ε, δ = %g) under replace-one neighbours, accounted with the exact Gaussian-DP curve where the method allows it; every hyper-parameter is fixed a priori from public quantities (docs/DEFAULTS.md gives the reasoning):\n\n", u.Hyper.Delta)
 	for _, l := range [][2]string{{"accountant", u.Hyper.Accountant}, {"exponential mechanism (Algorithm 1)", u.Hyper.ExponentialRule},
 		{"DP-GD", u.Hyper.GDRule}, {"output perturbation", u.Hyper.OutputMuRule},

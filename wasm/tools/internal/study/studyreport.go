@@ -366,7 +366,7 @@ func studyTable(s *StudySummary, ds StudyDatasetRow, ln string) string {
 func StudyMarkdown(b *strings.Builder, s *StudySummary) {
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	if s == nil || s.Status != "measured" {
-		p("**Pending**: run `go run ./wasm/tools/bench -study docs/study/runs.jsonl` (resumable; about 100 minutes of wall time on this shared machine with several processes, see -study-split-range), gzip it to docs/study/runs.jsonl.gz, then `./build.sh bench` reads it.\n\n")
+		p("**Pending**: run `go run ./wasm/tools/study -study docs/study/runs.jsonl` (resumable; about 100 minutes of wall time on this shared machine with several processes, see -study-split-range), gzip it to docs/study/runs.jsonl.gz, then `./build.sh bench` reads it.\n\n")
 		return
 	}
 	o := s.Options
@@ -392,7 +392,7 @@ func StudyMarkdown(b *strings.Builder, s *StudySummary) {
 		p("- %s: %s\n", k, s.Schedules[k])
 	}
 	p("- exponential (Algorithm 1): `mechanism.Sample`, sampler auto (the exact first-order sampler for these smooth losses), default η rule, half of δ for the sampler's TV.\n\n")
-	p("**Datasets and the fixed development / evaluation assignment** (`StudyDatasets` in wasm/tools/bench/realdata.go, written before the first run; iris, wine and Pima are left out, reserved for an independent check of the defaults):\n\n")
+	p("**Datasets and the fixed development / evaluation assignment** (`StudyDatasets` in wasm/tools/internal/study/realdata.go, written before the first run; iris, wine and Pima are left out, reserved for an independent check of the defaults):\n\n")
 	rows = nil
 	for _, d := range s.Datasets {
 		rows = append(rows, []string{d.Key, d.Half, d.Task, fmt.Sprint(d.N), fmt.Sprint(d.D), d.Note})
