@@ -13,8 +13,9 @@
 //   - DimensionFree: excess empirical risk against d for Algorithm 1 and
 //     both DP-GD variants, with Theorem 2.2's bound GC·√(k·ln(1/δ))/(nε).
 //
-// The utility benchmark (issue 9; UtilityBench in wasm/tools/bench/study.go,
-// which holds its options, worker pool, disk I/O and report) compares
+// The utility benchmark (issue 9; UtilityBench in
+// wasm/tools/internal/utility, which holds its options, worker pool, disk
+// I/O and summary) compares
 // Algorithm 1 at equal (ε, δ) and equal accounting with:
 //
 //   - DP-GD (core/dpgd), unprojected for any GLM loss (Song–Steinke–

@@ -28,8 +28,8 @@ var (
 
 // Builtin is a public dataset shipped with the site under site/data (their
 // provenance is in site/data/SOURCES.md), described once for the page
-// (wasm/ui fetches File) and the bench tool (wasm/tools/bench reads it from
-// disk); core reads no file.
+// (wasm/ui fetches File) and the bench's studies (wasm/tools/internal/study and
+// internal/utility read it from disk); core reads no file.
 type Builtin struct {
 	Key    string // "penguins", "breast-cancer"
 	Label  string // for a menu

@@ -14,7 +14,7 @@ import (
 // mean test accuracy (regression: the lowest mean absolute error) of
 // Algorithm 1 over c ∈ {1, 2, 4, 8, 16, 32} (classification) and
 // {1, 2, 4, 8} (regression); reported once on the evaluation half in
-// docs/BENCHMARKS.md §3a. TestDefaultRadiusIsTheStudys (wasm/tools/bench)
+// docs/BENCHMARKS.md §3a. TestDefaultRadiusIsTheStudys (wasm/tools/internal/study)
 // fails if these differ from the study's selection.
 const (
 	RadiusClassification = 16 // the page's rule before the study: 4

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 )
 
 // AuditReport is the Monte-Carlo privacy audit of the samplers (issue 16
@@ -69,10 +70,10 @@ func auditMarkdown(a AuditReport) string {
 		if r.Oracle != "" {
 			pair += ", " + r.Oracle
 		}
-		rows = append(rows, []string{r.Sampler, r.Method, pair, r.Constants, fmt.Sprint(r.N), sig(r.Epsilon), fmt.Sprintf("%g", r.Delta),
-			fmt.Sprintf("%.4f", r.GDP), fmt.Sprint(r.Steps), sig(r.TailD), fmt.Sprintf("%d / %d", r.HitsD, r.HitsD2),
+		rows = append(rows, []string{r.Sampler, r.Method, pair, r.Constants, fmt.Sprint(r.N), md.Sig(r.Epsilon), fmt.Sprintf("%g", r.Delta),
+			fmt.Sprintf("%.4f", r.GDP), fmt.Sprint(r.Steps), md.Sig(r.TailD), fmt.Sprintf("%d / %d", r.HitsD, r.HitsD2),
 			lower, fmt.Sprintf("%.3f", r.IdealLower), fmt.Sprintf("%.3f", r.Rejection), verdict})
 	}
-	p("%s\n", table([]string{"sampler", "method", "pair", "constants", "n", "claimed ε", "δ", "s", "T", "q", "hits D / D′", "ε_lower", "ideal", "rejected", "claim"}, rows))
+	p("%s\n", md.Table([]string{"sampler", "method", "pair", "constants", "n", "claimed ε", "δ", "s", "T", "q", "hits D / D′", "ε_lower", "ideal", "rejected", "claim"}, rows))
 	return b.String()
 }

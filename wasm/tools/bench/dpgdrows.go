@@ -16,6 +16,7 @@ import (
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 )
 
 // Rows per tab for the default estimator (issue 43): one DP-GD release
@@ -173,7 +174,7 @@ func dpgdRowsMarkdown(r DPGDRows) string {
 		if !ok {
 			return "—"
 		}
-		return sig(x.Seconds) + " s"
+		return md.Sig(x.Seconds) + " s"
 	}
 	var rows [][]string
 	for _, n := range ns {
@@ -185,12 +186,12 @@ func dpgdRowsMarkdown(r DPGDRows) string {
 		nw, okw := find(n, dpgd.RuleCapped, 0)
 		wcol := "—"
 		if okw {
-			wcol = fmt.Sprintf("%s s (W = %d)", sig(nw.Seconds), nw.Workers)
+			wcol = fmt.Sprintf("%s s (W = %d)", md.Sig(nw.Seconds), nw.Workers)
 		}
 		rows = append(rows, []string{strconv.Itoa(n), fmt.Sprintf("%d / %d", ob.T, na.T), fmt.Sprintf("%d / %d", ob.Passes, na.Passes),
-			cell(ob, ok1), cell(na, ok2), wcol, sig(ob.Seconds / na.Seconds), fmt.Sprintf("%.4f / %.4f", ob.Accuracy, na.Accuracy)})
+			cell(ob, ok1), cell(na, ok2), wcol, md.Sig(ob.Seconds / na.Seconds), fmt.Sprintf("%.4f / %.4f", ob.Accuracy, na.Accuracy)})
 	}
-	p("%s\n", table([]string{"n", "T before / after", "passes before / after", "before, W = 1", "after, W = 1", "after, all cores", "before ÷ after (W = 1)", "accuracy before / after"}, rows))
+	p("%s\n", md.Table([]string{"n", "T before / after", "passes before / after", "before, W = 1", "after, W = 1", "after, all cores", "before ÷ after (W = 1)", "accuracy before / after"}, rows))
 	slower, both := 0, 0
 	for _, n := range ns {
 		one, ok1 := find(n, dpgd.RuleCapped, 1)
@@ -215,13 +216,13 @@ func dpgdRowsMarkdown(r DPGDRows) string {
 		}
 		r3 := "—"
 		if ok3 {
-			r3 = sig(c.Seconds / b2.Seconds)
+			r3 = md.Sig(c.Seconds / b2.Seconds)
 		}
 		name := map[string]string{dpgd.RuleGrowing: "before (T ∝ n·s)", dpgd.RuleCapped: "after (T ∝ min(n·s, K))"}[rule]
-		ratio = append(ratio, []string{name, sig(b2.Seconds / a.Seconds), r3})
+		ratio = append(ratio, []string{name, md.Sig(b2.Seconds / a.Seconds), r3})
 	}
 	if len(ratio) > 0 {
-		p("Cost against n, one worker (linear: 5 and 2; issue 43's goal: time(5·10⁴)/time(10⁴) ≤ 8):\n\n%s\n", table([]string{"rule", "time(5·10⁴) / time(10⁴)", "time(10⁵) / time(5·10⁴)"}, ratio))
+		p("Cost against n, one worker (linear: 5 and 2; issue 43's goal: time(5·10⁴)/time(10⁴) ≤ 8):\n\n%s\n", md.Table([]string{"rule", "time(5·10⁴) / time(10⁴)", "time(10⁵) / time(5·10⁴)"}, ratio))
 	}
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/fingerprint"
 	"github.com/dpsample/dpsample/core/lowerbound"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // LowerReport is section 4.
@@ -101,15 +102,15 @@ func lower() (LowerReport, error) {
 		if err != nil {
 			return rep, err
 		}
-		m, sd := meanStd(e.ExcessOverD)
-		em, _ := meanStd(e.ExpectedExcessOverD)
+		m, sd := stats.MeanStd(e.ExcessOverD)
+		em, _ := stats.MeanStd(e.ExpectedExcessOverD)
 		row := BoxRow{S: s, Trials: e.Trials, Measured: m, SE: sd / math.Sqrt(float64(e.Trials)), Expected: em}
 		// Per-trial differences remove the code's variation from the test.
 		diff := make([]float64, len(e.ExcessOverD))
 		for i := range diff {
 			diff[i] = e.ExcessOverD[i] - e.ExpectedExcessOverD[i]
 		}
-		dm, dsd := meanStd(diff)
+		dm, dsd := stats.MeanStd(diff)
 		if dsd > 0 {
 			row.Z = dm / (dsd / math.Sqrt(float64(len(diff))))
 		}

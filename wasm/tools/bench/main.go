@@ -4,9 +4,9 @@
 // benchkit kernels natively, as WebAssembly under node and in headless
 // Chromium (the same site/dpsample.wasm, through dpsample._bench), measures
 // the sampler's cost against its formulas, the lower-bound attack's rates,
-// the baselines' utility (study.go over core/baseline) and the site's size
-// and load time, and writes docs/BENCHMARKS.md, docs/benchmarks.json and
-// docs/bench/*.svg.
+// the baselines' utility (wasm/tools/internal/utility over core/baseline)
+// and the site's size and load time, and writes docs/BENCHMARKS.md (from
+// report.md.tmpl), docs/benchmarks.json and docs/bench/*.svg.
 //
 //	go run ./wasm/tools/bench [-root .] [-gotest-native f] [-gotest-wasm f] [-shipped-wasm f]
 //
@@ -15,10 +15,19 @@
 // build tag dpsample_hooks (for dpsample._bench), and -shipped-wasm names the
 // module built without it, whose size section 5 reports (./build.sh bench
 // does both).
+//
+// The experiments that were modes of this command are commands of their own
+// since issue 46 (moved.go forwards the old flags to them):
+//
+//	go run ./wasm/tools/study -study docs/study/runs.jsonl     (issue 20's real-data study)
+//	go run ./wasm/tools/study -dpgd-schedule development       (issue 43)
+//	go run ./wasm/tools/ranges -ranges development             (core/domain's constants)
+//	go run ./wasm/tools/ranges -ranges-model development       (issue 40)
+//	go run ./wasm/tools/ranges -categories-model               (issue 42)
+//	go run ./wasm/tools/compareload -compare-load a.wasm,b.wasm
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -28,6 +37,9 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
+	"github.com/dpsample/dpsample/wasm/tools/internal/study"
 )
 
 // Report is docs/benchmarks.json: every number of docs/BENCHMARKS.md.
@@ -48,8 +60,8 @@ type Report struct {
 	// Study is issue 20's real-data study, summarised from its runs file
 	// (docs/study/runs.jsonl.gz, the gzipped file `-study` writes); the bench
 	// only reads it.
-	Study   *StudySummary `json:"study,omitempty"`
-	Seconds float64       `json:"runnerSeconds"`
+	Study   *study.StudySummary `json:"study,omitempty"`
+	Seconds float64             `json:"runnerSeconds"`
 	// SectionSeconds is the wall time of each section of this run.
 	SectionSeconds map[string]float64 `json:"sectionSeconds,omitempty"`
 	// Remeasured lists the sections measured again after the run with -only
@@ -70,93 +82,19 @@ type Machine struct {
 var quick = os.Getenv("BENCH_QUICK") != ""
 
 func main() {
+	if cmd, ok := moved(os.Args[1:]); ok {
+		forward(cmd, os.Args[1:])
+		return
+	}
 	root := flag.String("root", ".", "repository root")
 	gtNative := flag.String("gotest-native", "", "output of `go test -bench` natively (optional)")
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
 	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", "dpgd-rows" (DP-GD's rows per tab, native), "utility" (§3b, the dimension-free experiment), "cost" (§2, native), "speed" (§1's kernels, native, node and Chromium; site/ built with the hooks), "size" (§5: the module of -shipped-wasm, load times of site/ as built) or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
-	study := flag.String("study", "", "run (or resume) the real-data study of issue 20, appending its runs to this JSON-lines file, and exit")
-	studyDatasets := flag.String("study-datasets", "", "with -study: a comma-separated subset of the study's datasets")
-	studyAlso := flag.String("study-also", "", "with -study: comma-separated further runs files to read (runs another process did)")
-	studyRange := flag.String("study-split-range", "", "with -study: only splits a-b (inclusive), to share a dataset between processes")
-	studySplits := flag.Int("study-splits", 0, "with -study: the number of splits (default DefaultStudyOptions)")
 	rowsBase := flag.String("rows-baseline", "", "a checkout built at "+BaseCommit+" (./build.sh build), served to a second headless Chromium for the rows section's \"then\" column; \"auto\" makes one in a temporary git worktree (optional)")
 	studyResults := flag.String("study-results", filepath.Join("docs", "study", "runs.jsonl.gz"), "the study's runs file (relative to -root) that the report's §3a is built from, without re-running")
-	ranges := flag.String("ranges", "", `print the private ranges study (core/domain's constants) on one half of the study's tables ("development"; "evaluation" only to report the chosen constants once) and exit`)
-	rangesReps := flag.Int("ranges-reps", 50, "with -ranges: seeded draws per table and configuration")
-	rangesModel := flag.String("ranges-model", "", `print the downstream check of issue 40 (DP-GD and Algorithm 1 at ε = 1 on private vs declared ranges, full size and 250 and 100 training rows) on one half of the study's tables and exit`)
-	rangesModelSplits := flag.Int("ranges-model-splits", 10, "with -ranges-model: public 80/20 splits per table and size")
-	categoriesModel := flag.Bool("categories-model", false, "print the check of issue 42 (DP-GD on penguins with and without one-hot text features, typed or found privately) and exit")
-	dpgdSched := flag.String("dpgd-schedule", "", `print issue 43's comparison of DP-GD's smooth schedules (before: T ∝ n·s; after: T ∝ min(n·s, K)) on one half of the study's tables ("development") and exit`)
-	dpgdCaps := flag.String("dpgd-schedule-caps", "400,200,100,800", "with -dpgd-schedule: the caps K compared (the table is the first one's)")
-	dpgdSplits := flag.Int("dpgd-schedule-splits", 20, "with -dpgd-schedule: the study's splits")
-	dpgdPar := flag.Int("dpgd-schedule-par", 1, "with -dpgd-schedule: goroutines")
-	compare := flag.String("compare-load", "", "comma-separated .wasm files: time cold loads of index.html with each as site/dpsample.wasm, interleaved in one Chromium, print medians and paired differences, and exit (nothing is written)")
-	loads := flag.Int("loads", 21, "with -compare-load: cold loads per module")
 	flag.Parse()
-	if *compare != "" {
-		if err := compareLoad(*root, strings.Split(*compare, ","), *loads, os.Stdout); err != nil {
-			fatal(err)
-		}
-		return
-	}
-	if *categoriesModel {
-		if err := runCategoriesModel(*root, *rangesModelSplits, os.Stdout); err != nil {
-			fatal(err)
-		}
-		return
-	}
-	if *dpgdSched != "" {
-		if *dpgdSched != HalfDev && *dpgdSched != HalfEval {
-			fatal(fmt.Errorf("-dpgd-schedule: want %q or %q, got %q", HalfDev, HalfEval, *dpgdSched))
-		}
-		caps, err := parseCaps(*dpgdCaps)
-		if err != nil {
-			fatal(err)
-		}
-		if err := runDPGDSchedule(*root, *dpgdSched, *dpgdSplits, caps, max(1, *dpgdPar), os.Stdout); err != nil {
-			fatal(err)
-		}
-		return
-	}
-	if *rangesModel != "" {
-		if *rangesModel != HalfDev && *rangesModel != HalfEval {
-			fatal(fmt.Errorf("-ranges-model: want %q or %q, got %q", HalfDev, HalfEval, *rangesModel))
-		}
-		if err := runRangesModel(*root, *rangesModel, *rangesModelSplits, os.Stdout); err != nil {
-			fatal(err)
-		}
-		return
-	}
-	if *ranges != "" {
-		if *ranges != HalfDev && *ranges != HalfEval {
-			fatal(fmt.Errorf("-ranges: want %q or %q, got %q", HalfDev, HalfEval, *ranges))
-		}
-		if err := runRangesStudy(*root, *ranges, *rangesReps, os.Stdout); err != nil {
-			fatal(err)
-		}
-		return
-	}
-	if *study != "" {
-		o := DefaultStudyOptions()
-		if *studyDatasets != "" {
-			o.Datasets = strings.Split(*studyDatasets, ",")
-		}
-		if *studySplits > 0 {
-			o.Splits = *studySplits
-		}
-		fmt.Sscanf(*studyRange, "%d-%d", &o.SplitFrom, &o.SplitTo)
-		if *studyAlso != "" {
-			o.ReadAlso = strings.Split(*studyAlso, ",")
-		}
-		rep, err := RunStudy(context.Background(), *root, *study, o, func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) })
-		if err != nil {
-			fatal(err)
-		}
-		fmt.Fprintf(os.Stderr, "bench: study: %d runs, %.0f s of run time\n", len(rep.Runs), rep.Seconds)
-		return
-	}
 	if *only != "" {
 		if err := remeasure(*root, *only, *rowsBase, *shipped); err != nil {
 			fatal(err)
@@ -184,15 +122,15 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench: %s done in %.1f s\n", name, time.Since(t).Seconds())
 	}
 	wasmPath := filepath.Join(*root, "site", "dpsample.wasm")
-	var br *browser
+	var br *chrome.Browser
 	step("start headless Chromium", func() (err error) {
-		br, err = startBrowser(*root)
+		br, err = chrome.Start(*root)
 		if err == nil {
-			r.Machine.Chromium = br.version
+			r.Machine.Chromium = br.Version
 		}
 		return err
 	})
-	defer br.close()
+	defer br.Close()
 	sizePath := wasmPath
 	if *shipped != "" {
 		sizePath = *shipped
@@ -206,8 +144,8 @@ func main() {
 	step("rows per tab: DP-GD, native", func() (err error) { r.DPGDRows, err = dpgdRows(); return })
 	step("cost vs theory", func() (err error) { r.Cost, err = cost(); return })
 	step("lower bound", func() (err error) { r.Lower, err = lower(); return })
-	step("real-data study (from its runs file)", func() (err error) { r.Study, err = loadStudy(*root, *studyResults); return })
-	step("utility vs baselines", func() (err error) { r.Utility, err = utility(*root); return })
+	step("real-data study (from its runs file)", func() (err error) { r.Study, err = study.LoadStudy(*root, *studyResults); return })
+	step("utility vs baselines", func() (err error) { r.Utility, err = measureUtility(*root); return })
 	step("privacy audit", func() (err error) { r.Audit, err = privacyAudit(); return })
 	r.Seconds = time.Since(start).Seconds()
 
@@ -256,7 +194,7 @@ func remeasure(root, section, rowsBase, shipped string) error {
 	commit := gitCommit(root) // the code measured: HEAD when the run starts
 	switch section {
 	case "utility":
-		if r.Utility, err = utility(root); err != nil {
+		if r.Utility, err = measureUtility(root); err != nil {
 			return err
 		}
 	case "lower":
@@ -264,7 +202,7 @@ func remeasure(root, section, rowsBase, shipped string) error {
 			return err
 		}
 	case "study":
-		if r.Study, err = loadStudy(root, filepath.Join("docs", "study", "runs.jsonl.gz")); err != nil {
+		if r.Study, err = study.LoadStudy(root, filepath.Join("docs", "study", "runs.jsonl.gz")); err != nil {
 			return err
 		}
 	case "cost":
@@ -277,7 +215,7 @@ func remeasure(root, section, rowsBase, shipped string) error {
 		}
 	case "speed":
 		gt := r.Speed.GoTest // the go test -bench ratios come from their own files: kept
-		if err := inBrowser(root, func(br *browser) (err error) {
+		if err := inBrowser(root, func(br *chrome.Browser) (err error) {
 			r.Speed, err = speed(filepath.Join(root, "site", "dpsample.wasm"), br)
 			return err
 		}); err != nil {
@@ -288,7 +226,7 @@ func remeasure(root, section, rowsBase, shipped string) error {
 		if shipped == "" {
 			shipped = filepath.Join(root, "site", "dpsample.wasm")
 		}
-		if err := inBrowser(root, func(br *browser) (err error) { r.Size, err = sizeAndLoad(shipped, br); return err }); err != nil {
+		if err := inBrowser(root, func(br *chrome.Browser) (err error) { r.Size, err = sizeAndLoad(shipped, br); return err }); err != nil {
 			return err
 		}
 	case "dpgd-rows":
@@ -297,7 +235,7 @@ func remeasure(root, section, rowsBase, shipped string) error {
 		}
 	case "rows":
 		prev := r.Rows
-		if err := inBrowser(root, func(br *browser) (err error) { r.Rows, err = rowsWithBaseline(br, root, rowsBase); return err }); err != nil {
+		if err := inBrowser(root, func(br *chrome.Browser) (err error) { r.Rows, err = rowsWithBaseline(br, root, rowsBase); return err }); err != nil {
 			return err
 		}
 		if os.Getenv("BENCH_ROWS_N") != "" { // one n measured again: keep the others
@@ -321,12 +259,12 @@ func remeasure(root, section, rowsBase, shipped string) error {
 }
 
 // inBrowser runs f with a headless Chromium serving root, closed after.
-func inBrowser(root string, f func(*browser) error) error {
-	br, err := startBrowser(root)
+func inBrowser(root string, f func(*chrome.Browser) error) error {
+	br, err := chrome.Start(root)
 	if err != nil {
 		return err
 	}
-	defer br.close()
+	defer br.Close()
 	return f(br)
 }
 

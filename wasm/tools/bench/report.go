@@ -3,48 +3,22 @@
 package main
 
 import (
+	_ "embed"
 	"fmt"
-	"github.com/dpsample/dpsample/core/sampler"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"text/template"
 
 	"github.com/dpsample/dpsample/core/benchkit"
 	"github.com/dpsample/dpsample/core/fingerprint"
 	"github.com/dpsample/dpsample/core/plot"
+	"github.com/dpsample/dpsample/core/sampler"
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
+	"github.com/dpsample/dpsample/wasm/tools/internal/study"
 )
-
-// sig formats x with 3 significant digits, as an integer in [10³, 10⁶) and
-// in e-notation beyond.
-func sig(x float64) string {
-	switch {
-	case math.IsNaN(x) || math.IsInf(x, 0):
-		return "—"
-	case x == 0:
-		return "0"
-	case math.Abs(x) >= 1e3 && math.Abs(x) < 1e6:
-		return strconv.FormatFloat(x, 'f', 0, 64)
-	case math.Abs(x) >= 1e6 || math.Abs(x) < 1e-3:
-		return strconv.FormatFloat(x, 'e', 2, 64)
-	}
-	return strconv.FormatFloat(x, 'g', 3, 64)
-}
-
-// table renders a Markdown table.
-func table(header []string, rows [][]string) string {
-	var b strings.Builder
-	b.WriteString("| " + strings.Join(header, " | ") + " |\n|")
-	for range header {
-		b.WriteString("---|")
-	}
-	b.WriteString("\n")
-	for _, r := range rows {
-		b.WriteString("| " + strings.Join(r, " | ") + " |\n")
-	}
-	return b.String()
-}
 
 func kib(n int) string { return fmt.Sprintf("%s (%.2f MiB)", strconv.Itoa(n), float64(n)/(1<<20)) }
 
@@ -53,20 +27,20 @@ func headlineTable(r *Report) string {
 	var rows [][]string
 	for _, k := range r.Speed.Kernels {
 		if k.Name == "sampler/logistic/d=10" || k.Name == "sampler/hinge/d=100" || k.Group != "sampler" {
-			rows = append(rows, []string{"`" + k.Name + "`", sig(k.NativeNs/1e3) + " µs/" + k.Unit, sig(k.NodeRatio) + "×", sig(k.ChromRatio) + "×"})
+			rows = append(rows, []string{"`" + k.Name + "`", md.Sig(k.NativeNs/1e3) + " µs/" + k.Unit, md.Sig(k.NodeRatio) + "×", md.Sig(k.ChromRatio) + "×"})
 		}
 	}
-	t := table([]string{"kernel", "native", "wasm/native (node)", "wasm/native (Chromium)"}, rows)
-	t += "\n" + table([]string{"site/dpsample.wasm", "raw", "gzip -9", "brotli q11", "load → interactive (Chromium, median)"},
-		[][]string{{"", kib(r.Size.WasmRaw), kib(r.Size.WasmGzip), kib(r.Size.WasmBrotli), sig(r.Size.LoadMedian) + " ms"}})
+	t := md.Table([]string{"kernel", "native", "wasm/native (node)", "wasm/native (Chromium)"}, rows)
+	t += "\n" + md.Table([]string{"site/dpsample.wasm", "raw", "gzip -9", "brotli q11", "load → interactive (Chromium, median)"},
+		[][]string{{"", kib(r.Size.WasmRaw), kib(r.Size.WasmGzip), kib(r.Size.WasmBrotli), md.Sig(r.Size.LoadMedian) + " ms"}})
 	if rows := sampleTargets(r); rows != nil {
 		var rs [][]string
 		for _, x := range rows {
 			rs = append(rs, x[:])
 		}
-		t += "\nIssue 12's speed targets (logistic, n = 455, d = 30 — breast cancer's training shape —, δ = 1e-5, one sample; native and Chromium in the same run):\n\n" + table([]string{"benchmark", "target", "measured", "verdict"}, rs)
+		t += "\nIssue 12's speed targets (logistic, n = 455, d = 30 — breast cancer's training shape —, δ = 1e-5, one sample; native and Chromium in the same run):\n\n" + md.Table([]string{"benchmark", "target", "measured", "verdict"}, rs)
 	}
-	if st := studyHeadline(r.Study); st != "" {
+	if st := study.StudyHeadline(r.Study); st != "" {
 		t += "\n" + st
 	}
 	if u := utilityHeadline(r); u != "" {
@@ -87,89 +61,115 @@ func readmeHeadline(r *Report) string {
 		r.Generated, r.Machine.Commit, r.Machine.CPUs, r.Machine.Node, r.Machine.Chromium, note, headlineTable(r))
 }
 
+//go:embed report.md.tmpl
+var reportTemplate string
+
+// reportTmpl renders docs/BENCHMARKS.md from a Report (report.md.tmpl):
+// the prose is the template's, every table and computed phrase one of
+// these functions.
+var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"sig":              md.Sig,
+	"sortedKeys":       func(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) },
+	"speedTable":       speedTable,
+	"chromVerdict":     chromVerdict,
+	"rngRatio":         rngRatio,
+	"sampleTargets":    func(r *Report) string { var b strings.Builder; sampleTargetsMarkdown(&b, r); return b.String() },
+	"goTestTable":      goTestTable,
+	"rowsMarkdown":     rowsMarkdown,
+	"dpgdRowsMarkdown": dpgdRowsMarkdown,
+	"expOffset":        func() float64 { return math.Exp(sampler.Offset) },
+	"offset":           func() float64 { return sampler.Offset },
+	"factoryRate":      func() float64 { return sampler.FactoryRate },
+	"costTable":        costTable,
+	"studyMarkdown": func(s *study.StudySummary) string {
+		var b strings.Builder
+		study.StudyMarkdown(&b, s)
+		return b.String()
+	},
+	"utilityMarkdown": func(r *Report) string { var b strings.Builder; utilityMarkdown(&b, r); return b.String() },
+	"xi":              func() float64 { return xi },
+	"worstRows":       worstRows,
+	"lowerTable":      lowerTable,
+	"boxTable":        boxTable,
+	"sizeTable":       sizeTable,
+	"auditMarkdown":   auditMarkdown,
+	"shortfalls":      shortfalls,
+}).Parse(reportTemplate))
+
+// markdown is docs/BENCHMARKS.md for r.
 func markdown(r *Report) string {
 	var b strings.Builder
-	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	p("# Benchmarks\n\n")
-	p("Generated by `./build.sh bench` (runner: `wasm/tools/bench`) on %s; every number here, in `docs/benchmarks.json` and in the plots under `docs/bench/` comes from that one run", r.Generated)
-	p(" (commit %s, %.0f s on %d CPUs, %s %s/%s, node %s, %s).", r.Machine.Commit, r.Seconds, r.Machine.CPUs, r.Machine.Go, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Node, r.Machine.Chromium)
-	if r.Quick {
-		p(" **This is a BENCH_QUICK=1 run: shortened timings and few trials; do not quote it.**")
+	if err := reportTmpl.Execute(&b, r); err != nil {
+		panic(err) // the template and its functions are fixed: an error is a bug (TestReportGolden)
 	}
-	for _, sec := range slices.Sorted(maps.Keys(r.Remeasured)) {
-		p(" Section %q was measured again afterwards, at %s, because its code changed after the run.", sec, r.Remeasured[sec])
-	}
-	p("\nPlots are drawn with dpsample's own SVG package `core/plot` (the site's charts) instead of gonum/plot, to avoid a dependency.\n\n")
+	return b.String()
+}
 
-	// 1. Speed
-	p("## 1. Speed: native vs WebAssembly (node, Chromium)\n\n")
-	p("%s\n\n", r.Speed.Protocol)
+// speedTable is §1's kernel table.
+func speedTable(r *Report) string {
 	var rows [][]string
 	for _, k := range r.Speed.Kernels {
 		rows = append(rows, []string{"`" + k.Name + "`", k.Unit, strconv.Itoa(k.Iters),
-			sig(k.NativeNs), sig(k.NodeNs), sig(k.ChromiumNs), sig(k.NodeRatio), sig(k.ChromRatio)})
+			md.Sig(k.NativeNs), md.Sig(k.NodeNs), md.Sig(k.ChromiumNs), md.Sig(k.NodeRatio), md.Sig(k.ChromRatio)})
 	}
-	p("%s\n", table([]string{"kernel", "unit", "iterations/call", "native ns/unit", "node ns/unit", "Chromium ns/unit", "node/native", "Chromium/native"}, rows))
-	p("![wasm/native ratios](bench/speed-ratios.svg)\n\n![sampler step time against d](bench/sampler-speed.svg)\n\n")
-	worst, best := 0.0, math.Inf(1)
+	return md.Table([]string{"kernel", "unit", "iterations/call", "native ns/unit", "node ns/unit", "Chromium ns/unit", "node/native", "Chromium/native"}, rows)
+}
+
+// chromVerdict is §1's target (sampler kernels in Chromium ≤ 2× native):
+// "met" or "missed", and the range of the sampler kernels' ratios.
+func chromVerdict(r *Report) (v struct {
+	Verdict     string
+	Best, Worst float64
+}) {
+	v.Worst, v.Best = 0.0, math.Inf(1)
 	for _, k := range r.Speed.Kernels {
 		if k.Group == "sampler" {
-			worst, best = math.Max(worst, k.ChromRatio), math.Min(best, k.ChromRatio)
+			v.Worst, v.Best = math.Max(v.Worst, k.ChromRatio), math.Min(v.Best, k.ChromRatio)
 		}
 	}
-	verdict := "met"
-	if worst > 2 {
-		verdict = "missed"
+	v.Verdict = "met"
+	if v.Worst > 2 {
+		v.Verdict = "missed"
 	}
-	p("**Target: sampler in Chromium ≤ 2× native — %s** (sampler kernels: %s–%s×). ", verdict, sig(best), sig(worst))
-	rngRatio := math.NaN()
+	return v
+}
+
+// rngRatio is the rng kernel's Chromium/native ratio (NaN without one).
+func rngRatio(r *Report) float64 {
+	x := math.NaN()
 	for _, k := range r.Speed.Kernels {
 		if k.Group == "rng" {
-			rngRatio = k.ChromRatio
+			x = k.ChromRatio
 		}
 	}
-	p("Why: a sampler step draws d + 2d·(trials per RGO) ≈ 6.4d Gaussian coordinates and evaluates ≈ 7 single-record losses (§2). Natively, `NormFloat64` on ChaCha8 is most of a step (≈ 58%% of a one-off CPU profile of `BenchmarkSampler/*/d=10/stochastic` with `go test -cpuprofile`, ChaCha8's block function alone 20%%, `math.Exp` and `Log1p` 14%%); Go's amd64 build runs ChaCha8's block in SIMD assembly and `math.Exp` in assembly, while the wasm build runs the generic Go code (Go's wasm backend emits no SIMD). In this run the isolated `rng/chacha8-normal` kernel is %s× native in Chromium, and the loss arithmetic and per-call overheads slow down by similar factors, so no part of the step is near 1×; the ratios also move by ±0.5 between runs on this shared 2-core machine. Reaching ≤ 2× would take a cheaper proposal generator in the sampler (for example ChaCha8 only to seed a faster generator, or fewer normals per trial), which is a sampler design decision with privacy implications, not something the runner can change.\n\n", sig(rngRatio))
-	sampleTargetsMarkdown(&b, r)
-	if len(r.Speed.GoTest) > 0 {
-		p("`go test -bench` of the same packages, native vs `GOOS=js GOARCH=wasm` under node (raw outputs `docs/bench-native.txt`, `docs/bench-wasm.txt`). These are single `-benchtime` runs that include the first (Liftoff-compiled) calls and garbage collection (Gen allocates its codebook; the wasm GC is not concurrent), so small or allocating benchmarks such as `BenchmarkGen/n=4` show inflated ratios; the kernel table above is the reference:\n\n")
-		var rows [][]string
-		for _, g := range r.Speed.GoTest {
-			rows = append(rows, []string{"`" + g.Name + "`", sig(g.NativeNs), sig(g.WasmNs), sig(g.Ratio)})
-		}
-		p("%s\n", table([]string{"benchmark", "native ns/op", "wasm (node) ns/op", "ratio"}, rows))
-	}
+	return x
+}
 
-	// 2. Cost
-	p("%s", rowsMarkdown(r.Rows))
-	p("%s", dpgdRowsMarkdown(r.DPGDRows))
-	p("## 2. Cost vs theory (sampler.NewPlan and sampler.Run's Stats)\n\n")
-	p("Algorithm 1 calibrated by `mechanism.Calibrate` at ε = 1, δ = 10⁻⁵, G = C = 1, rank k = d, on synthetic logistic data (`benchkit.GLM`); `sampler.NewPlan` picks the mode. ")
-	p("T_formula = max(1, ⌈ln(KL₀/(2τ_c²)) / (2 ln(1+αλ))⌉) and λ_formula = s²/(2G_f² − s²α) are recomputed here from the plan's α, KL₀ = ηG²/(2μ), τ_c and scale s (the λ↔T fixed point documented on `sampler.NewPlan`, core/sampler/plan.go, from the KL contraction of Chen–Chewi–Salim–Wibisono 2022, Thm 3, from the start N(0, α⁻¹I), with Pinsker: the plan's T must equal T_formula(λ)); ")
-	p("T_approx = (G_f²/α)·ln(KL₀/(2τ_c²))/s² is T_formula with ln(1+αλ) ≈ αλ ≈ s²α/(2G_f²). ")
-	p("Trials per RGO call and loss evaluations per step are measured over the first min(T, %d) steps (a prefix: the full T is up to 10⁷ steps); theory: trials/RGO ≤ 1/p_min ≈ e^c = %s (c = %g), loss evaluations ≤ 2·StepDraws = 2K(1 − p)/(p ln(1/p)) per step in stochastic mode (K = %g; the bound column). Issue 12's \"≤ 12 loss evaluations per step\" was set for c = 1, K = 2; issue 31 moved to c = 1.5, K = 3, where a step costs ≈ 13.9 evaluations but T is ≈ 2.7× smaller, so a run plans ≈ 2× fewer in all (core/sampler/plan.go, `Offset`).\n\n", map[bool]int{true: 2000, false: 20000}[r.Quick], sig(math.Exp(sampler.Offset)), sampler.Offset, sampler.FactoryRate)
-	rows = nil
+// goTestTable is §1's `go test -bench` table.
+func goTestTable(r *Report) string {
+	var rows [][]string
+	for _, g := range r.Speed.GoTest {
+		rows = append(rows, []string{"`" + g.Name + "`", md.Sig(g.NativeNs), md.Sig(g.WasmNs), md.Sig(g.Ratio)})
+	}
+	return md.Table([]string{"benchmark", "native ns/op", "wasm (node) ns/op", "ratio"}, rows)
+}
+
+// costTable is §2's table.
+func costTable(r *Report) string {
+	var rows [][]string
 	for _, c := range r.Cost {
-		rows = append(rows, []string{strconv.Itoa(c.N), strconv.Itoa(c.D), sig(c.Eta), sig(c.Mu), sig(c.TV), c.Mode,
-			strconv.Itoa(c.Steps), strconv.FormatFloat(c.StepsFormula, 'f', 0, 64), strconv.FormatFloat(c.StepsApprox, 'f', 0, 64), sig(c.Lambda), sig(c.LambdaFormula),
-			fmt.Sprintf("%.3f ± %.3f", c.TrialsPerStep, c.TrialsSE), fmt.Sprintf("%.2f", c.EvalsPerStep), sig(c.EvalsBound),
-			strconv.FormatInt(c.Failures, 10), sig(c.ExpectedEvals)})
+		rows = append(rows, []string{strconv.Itoa(c.N), strconv.Itoa(c.D), md.Sig(c.Eta), md.Sig(c.Mu), md.Sig(c.TV), c.Mode,
+			strconv.Itoa(c.Steps), strconv.FormatFloat(c.StepsFormula, 'f', 0, 64), strconv.FormatFloat(c.StepsApprox, 'f', 0, 64), md.Sig(c.Lambda), md.Sig(c.LambdaFormula),
+			fmt.Sprintf("%.3f ± %.3f", c.TrialsPerStep, c.TrialsSE), fmt.Sprintf("%.2f", c.EvalsPerStep), md.Sig(c.EvalsBound),
+			strconv.FormatInt(c.Failures, 10), md.Sig(c.ExpectedEvals)})
 	}
-	p("%s\n", table([]string{"n", "d", "η", "μ", "TV", "mode", "T (plan)", "T_formula", "T_approx", "λ (plan)", "λ_formula", "trials/RGO (±SE)", "evals/step", "bound", "failed RGOs", "expected evals, full run"}, rows))
-	p("![trials per RGO and loss evaluations per step](bench/cost.svg)\n\n")
+	return md.Table([]string{"n", "d", "η", "μ", "TV", "mode", "T (plan)", "T_formula", "T_approx", "λ (plan)", "λ_formula", "trials/RGO (±SE)", "evals/step", "bound", "failed RGOs", "expected evals, full run"}, rows)
+}
 
-	// 3. Utility
-	p("## 3. Utility vs baselines\n\n")
-	p("### 3a. Real data: issue 20's study\n\n")
-	studyMarkdown(&b, r.Study)
-	utilityMarkdown(&b, r)
-
-	// 4. Lower bound
-	p("## 4. Lower bound: the fingerprinting code and the box exponential mechanism\n\n")
-	p("Completeness: the rate at which Trace returns a user (≠ ⊥) on the rounded non-private median output (which satisfies the marking condition), ξ = %g. ", xi)
-	p("Soundness: Definition G.1, the paper's soundness, asks that each innocent be accused with probability ≤ ξ for every output; neither it nor anything else in the paper promises ≤ ξ/n per user. ")
-	p("'removed user accused' counts the trials in which user 0 is accused when its rows are removed from the data (`Options.Remove`), with the 95 %% Clopper–Pearson interval; ")
-	p("'exact' is the probability, computed from each trial's code and the median's output without user 0, that user 0 is accused (`Soundness.RemovedExact`, the mean over the trials); the ghost rate pools 100 fresh innocent ghosts per trial, scored against the full-data output. ")
-	var worstRows []string
+// worstRows is §4's worst-case accusation rate of the proven code per n,
+// against ξ and ξ/n.
+func worstRows(r *Report) string {
+	var out []string
 	for _, c := range r.Lower.Codes {
 		if c.Mode != fingerprint.Tardos {
 			continue
@@ -180,45 +180,45 @@ func markdown(r *Report) string {
 			}
 			return "≤"
 		}
-		worstRows = append(worstRows, fmt.Sprintf("n = %d: %s (%s ξ, %s ξ/n)", c.N, sig(c.WorstGaussian), rel(c.WorstGaussian, xi), rel(c.WorstGaussian, xi/float64(c.N))))
+		out = append(out, fmt.Sprintf("n = %d: %s (%s ξ, %s ξ/n)", c.N, md.Sig(c.WorstGaussian), rel(c.WorstGaussian, xi), rel(c.WorstGaussian, xi/float64(c.N))))
 	}
-	p("For the proven (tardos) code the worst output (all ones) gets an innocent accused with probability ≈ Φ̄(√k), k = ln(n/ξ) (`Soundness.WorstCaseGaussian`; 'exact' is the first trial's code, `WorstCaseExact`): %s. It exceeds ξ once ξ is small enough (n = 4: 2.0e-3 at ξ = 1e-3; docs/LOWERBOUND-NOTES.md). ", strings.Join(worstRows, "; "))
-	p("The practical (symmetric, 10× shorter) code is a heuristic; its worst-case columns are the normal approximation Φ̄(√(2k)), the same for every output, and the all-ones output's exact rate.\n\n")
-	rows = nil
+	return strings.Join(out, "; ")
+}
+
+// lowerTable is §4's table of the codes.
+func lowerTable(r *Report) string {
+	var rows [][]string
 	for _, c := range r.Lower.Codes {
 		rows = append(rows, []string{strconv.Itoa(c.N), string(c.Mode), strconv.Itoa(c.Length), strconv.Itoa(c.Trials),
-			fmt.Sprintf("%s [%s, %s]", sig(c.Traced), sig(c.TracedCI[0]), sig(c.TracedCI[1])),
-			fmt.Sprintf("%d of %d, [%s, %s]", c.RemovedHits, c.Trials, sig(c.RemovedCI[0]), sig(c.RemovedCI[1])), sig(c.RemovedExact),
-			fmt.Sprintf("%s ± %s", sig(c.Ghost), sig(c.GhostSE)), sig(c.WorstGaussian), sig(c.WorstExact)})
+			fmt.Sprintf("%s [%s, %s]", md.Sig(c.Traced), md.Sig(c.TracedCI[0]), md.Sig(c.TracedCI[1])),
+			fmt.Sprintf("%d of %d, [%s, %s]", c.RemovedHits, c.Trials, md.Sig(c.RemovedCI[0]), md.Sig(c.RemovedCI[1])), md.Sig(c.RemovedExact),
+			fmt.Sprintf("%s ± %s", md.Sig(c.Ghost), md.Sig(c.GhostSE)), md.Sig(c.WorstGaussian), md.Sig(c.WorstExact)})
 	}
-	p("%s\n", table([]string{"n", "code", "length D", "trials", "completeness", "removed user accused [95 % CI]", "removed user, exact", "ghost accused (±SE)", "worst case Φ̄(√k)", "worst case, exact"}, rows))
-	p("Box exponential mechanism (density ∝ exp(−(ε/2D)·Σ‖θ−z_i‖₁) on [0,1]^D, s = εn/(2D)) on the %s code with n = %d: measured excess/D against the closed form E[excess]/D = Σ_k|1−2m_k|·g(s|1−2m_k|)/D, g(a) = 1/a − 1/(e^a−1) (`Experiment.ExpectedExcessOverD`, given each trial's code). z is the paired z-score of (measured − closed form) over the trials; |z| < 3 is agreement at α ≈ 0.003.\n\n", r.Lower.BoxMode, r.Lower.BoxN)
-	rows = nil
-	for _, x := range r.Lower.Box {
-		rows = append(rows, []string{sig(x.S), strconv.Itoa(x.Trials), fmt.Sprintf("%.5f ± %.5f", x.Measured, x.SE), fmt.Sprintf("%.5f", x.Expected), fmt.Sprintf("%.2f", x.Z)})
-	}
-	p("%s\n![box exponential excess/D](bench/box-excess.svg)\n\n", table([]string{"s", "trials", "excess/D (±SE)", "closed form", "z"}, rows))
+	return md.Table([]string{"n", "code", "length D", "trials", "completeness", "removed user accused [95 % CI]", "removed user, exact", "ghost accused (±SE)", "worst case Φ̄(√k)", "worst case, exact"}, rows)
+}
 
-	// 5. Size and load
-	p("## 5. Size and load\n\n")
-	p("`site/dpsample.wasm` as built by `./build.sh build` (`-trimpath -ldflags=\"-s -w\"`, without the `dpsample_hooks` tag, so without `_bench`/`_test` and core/benchkit); gzip by Go's compress/gzip at level 9, brotli by node's zlib at quality 11. Load: a fresh headless-Chromium tab with the HTTP cache disabled, served by the dev server on localhost (the module with the hooks, which the benchmark needs), from navigation start to the Go UI setting `window.dpsampleUIReady` (recorded by a probe installed before the page's scripts), %d loads.\n\n", len(r.Size.LoadMs))
+// boxTable is §4's box exponential mechanism table.
+func boxTable(r *Report) string {
+	var rows [][]string
+	for _, x := range r.Lower.Box {
+		rows = append(rows, []string{md.Sig(x.S), strconv.Itoa(x.Trials), fmt.Sprintf("%.5f ± %.5f", x.Measured, x.SE), fmt.Sprintf("%.5f", x.Expected), fmt.Sprintf("%.2f", x.Z)})
+	}
+	return md.Table([]string{"s", "trials", "excess/D (±SE)", "closed form", "z"}, rows)
+}
+
+// sizeTable is §5's table.
+func sizeTable(r *Report) string {
 	var loads []string
 	for _, v := range r.Size.LoadMs {
-		loads = append(loads, sig(v))
+		loads = append(loads, md.Sig(v))
 	}
 	enc := r.Size.WireEncoding
 	if enc == "" {
 		enc = "identity"
 	}
-	p("%s\n", table([]string{"raw bytes", "gzip bytes", "brotli bytes", "load → interactive (median)", "all loads (ms)", ".wasm on the wire (encoding)", "all responses on the wire"},
-		[][]string{{kib(r.Size.WasmRaw), kib(r.Size.WasmGzip), kib(r.Size.WasmBrotli), sig(r.Size.LoadMedian) + " ms", strings.Join(loads, ", "),
-			fmt.Sprintf("%s (%s)", kib(int(r.Size.WireWasm)), enc), kib(int(r.Size.WireTotal))}}))
-	p("\n%s", auditMarkdown(r.Audit))
-	p("\n## What fell short\n\n")
-	for _, s := range shortfalls(r) {
-		p("- %s\n", s)
-	}
-	return b.String()
+	return md.Table([]string{"raw bytes", "gzip bytes", "brotli bytes", "load → interactive (median)", "all loads (ms)", ".wasm on the wire (encoding)", "all responses on the wire"},
+		[][]string{{kib(r.Size.WasmRaw), kib(r.Size.WasmGzip), kib(r.Size.WasmBrotli), md.Sig(r.Size.LoadMedian) + " ms", strings.Join(loads, ", "),
+			fmt.Sprintf("%s (%s)", kib(int(r.Size.WireWasm)), enc), kib(int(r.Size.WireTotal))}})
 }
 
 // sampleTargets are issue 12's speed targets with this run's numbers:
@@ -231,10 +231,10 @@ func sampleTargets(r *Report) [][4]string {
 	v := func(ok bool) string { return map[bool]string{true: "met", false: "**missed**"}[ok] }
 	return [][4]string{
 		{"T at ε = 1 (mechanism.NewPlan, " + t.Method + ")", "≤ 500 steps", strconv.Itoa(t.Steps1), v(t.Steps1 <= 500)},
-		{"one sample at ε = 1, native", "≤ 0.5 s", sig(t.Native1) + " s", v(t.Native1 <= 0.5)},
-		{"one sample at ε = 1, Chromium (same run)", "≤ 2 s", sig(t.Chrom1) + " s", v(t.Chrom1 <= 2)},
-		{"one sample at ε = 5, native (T = " + strconv.Itoa(t.Steps5) + ")", "≤ 2 s", sig(t.Native5) + " s", v(t.Native5 <= 2)},
-		{"first-order step, Chromium / native", "≤ 2 (aim)", sig(t.StepRatio) + "× (native " + sig(t.StepNativeUs) + " µs/step)", v(t.StepRatio <= 2)},
+		{"one sample at ε = 1, native", "≤ 0.5 s", md.Sig(t.Native1) + " s", v(t.Native1 <= 0.5)},
+		{"one sample at ε = 1, Chromium (same run)", "≤ 2 s", md.Sig(t.Chrom1) + " s", v(t.Chrom1 <= 2)},
+		{"one sample at ε = 5, native (T = " + strconv.Itoa(t.Steps5) + ")", "≤ 2 s", md.Sig(t.Native5) + " s", v(t.Native5 <= 2)},
+		{"first-order step, Chromium / native", "≤ 2 (aim)", md.Sig(t.StepRatio) + "× (native " + md.Sig(t.StepNativeUs) + " µs/step)", v(t.StepRatio <= 2)},
 	}
 }
 
@@ -245,12 +245,12 @@ func sampleTargetsMarkdown(b *strings.Builder, r *Report) {
 	}
 	t := r.Speed.Sample
 	fmt.Fprintf(b, "**Issue 12's speed targets** (logistic, n = %d, d = %d, C = %g, δ = 1e-5, one sample; `mechanism/…` and `firstorder/…` kernels above, native, node and Chromium timed in this same run; under node one sample at ε = 1 took %s s and at ε = 5 %s s in Chromium %s s). The kernels run on synthetic data of breast cancer's training shape (`benchkit.GLM`: features on the unit sphere) because core/benchkit cannot read files; T depends only on n, d, ε, δ, C and clip, so it is breast cancer's T; the per-sample time of Algorithm 1 on the real breast-cancer rows is in §3a's seconds table.\n\n",
-		benchkit.SampleN, benchkit.SampleD, benchkit.SampleRadius, sig(t.Node1), sig(t.Node5), sig(t.Chrom5))
+		benchkit.SampleN, benchkit.SampleD, benchkit.SampleRadius, md.Sig(t.Node1), md.Sig(t.Node5), md.Sig(t.Chrom5))
 	var rs [][]string
 	for _, x := range rows {
 		rs = append(rs, x[:])
 	}
-	b.WriteString(table([]string{"benchmark", "target", "measured", "verdict"}, rs) + "\n")
+	b.WriteString(md.Table([]string{"benchmark", "target", "measured", "verdict"}, rs) + "\n")
 }
 
 // shortfalls lists the targets missed in this run, with the reason.
@@ -264,7 +264,7 @@ func shortfalls(r *Report) []string {
 	var slow []string
 	for _, k := range r.Speed.Kernels {
 		if k.Group == "sampler" && k.ChromRatio > 2 {
-			slow = append(slow, fmt.Sprintf("`%s` %s×", k.Name, sig(k.ChromRatio)))
+			slow = append(slow, fmt.Sprintf("`%s` %s×", k.Name, md.Sig(k.ChromRatio)))
 		}
 	}
 	if len(slow) > 0 {
@@ -272,15 +272,15 @@ func shortfalls(r *Report) []string {
 	}
 	for _, c := range r.Cost {
 		if c.EvalsPerStep > 1.02*c.EvalsBound {
-			out = append(out, fmt.Sprintf("n = %d, d = %d: %.2f loss evaluations per step, above the plan's bound %s.", c.N, c.D, c.EvalsPerStep, sig(c.EvalsBound)))
+			out = append(out, fmt.Sprintf("n = %d, d = %d: %.2f loss evaluations per step, above the plan's bound %s.", c.N, c.D, c.EvalsPerStep, md.Sig(c.EvalsBound)))
 		}
 		if float64(c.Steps) != c.StepsFormula {
-			out = append(out, fmt.Sprintf("n = %d, d = %d: the plan's T = %d differs from T_formula = %s.", c.N, c.D, c.Steps, sig(c.StepsFormula)))
+			out = append(out, fmt.Sprintf("n = %d, d = %d: the plan's T = %d differs from T_formula = %s.", c.N, c.D, c.Steps, md.Sig(c.StepsFormula)))
 		}
 	}
 	for _, x := range r.Lower.Box {
 		if math.Abs(x.Z) > 3 {
-			out = append(out, fmt.Sprintf("box exponential at s = %s: measured excess/D differs from the closed form (z = %.2f).", sig(x.S), x.Z))
+			out = append(out, fmt.Sprintf("box exponential at s = %s: measured excess/D differs from the closed form (z = %.2f).", md.Sig(x.S), x.Z))
 		}
 	}
 	out = append(out, utilityShortfalls(r)...)

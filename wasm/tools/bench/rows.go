@@ -20,6 +20,9 @@ import (
 
 	"github.com/dpsample/dpsample/core/benchkit"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // Rows is the rows-per-tab table (issue 24): one first-order logistic sample
@@ -140,7 +143,7 @@ type rowsJSResult struct {
 
 // rowsSection measures the table. base is a second browser on a checkout
 // built at BaseCommit (nil: the "then" column is left out).
-func rowsSection(br, base *browser) (Rows, error) {
+func rowsSection(br, base *chrome.Browser) (Rows, error) {
 	reps := 1
 	ns := benchkit.RowsN
 	if quick {
@@ -154,7 +157,7 @@ func rowsSection(br, base *browser) (Rows, error) {
 		ns = []int{n}
 	}
 	out := Rows{Protocol: fmt.Sprintf(rowsProtocol, reps, BaseCommit), Cores: runtime.NumCPU()}
-	ctx, done, _, err := br.tab(3 * time.Hour)
+	ctx, done, _, err := br.Tab(3 * time.Hour)
 	if err != nil {
 		return out, err
 	}
@@ -162,7 +165,7 @@ func rowsSection(br, base *browser) (Rows, error) {
 	var bctx context.Context
 	if base != nil {
 		var bdone context.CancelFunc
-		if bctx, bdone, _, err = base.tab(3 * time.Hour); err != nil {
+		if bctx, bdone, _, err = base.Tab(3 * time.Hour); err != nil {
 			return out, fmt.Errorf("the baseline module (%s): %w", BaseCommit, err)
 		}
 		defer bdone()
@@ -248,13 +251,13 @@ func rowsSection(br, base *browser) (Rows, error) {
 					} else if c.all {
 						w = out.Browser
 					}
-					c0 := treeCPU(b.pid)
+					c0 := treeCPU(b.Pid)
 					r, err := chrom(cx, n, w, c.mode, c.fixed)
 					if err != nil {
 						return out, err
 					}
 					cell.Wall = append(cell.Wall, r.S)
-					cell.CPU = append(cell.CPU, (treeCPU(b.pid) - c0).Seconds())
+					cell.CPU = append(cell.CPU, (treeCPU(b.Pid) - c0).Seconds())
 					cell.Workers = r.Workers
 					if c.all {
 						row.BWorkers = r.Workers
@@ -378,7 +381,7 @@ func rowsMarkdown(r Rows) string {
 	p("## Rows per tab: parallel passes (issue 24)\n\n%s\n\n", r.Protocol)
 	wall := func(x RowsRow, key string) float64 {
 		if c := x.Cells[key]; c != nil {
-			return minimum(c.Wall)
+			return stats.Minimum(c.Wall)
 		}
 		return math.NaN()
 	}
@@ -396,7 +399,7 @@ func rowsMarkdown(r Rows) string {
 	}
 	var rows [][]string
 	for _, x := range r.Rows {
-		row := []string{strconv.Itoa(x.N), strconv.Itoa(x.T), sig(x.PassesFixed) + " / " + sig(x.PassesAdaptive)}
+		row := []string{strconv.Itoa(x.N), strconv.Itoa(x.T), md.Sig(x.PassesFixed) + " / " + md.Sig(x.PassesAdaptive)}
 		for _, c := range rowsConfigs {
 			if c.where == "base" && r.Base == "" || c.mode == "shared" && !r.Isolated {
 				continue
@@ -404,12 +407,12 @@ func rowsMarkdown(r Rows) string {
 			if w := wall(x, c.key); math.IsNaN(w) {
 				row = append(row, "—")
 			} else {
-				row = append(row, sig(w)+" s")
+				row = append(row, md.Sig(w)+" s")
 			}
 		}
 		rows = append(rows, row)
 	}
-	p("Seconds per sample (wall clock, one call):\n\n%s\n", table(header, rows))
+	p("Seconds per sample (wall clock, one call):\n\n%s\n", md.Table(header, rows))
 	// The goals, as ratios of the same run.
 	bestW := func(x RowsRow, fixed bool) (float64, string) {
 		if !fixed {
@@ -427,14 +430,14 @@ func rowsMarkdown(r Rows) string {
 		aw, _ := bestW(x, false)
 		base := wall(x, "base-1")
 		rows = append(rows, []string{strconv.Itoa(x.N),
-			sig(wall(x, "native-fixed-1")/wall(x, "native-fixed-W")) + "× / " + sig(wall(x, "native-adaptive-1")/wall(x, "native-adaptive-W")) + "×",
-			sig(wall(x, "chromium-fixed-1")/fw) + "× (" + fm + ") / " + sig(wall(x, "chromium-adaptive-1")/aw) + "×",
-			sig(aw / base), sig(fw / base),
-			sig(wall(x, "chromium-adaptive-1") / wall(x, "native-adaptive-1")),
+			md.Sig(wall(x, "native-fixed-1")/wall(x, "native-fixed-W")) + "× / " + md.Sig(wall(x, "native-adaptive-1")/wall(x, "native-adaptive-W")) + "×",
+			md.Sig(wall(x, "chromium-fixed-1")/fw) + "× (" + fm + ") / " + md.Sig(wall(x, "chromium-adaptive-1")/aw) + "×",
+			md.Sig(aw / base), md.Sig(fw / base),
+			md.Sig(wall(x, "chromium-adaptive-1") / wall(x, "native-adaptive-1")),
 			fmt.Sprint(x.SameBits)})
 	}
-	p("The goals, as ratios within this run: the speed-up on W = %d workers (goal ≥ %s: 0.8·W), with fixed work / adaptive; Chromium on all its workers against the baseline module on one (goal ≤ 0.4), adaptive (the same work as then) and with fixed work (the page's default: more passes, see passes/sample); Chromium/native per sample, one worker, adaptive:\n\n", r.Cores, sig(0.8*float64(r.Cores)))
-	p("%s\n", table([]string{"n", "native speed-up fixed / adaptive", "Chromium speed-up fixed / adaptive", "Chromium all workers ÷ then, adaptive", "Chromium all workers ÷ then, fixed work", "Chromium/native (W=1, adaptive)", "same θ for every W"}, rows))
+	p("The goals, as ratios within this run: the speed-up on W = %d workers (goal ≥ %s: 0.8·W), with fixed work / adaptive; Chromium on all its workers against the baseline module on one (goal ≤ 0.4), adaptive (the same work as then) and with fixed work (the page's default: more passes, see passes/sample); Chromium/native per sample, one worker, adaptive:\n\n", r.Cores, md.Sig(0.8*float64(r.Cores)))
+	p("%s\n", md.Table([]string{"n", "native speed-up fixed / adaptive", "Chromium speed-up fixed / adaptive", "Chromium all workers ÷ then, adaptive", "Chromium all workers ÷ then, fixed work", "Chromium/native (W=1, adaptive)", "same θ for every W"}, rows))
 	last := r.Rows[len(r.Rows)-1]
 	fw, _ := bestW(last, true)
 	sn, n4, n8 := amdahl(wall(last, "native-fixed-1")/wall(last, "native-fixed-W"), last.Workers)
@@ -450,7 +453,7 @@ func rowsMarkdown(r Rows) string {
 	}
 	c1 := wall(last, "chromium-fixed-1")
 	p("Projection to 4 and 8 cores (Amdahl's law, serial fraction fitted to the wall-clock speed-up with fixed work at n = %d): natively serial fraction %s → %s× on 4 cores, %s× on 8; in Chromium %s → %s× on 4, %s× on 8, so the page's sample at n = %d (fixed work, %s s on one worker here) would take ≈ %s s on a 4-core and ≈ %s s on an 8-core machine of this per-core speed.\n\n",
-		last.N, sig(sn), sig(n4), sig(n8), sig(sc), sig(c4), sig(c8), last.N, sig(c1), sig(c1/c4), sig(c1/c8))
+		last.N, md.Sig(sn), md.Sig(n4), md.Sig(n8), md.Sig(sc), md.Sig(c4), md.Sig(c8), last.N, md.Sig(c1), md.Sig(c1/c4), md.Sig(c1/c8))
 	return b.String()
 }
 
@@ -468,7 +471,7 @@ func loadStats(xs []int) (lo, hi, med int) {
 // checkout built at BaseCommit) when baseRoot is set; "auto" makes one: a
 // detached git worktree of root at BaseCommit, built by its ./build.sh build
 // and removed afterwards.
-func rowsWithBaseline(br *browser, root, baseRoot string) (Rows, error) {
+func rowsWithBaseline(br *chrome.Browser, root, baseRoot string) (Rows, error) {
 	if baseRoot == "" {
 		return rowsSection(br, nil)
 	}
@@ -487,11 +490,11 @@ func rowsWithBaseline(br *browser, root, baseRoot string) (Rows, error) {
 		}
 		defer exec.Command("git", "-C", root, "worktree", "remove", "--force", baseRoot).Run()
 	}
-	base, err := startBrowser(baseRoot)
+	base, err := chrome.Start(baseRoot)
 	if err != nil {
 		return Rows{}, fmt.Errorf("-rows-baseline %s: %w", baseRoot, err)
 	}
-	defer base.close()
+	defer base.Close()
 	return rowsSection(br, base)
 }
 

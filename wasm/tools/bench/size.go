@@ -3,11 +3,10 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
-	"fmt"
 	"os"
-	"os/exec"
+
+	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // SizeLoad is section 5.
@@ -28,14 +27,14 @@ type SizeLoad struct {
 // sizeAndLoad measures the module at wasmPath (the shipped build, without the
 // dpsample_hooks tag) and times page loads of site/ as served (which, under
 // ./build.sh bench, carries the hooks: the load times include their bytes).
-func sizeAndLoad(wasmPath string, br *browser) (SizeLoad, error) {
+func sizeAndLoad(wasmPath string, br *chrome.Browser) (SizeLoad, error) {
 	var s SizeLoad
 	raw, err := os.ReadFile(wasmPath)
 	if err != nil {
 		return s, err
 	}
 	s.WasmRaw = len(raw)
-	gz, brotli, err := compressed(raw)
+	gz, brotli, err := chrome.Compressed(raw)
 	if err != nil {
 		return s, err
 	}
@@ -44,33 +43,11 @@ func sizeAndLoad(wasmPath string, br *browser) (SizeLoad, error) {
 	if quick {
 		n = 2
 	}
-	var w *wire
-	if s.LoadMs, w, err = br.loadTimes(n); err != nil {
+	var w *chrome.Wire
+	if s.LoadMs, w, err = br.LoadTimes(n); err != nil {
 		return s, err
 	}
-	w.mu.Lock()
-	s.WireWasm, s.WireTotal, s.WireEncoding = w.wasm, w.total, w.wasmEnc
-	w.mu.Unlock()
-	s.LoadMedian = median(s.LoadMs)
+	s.WireWasm, s.WireTotal, s.WireEncoding = w.Bytes()
+	s.LoadMedian = stats.Median(s.LoadMs)
 	return s, nil
-}
-
-// compressed returns raw as gzip at compress/gzip's BestCompression and as
-// brotli at quality 11 (node's zlib, as ./build.sh build writes the .br
-// siblings).
-func compressed(raw []byte) (gz, br []byte, err error) {
-	var b bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-	zw.Write(raw)
-	if err := zw.Close(); err != nil {
-		return nil, nil, err
-	}
-	cmd := exec.Command("node", "-e", `const z = require("zlib"), fs = require("fs");
-const b = fs.readFileSync(0);
-process.stdout.write(z.brotliCompressSync(b, { params: { [z.constants.BROTLI_PARAM_QUALITY]: 11, [z.constants.BROTLI_PARAM_SIZE_HINT]: b.length } }));`)
-	cmd.Stdin = bytes.NewReader(raw)
-	if br, err = cmd.Output(); err != nil {
-		return nil, nil, fmt.Errorf("brotli (node): %w", err)
-	}
-	return b.Bytes(), br, nil
 }

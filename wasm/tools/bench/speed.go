@@ -15,6 +15,8 @@ import (
 
 	"github.com/dpsample/dpsample/core/benchkit"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // Speed is section 1: the same kernels timed in three places.
@@ -103,7 +105,7 @@ func nativePlace(js []job) (map[string][]float64, error) {
 	return out, nil
 }
 
-func speed(wasmPath string, br *browser) (Speed, error) {
+func speed(wasmPath string, br *chrome.Browser) (Speed, error) {
 	js := jobs()
 	s := Speed{Protocol: fmt.Sprintf(protocol, js[0].Warm, js[0].Reps)}
 	node, err := startNode(wasmPath)
@@ -111,7 +113,7 @@ func speed(wasmPath string, br *browser) (Speed, error) {
 		return s, fmt.Errorf("node: %w", err)
 	}
 	defer node.close()
-	chrom, err := br.benchPlace()
+	chrom, err := benchPlace(br)
 	if err != nil {
 		return s, fmt.Errorf("chromium: %w", err)
 	}
@@ -137,9 +139,9 @@ func speed(wasmPath string, br *browser) (Speed, error) {
 		per := float64(j.Iters) * k.PerIter / 1e6 // ms → ns per unit
 		row := SpeedRow{Info: k, NativeMs: ms[0], NodeMs: ms[1], ChromiumMs: ms[2]}
 		row.Iters = j.Iters
-		row.NativeNs = minimum(row.NativeMs) / per
-		row.NodeNs = minimum(row.NodeMs) / per
-		row.ChromiumNs = minimum(row.ChromiumMs) / per
+		row.NativeNs = stats.Minimum(row.NativeMs) / per
+		row.NodeNs = stats.Minimum(row.NodeMs) / per
+		row.ChromiumNs = stats.Minimum(row.ChromiumMs) / per
 		row.NodeRatio = row.NodeNs / row.NativeNs
 		row.ChromRatio = row.ChromiumNs / row.NativeNs
 		s.Kernels = append(s.Kernels, row)

@@ -6,25 +6,9 @@ import (
 	"math"
 	"strings"
 	"testing"
-)
 
-func TestStats(t *testing.T) {
-	for _, c := range []struct {
-		xs            []float64
-		med, mean, sd float64
-		min           float64
-	}{
-		{nil, 0, 0, 0, 0},
-		{[]float64{3}, 3, 3, 0, 3},
-		{[]float64{4, 1, 3}, 3, 8.0 / 3, math.Sqrt(7.0 / 3), 1},
-		{[]float64{4, 1, 3, 2}, 2.5, 2.5, math.Sqrt(5.0 / 3), 1},
-	} {
-		m, sd := meanStd(c.xs)
-		if median(c.xs) != c.med || math.Abs(m-c.mean) > 1e-12 || math.Abs(sd-c.sd) > 1e-12 || minimum(c.xs) != c.min {
-			t.Errorf("%v: median %g mean %g sd %g min %g, want %g %g %g %g", c.xs, median(c.xs), m, sd, minimum(c.xs), c.med, c.mean, c.sd, c.min)
-		}
-	}
-}
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
+)
 
 func TestParseGoBenchLine(t *testing.T) {
 	for _, c := range []struct {
@@ -52,11 +36,11 @@ func TestFormatting(t *testing.T) {
 		x    float64
 		want string
 	}{{0, "0"}, {1.23456, "1.23"}, {12345.6, "12346"}, {2.5e7, "2.50e+07"}, {0.0001234, "1.23e-04"}, {math.NaN(), "—"}} {
-		if got := sig(c.x); got != c.want {
+		if got := md.Sig(c.x); got != c.want {
 			t.Errorf("sig(%g) = %q, want %q", c.x, got, c.want)
 		}
 	}
-	tb := table([]string{"a", "b"}, [][]string{{"1", "2"}})
+	tb := md.Table([]string{"a", "b"}, [][]string{{"1", "2"}})
 	if tb != "| a | b |\n|---|---|\n| 1 | 2 |\n" {
 		t.Errorf("table = %q", tb)
 	}
@@ -73,16 +57,5 @@ func TestSpliceReadme(t *testing.T) {
 	}
 	if out, ok := spliceReadme("# no markers\n", "new"); ok || out != "# no markers\n" {
 		t.Errorf("without markers: %q, %v", out, ok)
-	}
-}
-
-func TestPM(t *testing.T) {
-	for _, c := range []struct {
-		m, s float64
-		want string
-	}{{1.11e-16, 0, "0 ± 0"}, {0.0383, 0.0121, "0.0383 ± 0.0121"}, {-2e-13, 3e-14, "0 ± 0"}} {
-		if got := pm(c.m, c.s); got != c.want {
-			t.Errorf("pm(%g, %g) = %q, want %q", c.m, c.s, got, c.want)
-		}
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package stats
 
 import (
 	"math"
@@ -8,9 +8,9 @@ import (
 	"sort"
 )
 
-// median returns the median of xs (the mean of the two middle values for an
+// Median returns the median of xs (the mean of the two middle values for an
 // even count), or 0 for none.
-func median(xs []float64) float64 {
+func Median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
@@ -23,8 +23,8 @@ func median(xs []float64) float64 {
 	return (s[m-1] + s[m]) / 2
 }
 
-// minimum returns the smallest of xs, or 0 for none.
-func minimum(xs []float64) float64 {
+// Minimum returns the smallest of xs, or 0 for none.
+func Minimum(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
@@ -35,10 +35,10 @@ func minimum(xs []float64) float64 {
 	return m
 }
 
-// meanStd returns the mean and the sample standard deviation (n−1). Both are
+// MeanStd returns the mean and the sample standard deviation (n−1). Both are
 // 0 for no values and the standard deviation is 0 for one value (reports must
 // be plain JSON, which has no NaN; a run count tells the cases apart).
-func meanStd(v []float64) (mean, std float64) {
+func MeanStd(v []float64) (mean, std float64) {
 	if len(v) == 0 {
 		return 0, 0
 	}
@@ -56,8 +56,8 @@ func meanStd(v []float64) (mean, std float64) {
 	return mean, math.Sqrt(ss / float64(len(v)-1))
 }
 
-// dot is ⟨a, b⟩.
-func dot(a, b []float64) float64 {
+// Dot is ⟨a, b⟩.
+func Dot(a, b []float64) float64 {
 	var s float64
 	for i := range a {
 		s += a[i] * b[i]
@@ -65,26 +65,26 @@ func dot(a, b []float64) float64 {
 	return s
 }
 
-// mean returns the arithmetic mean of xs, or 0 for none.
-func mean(xs []float64) float64 {
-	m, _ := meanStd(xs)
+// Mean returns the arithmetic mean of xs, or 0 for none.
+func Mean(xs []float64) float64 {
+	m, _ := MeanStd(xs)
 	return m
 }
 
 // bootReps is the number of bootstrap resamples behind every interval.
 const bootReps = 2000
 
-// bootSeed derives a fixed, public seed for one cell's bootstrap (the
+// BootSeed derives a fixed, public seed for one cell's bootstrap (the
 // intervals are analysis of released outputs, reproducible by design).
-func bootSeed(cell, method int) uint64 {
+func BootSeed(cell, method int) uint64 {
 	return uint64(cell)*0x9E3779B97F4A7C15 ^ uint64(method+1)*0xBF58476D1CE4E5B9
 }
 
-// bootstrapCI is the 95 % percentile-bootstrap interval of stat(xs):
+// BootstrapCI is the 95 % percentile-bootstrap interval of stat(xs):
 // bootReps resamples of len(xs) values drawn with replacement, and the
 // 2.5 % and 97.5 % quantiles of stat over them (Efron & Tibshirani 1993,
 // §13.3). With fewer than two values it returns [stat, stat].
-func bootstrapCI(xs []float64, stat func([]float64) float64, seed uint64) [2]float64 {
+func BootstrapCI(xs []float64, stat func([]float64) float64, seed uint64) [2]float64 {
 	if len(xs) < 2 {
 		v := stat(xs)
 		return [2]float64{v, v}
@@ -98,14 +98,14 @@ func bootstrapCI(xs []float64, stat func([]float64) float64, seed uint64) [2]flo
 		}
 		st[b] = stat(buf)
 	}
-	return [2]float64{quantile(st, 0.025), quantile(st, 0.975)}
+	return [2]float64{Quantile(st, 0.025), Quantile(st, 0.975)}
 }
 
-// ratioCI is the 95 % percentile-bootstrap interval of median(hi)/median(lo)
+// RatioCI is the 95 % percentile-bootstrap interval of median(hi)/median(lo)
 // with the two samples resampled independently.
-func ratioCI(lo, hi []float64, seed uint64) [2]float64 {
+func RatioCI(lo, hi []float64, seed uint64) [2]float64 {
 	if len(lo) < 2 || len(hi) < 2 {
-		v := median(hi) / median(lo)
+		v := Median(hi) / Median(lo)
 		return [2]float64{v, v}
 	}
 	r := rand.New(rand.NewPCG(seed, 0x2545F4914F6CDD1D))
@@ -118,13 +118,13 @@ func ratioCI(lo, hi []float64, seed uint64) [2]float64 {
 		for i := range bh {
 			bh[i] = hi[r.IntN(len(hi))]
 		}
-		st[b] = median(bh) / median(bl)
+		st[b] = Median(bh) / Median(bl)
 	}
-	return [2]float64{quantile(st, 0.025), quantile(st, 0.975)}
+	return [2]float64{Quantile(st, 0.025), Quantile(st, 0.975)}
 }
 
-// quantile is the type-7 (linear interpolation) sample quantile of xs at p.
-func quantile(xs []float64, p float64) float64 {
+// Quantile is the type-7 (linear interpolation) sample quantile of xs at p.
+func Quantile(xs []float64, p float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	h := p * float64(len(s)-1)

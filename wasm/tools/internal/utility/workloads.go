@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package utility
 
 // The utility study's workloads (synthetic and real), the dimension ratios
 // and the written-down hyper-parameter rules.
@@ -19,6 +19,7 @@ import (
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // gdSchedule is DP-GD's public schedule for method m (MethodDPGD or
@@ -57,7 +58,7 @@ func latentRows(s *loss.Set) [][]float64 {
 	return x
 }
 
-func targets(s *loss.Set) []float64 {
+func Targets(s *loss.Set) []float64 {
 	y := make([]float64, s.N())
 	for i := range y {
 		y[i] = s.Target(i)
@@ -189,7 +190,7 @@ func dimRatios(cells []UtilityCell) []DimRatio {
 		}
 		dr := DimRatio{Loss: k.loss, N: k.n, Rank: k.rank, Epsilon: k.eps, Method: k.method, DLow: l.D, DHigh: h.D,
 			Low: l.ExcessMedian, High: h.ExcessMedian, Ratio: h.ExcessMedian / l.ExcessMedian,
-			RatioCI: ratioCI(l.Excess, h.Excess, bootSeed(i, 99)), Invariant: dimInvariant(k.method)}
+			RatioCI: stats.RatioCI(l.Excess, h.Excess, stats.BootSeed(i, 99)), Invariant: DimInvariant(k.method)}
 		if bad := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }; bad(dr.Ratio) || bad(dr.RatioCI[0]) || bad(dr.RatioCI[1]) {
 			continue // a zero median at d_min: no ratio (keeps the report plain JSON)
 		}

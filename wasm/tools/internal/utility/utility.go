@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package utility
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/dpsample/dpsample/core/baseline"
@@ -17,6 +16,7 @@ import (
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // workload is one dataset: latent rows (k-dim for synthetic data, the data
@@ -131,70 +131,41 @@ func UtilityBench(ctx context.Context, o UtilityOptions, progress func(done, tot
 	for i := range jobSeeds {
 		jobSeeds[i] = master.Uint64()
 	}
-	var mu sync.Mutex
 	done := 0
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var firstErr error
-	ch := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < o.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ji := range ch {
-				jb := jobs[ji]
-				c := keys[jb.cell]
-				wk := &works[c.w]
-				var r *rand.Rand
-				var seedp *uint64
-				if private {
-					r, _ = rng.New(nil)
-				} else {
-					s := jobSeeds[ji]
-					r, seedp = rng.Seeded(s), &s
-				}
-				outs, err := runMethods(ctx, o, wk, c.eps, r, seedp)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				for mi, out := range outs {
-					sl := &slots[jb.cell][mi]
-					if out.err != "" {
-						sl.err = out.err
-						continue
-					}
-					sl.excess = append(sl.excess, out.excess)
-					if !math.IsNaN(out.acc) {
-						sl.acc = append(sl.acc, out.acc)
-					}
-					sl.secs = append(sl.secs, out.secs)
-					sl.params = out.params
-				}
-				done++
-				if progress != nil {
-					progress(done, len(jobs))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for ji := range jobs {
-		select {
-		case ch <- ji:
-		case <-ctx.Done():
-			break feed
+	err := runPool(ctx, o.Workers, len(jobs), func(ctx context.Context, ji int) (func(), error) {
+		jb := jobs[ji]
+		c := keys[jb.cell]
+		wk := &works[c.w]
+		var r *rand.Rand
+		var seedp *uint64
+		if private {
+			r, _ = rng.New(nil)
+		} else {
+			s := jobSeeds[ji]
+			r, seedp = rng.Seeded(s), &s
 		}
-	}
-	close(ch)
-	wg.Wait()
-	if firstErr != nil {
-		return rep, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+		outs, err := runMethods(ctx, o, wk, c.eps, r, seedp)
+		return func() {
+			for mi, out := range outs {
+				sl := &slots[jb.cell][mi]
+				if out.err != "" {
+					sl.err = out.err
+					continue
+				}
+				sl.excess = append(sl.excess, out.excess)
+				if !math.IsNaN(out.acc) {
+					sl.acc = append(sl.acc, out.acc)
+				}
+				sl.secs = append(sl.secs, out.secs)
+				sl.params = out.params
+			}
+			done++
+			if progress != nil {
+				progress(done, len(jobs))
+			}
+		}, err
+	})
+	if err != nil {
 		return rep, err
 	}
 	for i, c := range keys {
@@ -211,13 +182,13 @@ feed:
 				}
 				cell.Schedule = &sch
 			}
-			cell.ExcessMean, cell.ExcessStd = meanStd(sl.excess)
-			cell.ExcessMedian = median(sl.excess)
-			cell.ExcessCI = bootstrapCI(sl.excess, median, bootSeed(i, mi))
+			cell.ExcessMean, cell.ExcessStd = stats.MeanStd(sl.excess)
+			cell.ExcessMedian = stats.Median(sl.excess)
+			cell.ExcessCI = stats.BootstrapCI(sl.excess, stats.Median, stats.BootSeed(i, mi))
 			if len(sl.acc) > 0 {
-				cell.AccuracyMean, cell.AccuracyStd = meanStd(sl.acc)
+				cell.AccuracyMean, cell.AccuracyStd = stats.MeanStd(sl.acc)
 				cell.AccuracySE = cell.AccuracyStd / math.Sqrt(float64(len(sl.acc)))
-				cell.AccuracyCI = bootstrapCI(sl.acc, mean, bootSeed(i, mi))
+				cell.AccuracyCI = stats.BootstrapCI(sl.acc, stats.Mean, stats.BootSeed(i, mi))
 			}
 			for _, s := range sl.secs {
 				cell.Seconds += s

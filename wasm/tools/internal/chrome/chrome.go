@@ -1,12 +1,18 @@
 //go:build !js
 
-package main
+// Package chrome is the headless Chromium the bench and compareload time
+// the page in: Debian's chromium (wasm/tools/headless) and the dev server
+// (wasm/tools/devserver) serving the repository, with the encoded bytes of
+// each load (Wire) and the module compressed as ./build.sh build ships it.
+package chrome
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -21,42 +27,45 @@ import (
 	"github.com/dpsample/dpsample/wasm/tools/headless"
 )
 
-// browser is a headless Chromium (Debian's chromium, as in wasm/tools/e2e) and
+// Browser is a headless Chromium (Debian's chromium, as in wasm/tools/e2e) and
 // the dev server's handler serving the repository.
-type browser struct {
-	ctx     context.Context
+type Browser struct {
+	Ctx     context.Context
 	cancel  []context.CancelFunc
-	srv     *httptest.Server
-	version string
-	pid     int // the browser process (rows.go reads its CPU time)
+	Srv     *httptest.Server
+	Version string
+	Pid     int // the browser process (rows.go reads its CPU time)
 }
 
-func startBrowser(root string) (*browser, error) {
+// Start starts a headless Chromium and a dev server (wasm/tools/devserver)
+// serving root.
+func Start(root string) (*Browser, error) {
 	bctx, cancel, err := headless.Start()
 	if err != nil {
 		return nil, err
 	}
-	b := &browser{srv: httptest.NewServer(devserver.Handler(root)), ctx: bctx, cancel: []context.CancelFunc{cancel}}
+	b := &Browser{Srv: httptest.NewServer(devserver.Handler(root)), Ctx: bctx, cancel: []context.CancelFunc{cancel}}
 	v, err := chromedp.Call(bctx, cdpbrowser.GetVersion, cdp.Empty{})
 	if err != nil {
-		b.close()
+		b.Close()
 		return nil, fmt.Errorf("cannot start chromium: %w", err)
 	}
-	b.version = v.Product
+	b.Version = v.Product
 	if c := chromedp.FromContext(bctx); c != nil && c.Browser != nil && c.Browser.Process() != nil {
-		b.pid = c.Browser.Process().Pid
+		b.Pid = c.Browser.Process().Pid
 	}
 	return b, nil
 }
 
-func (b *browser) close() {
+// Close stops the browser and the server (a nil b is a no-op).
+func (b *Browser) Close() {
 	if b == nil {
 		return
 	}
 	for _, c := range b.cancel {
 		c()
 	}
-	b.srv.Close()
+	b.Srv.Close()
 }
 
 // readyProbe records performance.now() (milliseconds since navigation start)
@@ -67,17 +76,17 @@ const readyProbe = `Object.defineProperty(window, "dpsampleUIReady", {
   set(v) { if (v && this.__readyAt === undefined) this.__readyAt = performance.now(); this.__dpsampleUIReady = v; },
 });`
 
-// wire records the encoded bytes of every response of a page load.
-type wire struct {
+// Wire records the encoded bytes of every response of a page load.
+type Wire struct {
 	mu       sync.Mutex
 	url      map[network.RequestID]string
 	encoding map[network.RequestID]string
-	total    float64 // all responses
-	wasm     float64 // responses whose URL ends in .wasm
-	wasmEnc  string  // their Content-Encoding
+	Total    float64 // all responses
+	Wasm     float64 // responses whose URL ends in .wasm
+	WasmEnc  string  // their Content-Encoding
 }
 
-func (w *wire) listen(ev any) {
+func (w *Wire) listen(ev any) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch e := ev.(type) {
@@ -89,21 +98,21 @@ func (w *wire) listen(ev any) {
 			}
 		}
 	case *network.EventLoadingFinished:
-		w.total += e.EncodedDataLength
+		w.Total += e.EncodedDataLength
 		if strings.HasSuffix(w.url[e.RequestID], ".wasm") {
-			w.wasm += e.EncodedDataLength
-			w.wasmEnc = w.encoding[e.RequestID]
+			w.Wasm += e.EncodedDataLength
+			w.WasmEnc = w.encoding[e.RequestID]
 		}
 	}
 }
 
-// tab opens a new tab with the HTTP cache disabled and the ready probe
+// Tab opens a new tab with the HTTP cache disabled and the ready probe
 // installed, and navigates to index.html; the tab lives at most limit.
-func (b *browser) tab(limit time.Duration) (context.Context, context.CancelFunc, *wire, error) {
-	tctx, cancel := chromedp.NewContext(b.ctx)
+func (b *Browser) Tab(limit time.Duration) (context.Context, context.CancelFunc, *Wire, error) {
+	tctx, cancel := chromedp.NewContext(b.Ctx)
 	ctx, cancelT := context.WithTimeout(tctx, limit)
 	done := func() { cancelT(); cancel() }
-	w := &wire{url: map[network.RequestID]string{}, encoding: map[network.RequestID]string{}}
+	w := &Wire{url: map[network.RequestID]string{}, encoding: map[network.RequestID]string{}}
 	if err := chromedp.Listen(ctx, w.listen); err != nil {
 		done()
 		return nil, nil, nil, err
@@ -124,7 +133,7 @@ func (b *browser) tab(limit time.Duration) (context.Context, context.CancelFunc,
 		done()
 		return nil, nil, nil, err
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(b.srv.URL+"/index.html")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(b.Srv.URL+"/index.html")); err != nil {
 		done()
 		return nil, nil, nil, err
 	}
@@ -135,12 +144,12 @@ func (b *browser) tab(limit time.Duration) (context.Context, context.CancelFunc,
 	return ctx, done, w, nil
 }
 
-// loadTimes opens index.html in n fresh tabs (cache disabled) and returns the
+// LoadTimes opens index.html in n fresh tabs (cache disabled) and returns the
 // milliseconds from navigation start to window.dpsampleUIReady, and the
 // bytes on the wire of the last load at that moment.
-func (b *browser) loadTimes(n int) (ms []float64, last *wire, err error) {
+func (b *Browser) LoadTimes(n int) (ms []float64, last *Wire, err error) {
 	for range n {
-		ctx, done, w, err := b.tab(10 * time.Minute)
+		ctx, done, w, err := b.Tab(10 * time.Minute)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -154,27 +163,30 @@ func (b *browser) loadTimes(n int) (ms []float64, last *wire, err error) {
 	return ms, last, nil
 }
 
-// chromPlace is a tab on index.html whose main thread runs job lists
-// through dpsample._bench (benchJS).
-type chromPlace struct {
-	ctx  context.Context
-	done context.CancelFunc
-}
-
-func (b *browser) benchPlace() (*chromPlace, error) {
-	ctx, done, _, err := b.tab(10 * time.Minute)
-	if err != nil {
-		return nil, err
+// Compressed returns raw as gzip at compress/gzip's BestCompression and as
+// brotli at quality 11 (node's zlib, as ./build.sh build writes the .br
+// siblings).
+func Compressed(raw []byte) (gz, br []byte, err error) {
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	zw.Write(raw)
+	if err := zw.Close(); err != nil {
+		return nil, nil, err
 	}
-	// Let the page's start-up work (first renders, the worker) settle.
-	time.Sleep(2 * time.Second)
-	return &chromPlace{ctx, done}, nil
+	cmd := exec.Command("node", "-e", `const z = require("zlib"), fs = require("fs");
+const b = fs.readFileSync(0);
+process.stdout.write(z.brotliCompressSync(b, { params: { [z.constants.BROTLI_PARAM_QUALITY]: 11, [z.constants.BROTLI_PARAM_SIZE_HINT]: b.length } }));`)
+	cmd.Stdin = bytes.NewReader(raw)
+	if br, err = cmd.Output(); err != nil {
+		return nil, nil, fmt.Errorf("brotli (node): %w", err)
+	}
+	return b.Bytes(), br, nil
 }
 
-func (c *chromPlace) run(js []job) (map[string][]float64, error) {
-	arg, _ := json.Marshal(js)
-	expr := "(" + strings.TrimSpace(benchJS) + ")(" + string(arg) + ")"
-	return chromedp.Run(c.ctx, chromedp.Evaluate[map[string][]float64](expr, chromedp.EvalAwaitPromise))
+// Bytes returns the encoded bytes of the .wasm responses and of all
+// responses so far, and the .wasm's Content-Encoding.
+func (w *Wire) Bytes() (wasm, total float64, wasmEncoding string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.Wasm, w.Total, w.WasmEnc
 }
-
-func (c *chromPlace) close() { c.done() }

@@ -5,13 +5,14 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // The page's start-up marks compareLoad reads, in the order they happen.
@@ -46,7 +47,7 @@ func compareLoad(root string, modules []string, loads int, out io.Writer) error 
 		if err != nil {
 			return err
 		}
-		gz, br, err := compressed(raw)
+		gz, br, err := chrome.Compressed(raw)
 		if err != nil {
 			return fmt.Errorf("%s: %w", m, err)
 		}
@@ -73,11 +74,11 @@ func compareLoad(root string, modules []string, loads int, out io.Writer) error 
 		}
 		return nil
 	}
-	b, err := startBrowser(mirror)
+	b, err := chrome.Start(mirror)
 	if err != nil {
 		return err
 	}
-	defer b.close()
+	defer b.Close()
 	res := make([]map[string][]float64, len(modules))
 	for i := range res {
 		res[i] = map[string][]float64{}
@@ -87,7 +88,7 @@ func compareLoad(root string, modules []string, loads int, out io.Writer) error 
 			if err := use(vs[i]); err != nil {
 				return err
 			}
-			ctx, done, _, err := b.tab(2 * time.Minute)
+			ctx, done, _, err := b.Tab(2 * time.Minute)
 			if err != nil {
 				return fmt.Errorf("%s, load %d: %w", modules[i], r+1, err)
 			}
@@ -112,12 +113,12 @@ func compareLoad(root string, modules []string, loads int, out io.Writer) error 
 			}
 		}
 	}
-	fmt.Fprintf(out, "cold loads of index.html, %d per module, interleaved, one headless Chromium (%s), dev server with .br/.gz; ms from navigation start\n", loads, b.version)
+	fmt.Fprintf(out, "cold loads of index.html, %d per module, interleaved, one headless Chromium (%s), dev server with .br/.gz; ms from navigation start\n", loads, b.Version)
 	for i, m := range modules {
 		fmt.Fprintf(out, "\n[%d] %s: %d B raw, %d B brotli, %d B gzip\n", i, m, len(vs[i].raw), len(vs[i].br), len(vs[i].gz))
 		for _, k := range loadMarks {
 			x := res[i][k.key]
-			fmt.Fprintf(out, "  %-34s median %6.0f  quartiles %6.0f–%.0f\n", k.label, median(x), quantile(x, 0.25), quantile(x, 0.75))
+			fmt.Fprintf(out, "  %-34s median %6.0f  quartiles %6.0f–%.0f\n", k.label, stats.Median(x), stats.Quantile(x, 0.25), stats.Quantile(x, 0.75))
 		}
 	}
 	for i := 1; i < len(modules); i++ {
@@ -127,8 +128,8 @@ func compareLoad(root string, modules []string, loads int, out io.Writer) error 
 			for r := range d {
 				d[r] = res[i][k.key][r] - res[0][k.key][r]
 			}
-			lo, hi, level := signTestCI(d, 0.05)
-			fmt.Fprintf(out, "  %-34s median %+6.0f  %.0f %% CI [%+.0f, %+.0f]\n", k.label, median(d), 100*level, lo, hi)
+			lo, hi, level := stats.SignTestCI(d, 0.05)
+			fmt.Fprintf(out, "  %-34s median %+6.0f  %.0f %% CI [%+.0f, %+.0f]\n", k.label, stats.Median(d), 100*level, lo, hi)
 		}
 	}
 	return nil
@@ -170,39 +171,4 @@ func mirrorRoot(root, dst string) error {
 		}
 		return false
 	})
-}
-
-// signTestCI is the distribution-free confidence interval for the median of
-// d from the sign test: [d₍ₖ₎, d₍ₙ₊₁₋ₖ₎] in sorted order, with k the largest
-// integer such that P(X ≤ k−1) ≤ alpha/2 for X ~ Binomial(n, ½). Its
-// coverage, returned as level, is 1 − 2·P(X ≤ k−1) ≥ 1 − alpha for every
-// continuous distribution of i.i.d. d. For n too small to reach 1 − alpha
-// (n ≤ 5 at alpha = 0.05) it returns the range of d and its coverage.
-func signTestCI(d []float64, alpha float64) (lo, hi, level float64) {
-	n := len(d)
-	if n == 0 {
-		return math.NaN(), math.NaN(), 0
-	}
-	s := append([]float64(nil), d...)
-	sort.Float64s(s)
-	cdf := func(j int) float64 { // P(X ≤ j)
-		p := 0.0
-		for i := 0; i <= j; i++ {
-			p += math.Exp(lchoose(n, i) - float64(n)*math.Ln2)
-		}
-		return p
-	}
-	k := 1
-	for k+1 <= (n+1)/2 && cdf(k) <= alpha/2 {
-		k++
-	}
-	return s[k-1], s[n-k], 1 - 2*cdf(k-1)
-}
-
-// lchoose is ln C(n, k).
-func lchoose(n, k int) float64 {
-	a, _ := math.Lgamma(float64(n + 1))
-	b, _ := math.Lgamma(float64(k + 1))
-	c, _ := math.Lgamma(float64(n - k + 1))
-	return a - b - c
 }

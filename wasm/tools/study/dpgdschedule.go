@@ -17,6 +17,9 @@ import (
 	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+	"github.com/dpsample/dpsample/wasm/tools/internal/study"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // The schedule comparison of issue 43: DP-GD's smooth rule before (T ∝ n·s,
@@ -53,15 +56,15 @@ func (c *schedCell) key() string {
 // writes the markdown table for caps[0] (the rule's K) and a summary line
 // for every cap.
 func runDPGDSchedule(root, half string, splits int, caps []float64, par int, w io.Writer) error {
-	o := DefaultStudyOptions()
-	methods := []string{MethodDPGD, MethodDPGDProjected}
+	o := study.DefaultStudyOptions()
+	methods := []string{utility.MethodDPGD, utility.MethodDPGDProjected}
 	type unit struct {
-		ds StudyDataset
+		ds study.StudyDataset
 		ln string
 		sp int
 	}
 	var units []unit
-	for _, ds := range StudyDatasets {
+	for _, ds := range study.StudyDatasets {
 		if ds.Half != half {
 			continue
 		}
@@ -73,7 +76,7 @@ func runDPGDSchedule(root, half string, splits int, caps []float64, par int, w i
 	}
 	cells := map[string]*schedCell{}
 	var mu sync.Mutex
-	cellFor := func(ds StudyDataset, ln, m string, eps, c float64, n int) *schedCell {
+	cellFor := func(ds study.StudyDataset, ln, m string, eps, c float64, n int) *schedCell {
 		probe := &schedCell{ds: ds.Key, loss: ln, method: m, eps: eps, c: c}
 		if x, ok := cells[probe.key()]; ok {
 			return x
@@ -129,7 +132,7 @@ func runDPGDSchedule(root, half string, splits int, caps []float64, par int, w i
 		list = append(list, c)
 	}
 	order := map[string]int{}
-	for i, d := range StudyDatasets {
+	for i, d := range study.StudyDatasets {
 		order[d.Key] = i
 	}
 	sort.Slice(list, func(i, j int) bool {
@@ -153,9 +156,9 @@ func runDPGDSchedule(root, half string, splits int, caps []float64, par int, w i
 }
 
 // schedUnit runs every cell of one (dataset, loss, split).
-func schedUnit(root string, ds StudyDataset, ln string, sp int, o StudyOptions, methods []string, caps []float64,
-	mu *sync.Mutex, cellFor func(StudyDataset, string, string, float64, float64, int) *schedCell) error {
-	tab, _, err := ds.load(root)
+func schedUnit(root string, ds study.StudyDataset, ln string, sp int, o study.StudyOptions, methods []string, caps []float64,
+	mu *sync.Mutex, cellFor func(study.StudyDataset, string, string, float64, float64, int) *schedCell) error {
+	tab, _, err := ds.Load(root)
 	if err != nil {
 		return err
 	}
@@ -163,20 +166,20 @@ func schedUnit(root string, ds StudyDataset, ln string, sp int, o StudyOptions, 
 	if err != nil {
 		return err
 	}
-	s := makeSplit(tab.X, tab.Y, splitSeed(ds.Key, sp), true)
-	d := len(s.xTr[0])
+	s := study.MakeSplit(tab.X, tab.Y, study.SplitSeed(ds.Key, sp), true)
+	d := len(s.XTr[0])
 	clip := math.Sqrt(float64(d))
-	set, err := loss.New(k, s.xTr, s.yTr, loss.Params{Clip: clip})
+	set, err := loss.New(k, s.XTr, s.YTr, loss.Params{Clip: clip})
 	if err != nil {
 		return err
 	}
-	for _, c := range o.grid(ds.Task) {
-		t := &studyTask{ds: ds, loss: k, sp: s, c: c, clip: clip, radius: c / clip, set: set}
+	for _, c := range o.GridFor(ds.Task) {
+		t := &study.StudyTask{Dataset: ds, Loss: k, Split: s, C: c, Clip: clip, Radius: c / clip, Set: set}
 		for _, eps := range o.Epsilons {
 			for _, m := range methods {
-				p := dpgd.Params{N: set.N(), D: d, G: set.G(), Curvature: set.Curvature(), Radius: t.radius,
-					Epsilon: eps, Delta: o.Delta, Projected: m == MethodDPGDProjected, Rule: dpgd.RuleGrowing}
-				seed := runSeed(ds.Key, ln, sp, eps, configName(c, ""), m)
+				p := dpgd.Params{N: set.N(), D: d, G: set.G(), Curvature: set.Curvature(), Radius: t.Radius,
+					Epsilon: eps, Delta: o.Delta, Projected: m == utility.MethodDPGDProjected, Rule: dpgd.RuleGrowing}
+				seed := study.RunSeed(ds.Key, ln, sp, eps, study.ConfigName(c, ""), m)
 				run := func(p dpgd.Params) (int, float64, float64, error) {
 					sch, err := dpgd.NewSchedule(p)
 					if err != nil {
@@ -187,7 +190,7 @@ func schedUnit(root string, ds StudyDataset, ln string, sp int, o StudyOptions, 
 					if err != nil {
 						return 0, 0, 0, err
 					}
-					_, score := t.evaluate(th)
+					_, score := t.Evaluate(th)
 					return sch.Steps, score, time.Since(t0).Seconds(), nil
 				}
 				tOld, old, secOld, err := run(p)
@@ -248,11 +251,11 @@ func writeSchedTable(w io.Writer, half string, splits int, caps []float64, list 
 			}
 			changed++
 			diff := diffs(c.new[k], c.old)
-			md := mean(diff)
+			md := stats.Mean(diff)
 			sum += md
 			if md < -0.005 {
 				below++
-				if iv := bootstrapCI(diff, mean, bootSeed(ci, int(k))); iv[1] < 0 {
+				if iv := stats.BootstrapCI(diff, stats.Mean, stats.BootSeed(ci, int(k))); iv[1] < 0 {
 					belowSig++
 				}
 			}
@@ -272,11 +275,11 @@ func writeSchedTable(w io.Writer, half string, splits int, caps []float64, list 
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for ci, c := range list {
 		diff := diffs(c.new[k], c.old)
-		md := mean(diff)
+		md := stats.Mean(diff)
 		iv := "(same schedule)"
 		flag := ""
 		if c.tNew[k] != c.tOld {
-			b := bootstrapCI(diff, mean, bootSeed(ci, int(k)))
+			b := stats.BootstrapCI(diff, stats.Mean, stats.BootSeed(ci, int(k)))
 			iv = fmt.Sprintf("%+.4f [%+.4f, %+.4f]", md, b[0], b[1])
 			if md < -0.005 {
 				flag = "below −0.005"
@@ -297,8 +300,8 @@ func diffs(a, b []float64) []float64 {
 
 // fmtMetric is the mean metric in the study's units.
 func fmtMetric(c *schedCell, scores []float64) string {
-	m := mean(scores)
-	if c.task == TaskClassification {
+	m := stats.Mean(scores)
+	if c.task == study.TaskClassification {
 		return fmt.Sprintf("%.4f", m)
 	}
 	return fmt.Sprintf("%.3g", -m*c.half)

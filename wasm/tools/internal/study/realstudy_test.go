@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package study
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // TestStudyDatasets: every study dataset loads from the repository with a
@@ -26,7 +27,7 @@ func TestStudyDatasets(t *testing.T) {
 				t.Errorf("%s: %s is reserved for the independent check", d.Key, bad)
 			}
 		}
-		tab, clampedY, err := d.load("../../..")
+		tab, clampedY, err := d.Load("../../../..")
 		if err != nil {
 			t.Fatalf("%s: %v", d.Key, err)
 		}
@@ -62,7 +63,7 @@ func fakeRuns(ds, half, task, cfg string, c float64, m string, k int, score floa
 }
 
 // TestStudyTableNeedsSplits: a report table cannot be built from a single
-// split (issue 20): summarizeStudy refuses it; with 20 splits the same cell
+// Split (issue 20): summarizeStudy refuses it; with 20 splits the same cell
 // is reported with an interval. The guard is what refuses: at minSplits = 1
 // (a deliberately broken report) the single split goes through.
 func TestStudyTableNeedsSplits(t *testing.T) {
@@ -70,7 +71,7 @@ func TestStudyTableNeedsSplits(t *testing.T) {
 	o.Epsilons = []float64{1}
 	mk := func(k int) []StudyRun {
 		var rs []StudyRun
-		for _, m := range []string{MethodExponential, MethodDPGD} {
+		for _, m := range []string{utility.MethodExponential, utility.MethodDPGD} {
 			rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, "c=4", 4, m, k, 0.9)...)
 			rs = append(rs, fakeRuns("penguins", HalfEval, TaskClassification, "c=4", 4, m, k, 0.8)...)
 		}
@@ -86,12 +87,12 @@ func TestStudyTableNeedsSplits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := s.cell("penguins", "logistic", 1, MethodExponential)
+	c := s.cell("penguins", "logistic", 1, utility.MethodExponential)
 	if c == nil || len(c.Splits) != 20 || !(c.CI[0] < c.Mean && c.Mean < c.CI[1]) {
 		t.Errorf("cell %+v", c)
 	}
 	var b strings.Builder
-	studyMarkdown(&b, s)
+	StudyMarkdown(&b, s)
 	if !strings.Contains(b.String(), "20 random 80/20 splits") {
 		t.Error("the section does not state its splits")
 	}
@@ -109,16 +110,16 @@ func TestSelectDefaultsDevOnly(t *testing.T) {
 		if c == 2 {
 			score = 0.9
 		}
-		rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, configName(c, ""), c, MethodExponential, 20, score)...)
+		rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, ConfigName(c, ""), c, utility.MethodExponential, 20, score)...)
 		eval := 0.5
 		if c == 8 {
 			eval = 0.99
 		}
-		rs = append(rs, fakeRuns("penguins", HalfEval, TaskClassification, configName(c, ""), c, MethodExponential, 20, eval)...)
+		rs = append(rs, fakeRuns("penguins", HalfEval, TaskClassification, ConfigName(c, ""), c, utility.MethodExponential, 20, eval)...)
 	}
-	rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, configName(4, ExtraEtaPaper), 4, MethodExponential, 20, 0.85)...)
-	rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, configName(4, ExtraNoIntercept), 4, MethodExponential, 20, 0.7)...)
-	sel, ok := selectionFor(SelectDefaults(rs, o), TaskClassification, MethodExponential)
+	rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, ConfigName(4, ExtraEtaPaper), 4, utility.MethodExponential, 20, 0.85)...)
+	rs = append(rs, fakeRuns("breast-cancer", HalfDev, TaskClassification, ConfigName(4, ExtraNoIntercept), 4, utility.MethodExponential, 20, 0.7)...)
+	sel, ok := selectionFor(SelectDefaults(rs, o), TaskClassification, utility.MethodExponential)
 	if !ok || sel.C != 2 || sel.Config != "c=2|eta=paper" {
 		t.Errorf("selection %+v, want c = 2 with eta=paper (beats c=4 plain 0.80; nointercept does not)", sel)
 	}
@@ -134,7 +135,7 @@ func TestRunStudyResumes(t *testing.T) {
 		Losses: map[string][]string{TaskRegression: {"huber"}}}
 	path := filepath.Join(t.TempDir(), "runs.jsonl")
 	logf := func(string, ...any) {}
-	rep, err := RunStudy(context.Background(), "../../..", path, o, logf)
+	rep, err := RunStudy(context.Background(), "../../../..", path, o, logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,15 +145,15 @@ func TestRunStudyResumes(t *testing.T) {
 		t.Fatalf("%d runs", len(rep.Runs))
 	}
 	for _, r := range rep.Runs {
-		if r.Method == MethodDPGD && (r.Schedule == "" || r.Params["steps"] < 50) {
+		if r.Method == utility.MethodDPGD && (r.Schedule == "" || r.Params["steps"] < 50) {
 			t.Errorf("dp-gd run without its schedule: %+v", r)
 		}
-		if r.Method == MethodExponential && !(r.Metric > 0) {
+		if r.Method == utility.MethodExponential && !(r.Metric > 0) {
 			t.Errorf("exponential run %+v", r)
 		}
 	}
 	before, _ := os.ReadFile(path)
-	if _, err := RunStudy(context.Background(), "../../..", path, o, logf); err != nil {
+	if _, err := RunStudy(context.Background(), "../../../..", path, o, logf); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := os.ReadFile(path)
@@ -167,7 +168,7 @@ func TestRunStudyResumes(t *testing.T) {
 // rule the study chose; a changed constant or a re-run study that selects
 // another c fails here.
 func TestDefaultRadiusIsTheStudys(t *testing.T) {
-	s, err := loadStudy("../../..", filepath.Join("docs", "study", "runs.jsonl.gz"))
+	s, err := LoadStudy("../../../..", filepath.Join("docs", "study", "runs.jsonl.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestDefaultRadiusIsTheStudys(t *testing.T) {
 		t.Skip("no study runs file")
 	}
 	for task, k := range map[string]loss.Kind{TaskClassification: loss.Logistic, TaskRegression: loss.Huber} {
-		sel, ok := selectionFor(s.Selection, task, MethodExponential)
+		sel, ok := selectionFor(s.Selection, task, utility.MethodExponential)
 		if !ok {
 			t.Fatalf("%s: no selection", task)
 		}

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package study
 
 import (
 	"os"
@@ -105,9 +105,9 @@ func LookupStudy(key string) (StudyDataset, bool) {
 	return StudyDataset{}, false
 }
 
-// path is the table's file under the repository root: site/data, or the
+// Path is the table's file under the repository root: site/data, or the
 // bench's own data for Dir "bench".
-func (s StudyDataset) path(root string) string {
+func (s StudyDataset) Path(root string) string {
 	dir := filepath.Join(root, "site", "data")
 	if s.Dir == "bench" {
 		dir = filepath.Join(root, "wasm", "tools", "bench", "data")
@@ -115,11 +115,11 @@ func (s StudyDataset) path(root string) string {
 	return filepath.Join(dir, s.File)
 }
 
-// load parses and scales the table: features to [−1, 1] from the declared
+// Load parses and scales the table: features to [−1, 1] from the declared
 // ranges, the regression target to [−1, 1] from its declared range (clamped),
 // classification labels to ±1 from the declared positive label.
-func (s StudyDataset) load(root string) (*dataset.Table, int, error) {
-	text, err := os.ReadFile(s.path(root))
+func (s StudyDataset) Load(root string) (*dataset.Table, int, error) {
+	text, err := os.ReadFile(s.Path(root))
 	if err != nil {
 		return nil, 0, checks.Errorf("study.dataDir", "a directory holding %s (%v)", s.File, err)
 	}

@@ -1,9 +1,9 @@
 //go:build !js
 
-package main
+package utility
 
 // The utility study's options, their defaults and validation (the
-// runner is study.go, the workloads studywork.go).
+// runner is utility.go, the workloads workloads.go).
 
 import (
 	"slices"
@@ -165,14 +165,14 @@ type DimRatio struct {
 	Invariant bool       `json:"invariantInLaw"`
 }
 
-// dimInvariant reports whether method m's excess risk on the synthetic
+// DimInvariant reports whether method m's excess risk on the synthetic
 // rank-k data has the same law at every d by construction (exact
 // arithmetic): the rows lie in span(U) and every regulariser and noise is
 // isotropic, so only the span component of θ changes the loss and its law
 // does not involve d. Projected DP-GD is the exception: its projection onto
 // ‖θ‖ ≤ C couples the span component with d − k noise coordinates. The
 // latent cross-check is moreover computed identically at every d.
-func dimInvariant(m string) bool {
+func DimInvariant(m string) bool {
 	return m != MethodDPGDProjected
 }
 

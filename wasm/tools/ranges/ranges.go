@@ -13,6 +13,7 @@ import (
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/study"
 )
 
 // The private ranges study (issues 28 and 40): core/domain's constants and
@@ -92,13 +93,13 @@ type rangesTable struct {
 	declared []dataset.Range
 }
 
-func loadRangesTable(root string, s StudyDataset) (rangesTable, error) {
-	text, err := os.ReadFile(s.path(root))
+func loadRangesTable(root string, s study.StudyDataset) (rangesTable, error) {
+	text, err := os.ReadFile(s.Path(root))
 	if err != nil {
 		return rangesTable{}, err
 	}
 	opt := dataset.Options{Drop: "missing", Features: s.Features}
-	if s.Task == TaskClassification {
+	if s.Task == study.TaskClassification {
 		opt.Target, opt.TargetType, opt.Positive = s.Target, dataset.TargetLabel, s.Positive
 	}
 	t, err := dataset.Parse(string(text), opt)
@@ -242,7 +243,7 @@ func runRangesStudy(root, half string, reps int, w io.Writer) error {
 	fmt.Fprintf(w, "Private ranges (core/domain) on the %s half: %d seeded draws per table, size and configuration (a fresh subsample each draw); δ = 1e-5.\n\n", half, reps)
 	fmt.Fprintln(w, "| table | n | d | declared width | config | clamped | worst column | width (median) | max width | levels kept | median rank err | none |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, s := range StudyDatasets {
+	for _, s := range study.StudyDatasets {
 		if s.Half != half {
 			continue
 		}

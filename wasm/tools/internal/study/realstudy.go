@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package study
 
 import (
 	"bufio"
@@ -21,6 +21,8 @@ import (
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // The real-data study of issue 20: every study dataset (realdata.go) over
@@ -83,9 +85,9 @@ const (
 	ExtraClip1       = "clip=1"      // rows clipped to norm 1 (C = c, G·C = c as before)
 )
 
-// pageMultiplier is the page's rule before this study (DEFAULTS.md): C·clip
+// PageMultiplier is the page's rule before this study (DEFAULTS.md): C·clip
 // = 4 for classification, 2 for regression.
-func pageMultiplier(task string) float64 {
+func PageMultiplier(task string) float64 {
 	if task == TaskClassification {
 		return 4
 	}
@@ -156,7 +158,7 @@ func ReadStudyRuns(path string) ([]StudyRun, error) {
 	return out, sc.Err()
 }
 
-func configName(c float64, extra string) string {
+func ConfigName(c float64, extra string) string {
 	s := "c=" + fmt.Sprint(c)
 	if extra != "" {
 		s += "|" + extra
@@ -164,76 +166,76 @@ func configName(c float64, extra string) string {
 	return s
 }
 
-// split is one random 80/20 split of a dataset, with the intercept column.
-type split struct {
-	xTr, xTe [][]float64
-	yTr, yTe []float64
+// Split is one random 80/20 split of a dataset, with the intercept column.
+type Split struct {
+	XTr, XTe [][]float64
+	YTr, YTe []float64
 }
 
-func splitSeed(ds string, i int) uint64 {
+func SplitSeed(ds string, i int) uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "study-split|%s|%d", ds, i)
 	return h.Sum64()
 }
 
-func runSeed(parts ...any) uint64 {
+func RunSeed(parts ...any) uint64 {
 	h := fnv.New64a()
 	fmt.Fprint(h, parts...)
 	return h.Sum64()
 }
 
-// makeSplit permutes the rows with the split's public seed and appends the
+// MakeSplit permutes the rows with the split's public seed and appends the
 // intercept column (when intercept).
-func makeSplit(x [][]float64, y []float64, seed uint64, intercept bool) split {
+func MakeSplit(x [][]float64, y []float64, seed uint64, intercept bool) Split {
 	perm := rng.Seeded(seed).Perm(len(x))
 	nTr := int(math.Round(0.8 * float64(len(x))))
-	var s split
+	var s Split
 	for i, p := range perm {
 		row := slices.Clone(x[p])
 		if intercept {
 			row = append(row, 1)
 		}
 		if i < nTr {
-			s.xTr, s.yTr = append(s.xTr, row), append(s.yTr, y[p])
+			s.XTr, s.YTr = append(s.XTr, row), append(s.YTr, y[p])
 		} else {
-			s.xTe, s.yTe = append(s.xTe, row), append(s.yTe, y[p])
+			s.XTe, s.YTe = append(s.XTe, row), append(s.YTe, y[p])
 		}
 	}
 	return s
 }
 
-// studyTask is one (dataset, loss, split, configuration) with its training
+// StudyTask is one (dataset, loss, split, configuration) with its training
 // set, reference fit and test data.
-type studyTask struct {
-	ds     StudyDataset
-	loss   loss.Kind
-	sp     split
-	c      float64
-	extra  string
-	clip   float64
-	radius float64
-	set    *loss.Set
-	ref    loss.BallMin
+type StudyTask struct {
+	Dataset StudyDataset
+	Loss    loss.Kind
+	Split   Split
+	C       float64
+	Extra   string
+	Clip    float64
+	Radius  float64
+	Set     *loss.Set
+	Ref     loss.BallMin
 }
 
-// newStudyTask clips rows to √d (1 for ExtraClip1), C = c/clip.
-func newStudyTask(ds StudyDataset, k loss.Kind, sp split, c float64, extra string) (*studyTask, error) {
-	clip := math.Sqrt(float64(len(sp.xTr[0])))
+// NewStudyTask clips rows to √d (1 for ExtraClip1), C = c/clip.
+func NewStudyTask(ds StudyDataset, k loss.Kind, sp Split, c float64, extra string) (*StudyTask, error) {
+	clip := math.Sqrt(float64(len(sp.XTr[0])))
 	if extra == ExtraClip1 {
 		clip = 1
 	}
-	return newStudyTaskClip(ds, k, sp, c, extra, clip)
+	return NewStudyTaskClip(ds, k, sp, c, extra, clip)
 }
 
-// newStudyTaskClip is newStudyTask with the rows' clip given: C = c/clip.
-func newStudyTaskClip(ds StudyDataset, k loss.Kind, sp split, c float64, extra string, clip float64) (*studyTask, error) {
-	t := &studyTask{ds: ds, loss: k, sp: sp, c: c, extra: extra, clip: clip, radius: c / clip}
-	set, err := loss.New(k, sp.xTr, sp.yTr, loss.Params{Clip: t.clip})
+// NewStudyTaskClip is newStudyTask with the rows' clip given: C = c/clip.
+func NewStudyTaskClip(ds StudyDataset, k loss.Kind, sp Split, c float64, extra string, clip float64) (*StudyTask, error) {
+	t := &StudyTask{Dataset: ds, Loss: k, Split: sp, C: c, Extra: extra, Clip: clip, Radius: c / clip}
+	set, err := loss.New(k, sp.XTr, sp.YTr, loss.Params{Clip: t.Clip})
 	if err != nil {
 		return nil, err
 	}
-	t.set = set
-	t.ref = set.MinimizeInBall(t.radius, studyReferenceIters(set.N(), len(sp.xTr[0])))
+	t.Set = set
+	t.Ref = set.MinimizeInBall(t.Radius, studyReferenceIters(set.N(), len(sp.XTr[0])))
 	return t, nil
 }
 
@@ -244,32 +246,32 @@ func studyReferenceIters(n, d int) int {
 	return int(math.Max(1000, math.Min(20000, 3e7/float64(n*d))))
 }
 
-// evaluate returns the test metric and the score of θ.
-func (t *studyTask) evaluate(theta []float64) (metric, score float64) {
-	if t.ds.Task == TaskClassification {
-		a := loss.Accuracy(t.clipRows(t.sp.xTe), t.sp.yTe, theta)
+// Evaluate returns the test metric and the score of θ.
+func (t *StudyTask) Evaluate(theta []float64) (metric, score float64) {
+	if t.Dataset.Task == TaskClassification {
+		a := loss.Accuracy(t.clipRows(t.Split.XTe), t.Split.YTe, theta)
 		return a, a
 	}
 	var s float64
-	for i, x := range t.clipRows(t.sp.xTe) {
-		s += math.Abs(dot(theta, x) - t.sp.yTe[i])
+	for i, x := range t.clipRows(t.Split.XTe) {
+		s += math.Abs(stats.Dot(theta, x) - t.Split.YTe[i])
 	}
-	s /= float64(len(t.sp.xTe))
-	return s * t.ds.TargetRange.Half(), -s
+	s /= float64(len(t.Split.XTe))
+	return s * t.Dataset.TargetRange.Half(), -s
 }
 
 // clipRows applies the training clip to test rows (only clip = 1 changes any).
-func (t *studyTask) clipRows(x [][]float64) [][]float64 {
-	if t.extra != ExtraClip1 {
+func (t *StudyTask) clipRows(x [][]float64) [][]float64 {
+	if t.Extra != ExtraClip1 {
 		return x
 	}
 	out := make([][]float64, len(x))
 	for i, r := range x {
-		n := math.Sqrt(dot(r, r))
+		n := math.Sqrt(stats.Dot(r, r))
 		out[i] = slices.Clone(r)
-		if n > t.clip {
+		if n > t.Clip {
 			for j := range out[i] {
-				out[i][j] *= t.clip / n
+				out[i][j] *= t.Clip / n
 			}
 		}
 	}
@@ -278,29 +280,29 @@ func (t *studyTask) clipRows(x [][]float64) [][]float64 {
 
 // StudyMethods are the methods of the study, in report order.
 func StudyMethods() []string {
-	return []string{MethodNonPrivate, MethodExponential, MethodDPGD, MethodDPGDProjected, MethodOutputPert, MethodObjectivePert}
+	return []string{utility.MethodNonPrivate, utility.MethodExponential, utility.MethodDPGD, utility.MethodDPGDProjected, utility.MethodOutputPert, utility.MethodObjectivePert}
 }
 
-// runStudyMethod releases one θ of method m at ε.
-func (t *studyTask) run(ctx context.Context, m string, eps, delta float64, seed uint64) (StudyRun, error) {
-	n, d := t.set.N(), t.set.Dim()
-	out := StudyRun{Dataset: t.ds.Key, Half: t.ds.Half, Task: t.ds.Task, Loss: t.loss.String(), Epsilon: eps,
-		Config: configName(t.c, t.extra), C: t.c, Radius: t.radius, Method: m, N: n, D: d}
+// Run releases one θ of method m at ε.
+func (t *StudyTask) Run(ctx context.Context, m string, eps, delta float64, seed uint64) (StudyRun, error) {
+	n, d := t.Set.N(), t.Set.Dim()
+	out := StudyRun{Dataset: t.Dataset.Key, Half: t.Dataset.Half, Task: t.Dataset.Task, Loss: t.Loss.String(), Epsilon: eps,
+		Config: ConfigName(t.C, t.Extra), C: t.C, Radius: t.Radius, Method: m, N: n, D: d}
 	r := rng.Seeded(seed)
 	t0 := time.Now()
 	var theta []float64
 	switch m {
-	case MethodNonPrivate:
+	case utility.MethodNonPrivate:
 		out.Epsilon = 0
-		theta = t.ref.Theta
-		out.Params = map[string]float64{"referenceGap": t.ref.Gap}
-	case MethodExponential:
-		req := mechanism.Request{Loss: t.loss.String(), X: t.sp.xTr, Y: t.sp.yTr, Epsilon: eps, Delta: delta, Radius: t.radius,
-			Clip: t.clip, Seed: &seed}
-		if t.ds.Task == TaskRegression {
+		theta = t.Ref.Theta
+		out.Params = map[string]float64{"referenceGap": t.Ref.Gap}
+	case utility.MethodExponential:
+		req := mechanism.Request{Loss: t.Loss.String(), X: t.Split.XTr, Y: t.Split.YTr, Epsilon: eps, Delta: delta, Radius: t.Radius,
+			Clip: t.Clip, Seed: &seed}
+		if t.Dataset.Task == TaskRegression {
 			req.TargetRange = []float64{-1, 1}
 		}
-		if t.extra == ExtraEtaPaper {
+		if t.Extra == ExtraEtaPaper {
 			req.EtaRule = mechanism.EtaPaper
 		}
 		res, err := mechanism.Sample(ctx, req, nil)
@@ -310,38 +312,38 @@ func (t *studyTask) run(ctx context.Context, m string, eps, delta float64, seed 
 		theta = res.Theta
 		out.Params = map[string]float64{"eta": res.Plan.Eta, "mu": res.Plan.Mu, "steps": float64(res.Plan.Steps), "gdp": res.Plan.GDP}
 		out.Schedule = res.Plan.Method
-	case MethodDPGD, MethodDPGDProjected:
-		sch, err := dpgd.NewSchedule(dpgd.Params{N: n, D: d, G: t.set.G(), Curvature: t.set.Curvature(), Radius: t.radius,
-			Epsilon: eps, Delta: delta, Projected: m == MethodDPGDProjected})
+	case utility.MethodDPGD, utility.MethodDPGDProjected:
+		sch, err := dpgd.NewSchedule(dpgd.Params{N: n, D: d, G: t.Set.G(), Curvature: t.Set.Curvature(), Radius: t.Radius,
+			Epsilon: eps, Delta: delta, Projected: m == utility.MethodDPGDProjected})
 		if err != nil {
 			return out, err
 		}
-		if theta, err = dpgd.Run(ctx, t.set, sch, r, nil); err != nil {
+		if theta, err = dpgd.Run(ctx, t.Set, sch, r, nil); err != nil {
 			return out, err
 		}
 		out.Params = map[string]float64{"steps": float64(sch.Steps), "step": sch.Step, "sigma": sch.Sigma, "gdp": sch.GDP}
 		out.Schedule = sch.Rule
-	case MethodOutputPert, MethodObjectivePert:
-		if t.loss != loss.Logistic {
+	case utility.MethodOutputPert, utility.MethodObjectivePert:
+		if t.Loss != loss.Logistic {
 			out.Error = m + " is run for logistic only here (SDCA's and Newton's closed forms)"
 			return out, nil
 		}
-		g := t.set.G()
-		mu, err := baseline.OutputMu(n, d, g, t.radius, eps, delta)
+		g := t.Set.G()
+		mu, err := baseline.OutputMu(n, d, g, t.Radius, eps, delta)
 		if err != nil {
 			return out, err
 		}
-		if m == MethodOutputPert {
+		if m == utility.MethodOutputPert {
 			p := baseline.OutputPert{Epsilon: eps, Delta: delta, Mu: mu, G: g, Tol: 0.01}
-			if theta, err = baseline.OutputPerturbation(t.set, p, r); err != nil {
+			if theta, err = baseline.OutputPerturbation(t.Set, p, r); err != nil {
 				return out, err
 			}
 			out.Params = map[string]float64{"mu": mu}
 			out.Schedule = "SDCA until the certified ‖θ − θ̂‖ ≤ 0.01·2G/(nμ), that error charged to the sensitivity"
 		} else {
-			lambda := baseline.ObjectiveLambda(n, mu, t.clip, eps)
-			p := baseline.ObjPert{Epsilon: eps, Delta: delta, Lambda: lambda, Clip: t.clip}
-			if theta, err = baseline.ObjectivePerturbation(t.set, p, r); err != nil {
+			lambda := baseline.ObjectiveLambda(n, mu, t.Clip, eps)
+			p := baseline.ObjPert{Epsilon: eps, Delta: delta, Lambda: lambda, Clip: t.Clip}
+			if theta, err = baseline.ObjectivePerturbation(t.Set, p, r); err != nil {
 				return out, err
 			}
 			out.Params = map[string]float64{"lambda": lambda}
@@ -351,8 +353,8 @@ func (t *studyTask) run(ctx context.Context, m string, eps, delta float64, seed 
 		return out, fmt.Errorf("unknown method %q", m)
 	}
 	out.Seconds = time.Since(t0).Seconds()
-	out.Metric, out.Score = t.evaluate(theta)
-	out.Excess = t.set.Mean(theta) - t.ref.Loss
+	out.Metric, out.Score = t.Evaluate(theta)
+	out.Excess = t.Set.Mean(theta) - t.Ref.Loss
 	return out, nil
 }
 
@@ -404,20 +406,20 @@ func SelectDefaults(runs []StudyRun, o StudyOptions) []Selection {
 				sel.Scores[cfg] = s / float64(cnt[cfg])
 			}
 			best := math.Inf(-1)
-			for _, c := range o.grid(task) {
-				if v, ok := sel.Scores[configName(c, "")]; ok && v > best {
+			for _, c := range o.GridFor(task) {
+				if v, ok := sel.Scores[ConfigName(c, "")]; ok && v > best {
 					best, sel.C = v, c
 				}
 			}
-			if m == MethodExponential {
-				pc := pageMultiplier(task)
+			if m == utility.MethodExponential {
+				pc := PageMultiplier(task)
 				for _, e := range o.Extras {
-					if v, ok := sel.Scores[configName(pc, e)]; ok && v > sel.Scores[configName(pc, "")] {
+					if v, ok := sel.Scores[ConfigName(pc, e)]; ok && v > sel.Scores[ConfigName(pc, "")] {
 						sel.Extras = append(sel.Extras, e)
 					}
 				}
 			}
-			sel.Config = configName(sel.C, strings.Join(sel.Extras, "|"))
+			sel.Config = ConfigName(sel.C, strings.Join(sel.Extras, "|"))
 			out = append(out, sel)
 		}
 	}
@@ -484,7 +486,7 @@ func RunStudy(ctx context.Context, root, path string, o StudyOptions, logf func(
 			if ds.Half != half {
 				continue
 			}
-			tab, _, err := ds.load(root)
+			tab, _, err := ds.Load(root)
 			if err != nil {
 				return fmt.Errorf("%s: %w", key, err)
 			}
@@ -507,11 +509,11 @@ func RunStudy(ctx context.Context, root, path string, o StudyOptions, logf func(
 							todo = append(todo, cm{cfg, m})
 						}
 					}
-					tasks := map[string]*studyTask{}
-					splits := map[bool]split{}
+					tasks := map[string]*StudyTask{}
+					splits := map[bool]Split{}
 					for _, x := range todo {
 						epss := o.Epsilons
-						if x.m == MethodNonPrivate {
+						if x.m == utility.MethodNonPrivate {
 							epss = []float64{0}
 						}
 						for _, eps := range epss {
@@ -528,15 +530,15 @@ func RunStudy(ctx context.Context, root, path string, o StudyOptions, logf func(
 								intercept := extra != ExtraNoIntercept
 								s, ok := splits[intercept]
 								if !ok {
-									s = makeSplit(tab.X, tab.Y, splitSeed(ds.Key, sp), intercept)
+									s = MakeSplit(tab.X, tab.Y, SplitSeed(ds.Key, sp), intercept)
 									splits[intercept] = s
 								}
-								if st, err = newStudyTask(ds, k, s, c, extra); err != nil {
+								if st, err = NewStudyTask(ds, k, s, c, extra); err != nil {
 									return err
 								}
 								tasks[x.cfg] = st
 							}
-							run, err := st.run(ctx, x.m, eps, o.Delta, runSeed(ds.Key, ln, sp, eps, x.cfg, x.m))
+							run, err := st.Run(ctx, x.m, eps, o.Delta, RunSeed(ds.Key, ln, sp, eps, x.cfg, x.m))
 							if err != nil {
 								return fmt.Errorf("%s: %w", probe.key(), err)
 							}
@@ -553,18 +555,18 @@ func RunStudy(ctx context.Context, root, path string, o StudyOptions, logf func(
 		return nil
 	}
 	devConfigs := func(task, m string) []string {
-		if m == MethodExponential && curLoss != o.Losses[task][0] {
+		if m == utility.MethodExponential && curLoss != o.Losses[task][0] {
 			// The second loss of a task follows its family's rule: on the
 			// development half it runs at the page's c only (time budget).
-			return []string{configName(pageMultiplier(task), "")}
+			return []string{ConfigName(PageMultiplier(task), "")}
 		}
 		var out []string
-		for _, c := range o.grid(task) {
-			out = append(out, configName(c, ""))
+		for _, c := range o.GridFor(task) {
+			out = append(out, ConfigName(c, ""))
 		}
-		if m == MethodExponential {
+		if m == utility.MethodExponential {
 			for _, e := range o.Extras {
-				out = append(out, configName(pageMultiplier(task), e))
+				out = append(out, ConfigName(PageMultiplier(task), e))
 			}
 		}
 		return out
@@ -587,8 +589,8 @@ func RunStudy(ctx context.Context, root, path string, o StudyOptions, logf func(
 	return buildStudyReport(done, o), nil
 }
 
-// grid is the multipliers tried for a task on the development half.
-func (o StudyOptions) grid(task string) []float64 {
+// GridFor is the multipliers tried for a task on the development half.
+func (o StudyOptions) GridFor(task string) []float64 {
 	return append(slices.Clone(o.Grid), o.TaskGrid[task]...)
 }
 

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package study
 
 import (
 	"fmt"
@@ -11,6 +11,9 @@ import (
 	"strings"
 
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // StudySummary is the study's part of docs/benchmarks.json: built from the
@@ -116,10 +119,10 @@ func summarizeStudy(runs []StudyRun, o StudyOptions, minSplits int) (*StudySumma
 		if r.Error != "" {
 			continue
 		}
-		if r.Schedule != "" && r.Method != MethodExponential {
+		if r.Schedule != "" && r.Method != utility.MethodExponential {
 			sum.Schedules[r.Method+" ("+r.Loss+")"] = r.Schedule
 		}
-		if _, ok := shape[r.Dataset]; !ok && r.Config == configName(r.C, "") {
+		if _, ok := shape[r.Dataset]; !ok && r.Config == ConfigName(r.C, "") {
 			ds, _ := LookupStudy(r.Dataset)
 			shape[r.Dataset] = StudyDatasetRow{Key: r.Dataset, Half: r.Half, Task: r.Task, Note: ds.Note, N: r.N, D: r.D}
 		}
@@ -159,9 +162,9 @@ func summarizeStudy(runs []StudyRun, o StudyOptions, minSplits int) (*StudySumma
 		if n := distinct(c.Splits); n < minSplits {
 			return nil, fmt.Errorf("study cell %s/%s/ε=%g/%s/%s has %d distinct split(s), fewer than %d: no table is built from so few", k.ds, k.loss, k.eps, k.m, k.cfg, n, minSplits)
 		}
-		c.Mean = mean(c.Values)
-		c.CI = bootstrapCI(c.Values, mean, bootSeed(i, 7))
-		c.Excess = median(ex)
+		c.Mean = stats.Mean(c.Values)
+		c.CI = stats.BootstrapCI(c.Values, stats.Mean, stats.BootSeed(i, 7))
+		c.Excess = stats.Median(ex)
 		sum.Cells = append(sum.Cells, c)
 	}
 	sum.Wins = studyWins(sum)
@@ -171,7 +174,7 @@ func summarizeStudy(runs []StudyRun, o StudyOptions, minSplits int) (*StudySumma
 				continue
 			}
 			for _, e := range o.Epsilons {
-				sel, _ := selectionFor(sum.Selection, row.Task, MethodExponential)
+				sel, _ := selectionFor(sum.Selection, row.Task, utility.MethodExponential)
 				pl, err := nonSmoothPlan(ln, row.N, row.D, e, o.Delta, sel.C)
 				if err != nil {
 					continue
@@ -225,11 +228,11 @@ func studyWins(sum *StudySummary) []StudyWin {
 	}
 	for i := range sum.Cells {
 		a := &sum.Cells[i]
-		if a.Method != MethodExponential {
+		if a.Method != utility.MethodExponential {
 			continue
 		}
 		var best *StudyCell
-		for _, m := range []string{MethodDPGD, MethodDPGDProjected, MethodOutputPert, MethodObjectivePert} {
+		for _, m := range []string{utility.MethodDPGD, utility.MethodDPGDProjected, utility.MethodOutputPert, utility.MethodObjectivePert} {
 			if c := find(a.Dataset, a.Loss, a.Epsilon, m); c != nil && (best == nil || higherIsBetter(a.Task, c.Mean) > higherIsBetter(a.Task, best.Mean)) {
 				best = c
 			}
@@ -248,11 +251,11 @@ func studyWins(sum *StudySummary) []StudyWin {
 			}
 		}
 		w := StudyWin{Dataset: a.Dataset, Half: a.Half, Loss: a.Loss, Epsilon: a.Epsilon, Best: best.Method, Splits: len(diffs)}
-		w.Diff = mean(diffs)
-		w.DiffCI = bootstrapCI(diffs, mean, bootSeed(i, 11))
+		w.Diff = stats.Mean(diffs)
+		w.DiffCI = stats.BootstrapCI(diffs, stats.Mean, stats.BootSeed(i, 11))
 		switch {
 		case w.DiffCI[0] > 0:
-			w.Winner = MethodExponential
+			w.Winner = utility.MethodExponential
 		case w.DiffCI[1] < 0:
 			w.Winner = best.Method
 		default:
@@ -305,12 +308,12 @@ func metricName(task string) string {
 func studyTable(s *StudySummary, ds StudyDatasetRow, ln string) string {
 	head := []string{"method (config)"}
 	for _, e := range s.Options.Epsilons {
-		head = append(head, "ε = "+sig(e))
+		head = append(head, "ε = "+md.Sig(e))
 	}
 	var rows [][]string
 	for _, m := range StudyMethods() {
 		eps := s.Options.Epsilons
-		if m == MethodNonPrivate {
+		if m == utility.MethodNonPrivate {
 			eps = []float64{0}
 		}
 		row := []string{""}
@@ -327,11 +330,11 @@ func studyTable(s *StudySummary, ds StudyDatasetRow, ln string) string {
 			}
 			any = true
 			row[0] = fmt.Sprintf("%s (%s)", m, c.Config)
-			secs := sig(c.SecsRun) + " s"
-			if m == MethodNonPrivate {
+			secs := md.Sig(c.SecsRun) + " s"
+			if m == utility.MethodNonPrivate {
 				secs = "reference fit, not timed"
 			}
-			row = append(row, fmt.Sprintf("%s [%s, %s] (%s)", sig(c.Mean), sig(c.CI[0]), sig(c.CI[1]), secs))
+			row = append(row, fmt.Sprintf("%s [%s, %s] (%s)", md.Sig(c.Mean), md.Sig(c.CI[0]), md.Sig(c.CI[1]), secs))
 		}
 		if any {
 			rows = append(rows, row)
@@ -356,14 +359,14 @@ func studyTable(s *StudySummary, ds StudyDatasetRow, ln string) string {
 		wr = append(wr, fmt.Sprintf("%s: %s = %+.3g [%+.3g, %+.3g]", verdict, what, w.Diff, w.DiffCI[0], w.DiffCI[1]))
 	}
 	rows = append(rows, wr)
-	return table(head, rows)
+	return md.Table(head, rows)
 }
 
-// studyMarkdown writes the study's section.
-func studyMarkdown(b *strings.Builder, s *StudySummary) {
+// StudyMarkdown writes the study's section.
+func StudyMarkdown(b *strings.Builder, s *StudySummary) {
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	if s == nil || s.Status != "measured" {
-		p("**Pending**: run `go run ./wasm/tools/bench -study docs/study/runs.jsonl` (resumable; about 100 minutes of wall time on this shared machine with several processes, see -study-split-range), gzip it to docs/study/runs.jsonl.gz, then `./build.sh bench` reads it.\n\n")
+		p("**Pending**: run `go run ./wasm/tools/study -study docs/study/runs.jsonl` (resumable; about 100 minutes of wall time on this shared machine with several processes, see -study-split-range), gzip it to docs/study/runs.jsonl.gz, then `./build.sh bench` reads it.\n\n")
 		return
 	}
 	o := s.Options
@@ -373,10 +376,10 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 	p("**Losses.** Classification: logistic and smooth-hinge (h = 1); regression: huber (h = 1) and smooth-quantile (τ = ½, h = 1, a smooth LAD), all through Algorithm 1's exact first-order sampler. On the development half the second loss of each task ran at the page's previous c only (time budget), so its development tables are left out; on the evaluation half both losses run at the selected configurations. The non-smooth hinge and LAD are the paper's case, but its zeroth-order sampler's planned work at these n is out of reach for 20 splits × 4 ε (table below, T from `mechanism.NewPlan` at the chosen C); their smooth surrogates stand in (smooth-hinge is within h/2 = 0.5 of the hinge, smooth-quantile within h/8 of |r|/2).\n\n")
 	var rows [][]string
 	for _, pl := range s.Plans {
-		rows = append(rows, []string{pl.Dataset, pl.Loss, sig(pl.Epsilon), fmt.Sprint(pl.Steps), sig(pl.ExpectedLossEvals), pl.Surrogate})
+		rows = append(rows, []string{pl.Dataset, pl.Loss, md.Sig(pl.Epsilon), fmt.Sprint(pl.Steps), md.Sig(pl.ExpectedLossEvals), pl.Surrogate})
 	}
 	if len(rows) > 0 {
-		p("<details><summary>Planned zeroth-order runs for the non-smooth losses (not run)</summary>\n\n%s\n</details>\n\n", table([]string{"dataset", "loss", "ε", "T (zeroth-order)", "expected loss evaluations", "run instead"}, rows))
+		p("<details><summary>Planned zeroth-order runs for the non-smooth losses (not run)</summary>\n\n%s\n</details>\n\n", md.Table([]string{"dataset", "loss", "ε", "T (zeroth-order)", "expected loss evaluations", "run instead"}, rows))
 	}
 	p("**Schedules** (recorded per run in the runs file, `schedule`):\n\n")
 	for _, k := range slices.Sorted(func(yield func(string) bool) {
@@ -389,19 +392,19 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 		p("- %s: %s\n", k, s.Schedules[k])
 	}
 	p("- exponential (Algorithm 1): `mechanism.Sample`, sampler auto (the exact first-order sampler for these smooth losses), default η rule, half of δ for the sampler's TV.\n\n")
-	p("**Datasets and the fixed development / evaluation assignment** (`StudyDatasets` in wasm/tools/bench/realdata.go, written before the first run; iris, wine and Pima are left out, reserved for an independent check of the defaults):\n\n")
+	p("**Datasets and the fixed development / evaluation assignment** (`StudyDatasets` in wasm/tools/internal/study/realdata.go, written before the first run; iris, wine and Pima are left out, reserved for an independent check of the defaults):\n\n")
 	rows = nil
 	for _, d := range s.Datasets {
 		rows = append(rows, []string{d.Key, d.Half, d.Task, fmt.Sprint(d.N), fmt.Sprint(d.D), d.Note})
 	}
-	p("%s\n", table([]string{"dataset", "half", "task", "n (training)", "d (with intercept)", "what"}, rows))
+	p("%s\n", md.Table([]string{"dataset", "half", "task", "n (training)", "d (with intercept)", "what"}, rows))
 	p("#### Defaults chosen on the development half\n\n")
-	p("Rule (`SelectDefaults`, fixed in code before the run): per task and method, the multiplier c (classification %v, regression %v) with the highest mean development score (accuracy; −MAE/half-range for regression) over the development datasets, ε and splits of the task's first loss (logistic, huber); Algorithm 1's alternatives %v are adopted if they beat the plain rule at the page's previous c (4 classification, 2 regression). The evaluation half then runs every method once, at its own selected configuration. The non-private row of every table is the fit in the ball of its own selected c (the best ceiling the development half found), not necessarily Algorithm 1's ball.\n\n", o.grid(TaskClassification), o.grid(TaskRegression), o.Extras)
+	p("Rule (`SelectDefaults`, fixed in code before the run): per task and method, the multiplier c (classification %v, regression %v) with the highest mean development score (accuracy; −MAE/half-range for regression) over the development datasets, ε and splits of the task's first loss (logistic, huber); Algorithm 1's alternatives %v are adopted if they beat the plain rule at the page's previous c (4 classification, 2 regression). The evaluation half then runs every method once, at its own selected configuration. The non-private row of every table is the fit in the ball of its own selected c (the best ceiling the development half found), not necessarily Algorithm 1's ball.\n\n", o.GridFor(TaskClassification), o.GridFor(TaskRegression), o.Extras)
 	rows = nil
 	for _, sel := range s.Selection {
 		var cs, extras []string
-		for _, c := range o.grid(sel.Task) {
-			if v, ok := sel.Scores[configName(c, "")]; ok {
+		for _, c := range o.GridFor(sel.Task) {
+			if v, ok := sel.Scores[ConfigName(c, "")]; ok {
 				cs = append(cs, fmt.Sprintf("c=%g: %.4f", c, v))
 			}
 		}
@@ -414,7 +417,7 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 		cs = append(cs, extras...)
 		rows = append(rows, []string{sel.Task, sel.Method, "**" + sel.Config + "**", strings.Join(cs, "; ")})
 	}
-	p("%s\n", table([]string{"task", "method", "selected", "mean development score per configuration"}, rows))
+	p("%s\n", md.Table([]string{"task", "method", "selected", "mean development score per configuration"}, rows))
 	for _, half := range []string{HalfEval, HalfDev} {
 		if half == HalfEval {
 			p("#### Evaluation half (reported once, at the development-chosen configurations)\n\n")
@@ -440,7 +443,7 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 		for _, w := range s.Wins {
 			if w.Half == half {
 				tot++
-				if w.Winner == MethodExponential {
+				if w.Winner == utility.MethodExponential {
 					cnt["exp"]++
 				} else if w.Winner == "tie" {
 					cnt["tie"]++
@@ -454,7 +457,7 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 	p("\n")
 	head := []string{"dataset (half), loss"}
 	for _, e := range o.Epsilons {
-		head = append(head, "ε = "+sig(e))
+		head = append(head, "ε = "+md.Sig(e))
 	}
 	rows = nil
 	for _, half := range []string{HalfEval, HalfDev} {
@@ -472,7 +475,7 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 				row := []string{fmt.Sprintf("%s (%s), %s", d.Key, d.Half[:3], ln)}
 				for _, e := range o.Epsilons {
 					if w := s.win(d.Key, ln, e); w != nil {
-						name := map[string]string{MethodExponential: "**Algorithm 1**", "tie": "tie"}[w.Winner]
+						name := map[string]string{utility.MethodExponential: "**Algorithm 1**", "tie": "tie"}[w.Winner]
 						if name == "" {
 							name = w.Winner
 						}
@@ -485,11 +488,11 @@ func studyMarkdown(b *strings.Builder, s *StudySummary) {
 			}
 		}
 	}
-	p("%s\n", table(head, rows))
+	p("%s\n", md.Table(head, rows))
 }
 
-// studyHeadline is README's study part: the evaluation half at ε = 1 and 5.
-func studyHeadline(s *StudySummary) string {
+// StudyHeadline is README's study part: the evaluation half at ε = 1 and 5.
+func StudyHeadline(s *StudySummary) string {
 	if s == nil || s.Status != "measured" {
 		return ""
 	}
@@ -509,14 +512,14 @@ func studyHeadline(s *StudySummary) string {
 		}
 		ln := s.Options.Losses[d.Task][0]
 		for _, e := range pick {
-			row := []string{fmt.Sprintf("%s, %s, ε = %s", d.Key, ln, sig(e))}
-			for _, m := range []string{MethodNonPrivate, MethodExponential, MethodDPGD, MethodDPGDProjected} {
+			row := []string{fmt.Sprintf("%s, %s, ε = %s", d.Key, ln, md.Sig(e))}
+			for _, m := range []string{utility.MethodNonPrivate, utility.MethodExponential, utility.MethodDPGD, utility.MethodDPGDProjected} {
 				ee := e
-				if m == MethodNonPrivate {
+				if m == utility.MethodNonPrivate {
 					ee = 0
 				}
 				if c := s.cell(d.Key, ln, ee, m); c != nil {
-					row = append(row, fmt.Sprintf("%s [%s, %s]", sig(c.Mean), sig(c.CI[0]), sig(c.CI[1])))
+					row = append(row, fmt.Sprintf("%s [%s, %s]", md.Sig(c.Mean), md.Sig(c.CI[0]), md.Sig(c.CI[1])))
 				} else {
 					row = append(row, "n/a")
 				}
@@ -529,14 +532,14 @@ func studyHeadline(s *StudySummary) string {
 			rows = append(rows, row)
 		}
 	}
-	b.WriteString(table(head, rows))
+	b.WriteString(md.Table(head, rows))
 	return b.String()
 }
 
-// loadStudy summarises the study's runs file (rel to root); a missing file
+// LoadStudy summarises the study's runs file (rel to root); a missing file
 // gives a "pending" summary, a file with a cell of fewer than
 // minStudySplits splits an error.
-func loadStudy(root, rel string) (*StudySummary, error) {
+func LoadStudy(root, rel string) (*StudySummary, error) {
 	runs, err := ReadStudyRuns(filepath.Join(root, rel))
 	if err != nil {
 		return nil, err

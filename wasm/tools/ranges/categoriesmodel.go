@@ -14,6 +14,8 @@ import (
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/wasm/tools/internal/study"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // The categorical features' check of issue 42: DP-GD (logistic, ε = 1,
@@ -64,12 +66,12 @@ func runCategoriesModel(root string, splits int, w io.Writer) error {
 						complete = append(complete, l)
 					}
 				}
-				sp0 := makeSplit(indexRows(len(complete)), make([]float64, len(complete)), splitSeed("categories-"+cs.target, sp), false)
+				sp0 := study.MakeSplit(indexRows(len(complete)), make([]float64, len(complete)), study.SplitSeed("categories-"+cs.target, sp), false)
 				var train, test []string
-				for _, r := range sp0.xTr {
+				for _, r := range sp0.XTr {
 					train = append(train, complete[int(r[0])])
 				}
-				for _, r := range sp0.xTe {
+				for _, r := range sp0.XTe {
 					test = append(test, complete[int(r[0])])
 				}
 				for _, c := range cs.text {
@@ -90,7 +92,7 @@ func runCategoriesModel(root string, splits int, w io.Writer) error {
 					if err != nil {
 						return err
 					}
-					seed := runSeed("categories-describe", cs.target, sp)
+					seed := study.RunSeed("categories-describe", cs.target, sp)
 					res, err := domain.DescribeCells(dc, p, &seed)
 					if err != nil {
 						return err
@@ -138,18 +140,18 @@ func runCategoriesModel(root string, splits int, w io.Writer) error {
 						}
 					}
 				}
-				s := split{xTr: withOne(tr.X), yTr: tr.Y, xTe: withOne(te.X), yTe: te.Y}
+				s := study.Split{XTr: withOne(tr.X), YTr: tr.Y, XTe: withOne(te.X), YTe: te.Y}
 				blocks := len(cats)
 				clip := math.Sqrt(float64(len(numeric) + blocks + 1))
-				task, err := newStudyTaskClip(StudyDataset{Key: "penguins", Task: TaskClassification}, loss.Logistic, s, pageMultiplier(TaskClassification), "", clip)
+				task, err := study.NewStudyTaskClip(study.StudyDataset{Key: "penguins", Task: study.TaskClassification}, loss.Logistic, s, study.PageMultiplier(study.TaskClassification), "", clip)
 				if err != nil {
 					return err
 				}
-				r1, err := task.run(context.Background(), MethodDPGD, 1, 1e-5, runSeed("categories-run", cs.target, variant, sp))
+				r1, err := task.Run(context.Background(), utility.MethodDPGD, 1, 1e-5, study.RunSeed("categories-run", cs.target, variant, sp))
 				if err != nil {
 					return err
 				}
-				r0, _ := task.run(context.Background(), MethodNonPrivate, 1, 1e-5, 0)
+				r0, _ := task.Run(context.Background(), utility.MethodNonPrivate, 1, 1e-5, 0)
 				acc += r1.Metric
 				np += r0.Metric
 			}

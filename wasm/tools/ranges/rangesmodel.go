@@ -12,6 +12,8 @@ import (
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/wasm/tools/internal/study"
+	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
 // The downstream check of issue 40: what private ranges cost a model, and
@@ -34,7 +36,7 @@ var rangesModelSizes = []int{0, 250, 100}
 // scaledSplit scales a split's raw rows (and a regression target) by ranges,
 // clamping to [−1, 1] as the page does; it returns the share of training
 // feature values clamped.
-func scaledSplit(raw split, rs []dataset.Range, target *dataset.Range, intercept bool) (split, float64) {
+func scaledSplit(raw study.Split, rs []dataset.Range, target *dataset.Range, intercept bool) (study.Split, float64) {
 	scale := func(x [][]float64) ([][]float64, int) {
 		out := make([][]float64, len(x))
 		clamped := 0
@@ -55,45 +57,45 @@ func scaledSplit(raw split, rs []dataset.Range, target *dataset.Range, intercept
 		}
 		return out, clamped
 	}
-	var s split
+	var s study.Split
 	var clamped int
-	s.xTr, clamped = scale(raw.xTr)
-	s.xTe, _ = scale(raw.xTe)
-	s.yTr, s.yTe = slices.Clone(raw.yTr), slices.Clone(raw.yTe)
+	s.XTr, clamped = scale(raw.XTr)
+	s.XTe, _ = scale(raw.XTe)
+	s.YTr, s.YTe = slices.Clone(raw.YTr), slices.Clone(raw.YTe)
 	if target != nil {
-		for i, y := range s.yTr {
-			s.yTr[i] = min(1, max(-1, target.ToScaled(y)))
+		for i, y := range s.YTr {
+			s.YTr[i] = min(1, max(-1, target.ToScaled(y)))
 		}
-		for i, y := range s.yTe {
-			s.yTe[i] = target.ToScaled(y) // the test target is not clamped: MAE in the declared units
+		for i, y := range s.YTe {
+			s.YTe[i] = target.ToScaled(y) // the test target is not clamped: MAE in the declared units
 		}
 	}
-	return s, float64(clamped) / float64(len(raw.xTr)*len(rs))
+	return s, float64(clamped) / float64(len(raw.XTr)*len(rs))
 }
 
 // runRangesModel writes the downstream table for one half.
 func runRangesModel(root, half string, splits int, w io.Writer) error {
-	o := DefaultStudyOptions()
+	o := study.DefaultStudyOptions()
 	fmt.Fprintf(w, "Models on private vs declared ranges (issue 40), %s half: %d splits; DP-GD and Algorithm 1 at ε = 1, δ = 1e-5; ranges found at ε = 1 on the training rows.\n\n", half, splits)
 	fmt.Fprintln(w, "| table | task | n train | ranges | clamped | DP-GD | Algorithm 1 | non-private |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
-	for _, ds := range StudyDatasets {
+	for _, ds := range study.StudyDatasets {
 		if ds.Half != half {
 			continue
 		}
-		text, err := os.ReadFile(ds.path(root))
+		text, err := os.ReadFile(ds.Path(root))
 		if err != nil {
 			return err
 		}
 		opt := dataset.Options{Target: ds.Target, Drop: "missing", Features: ds.Features, TargetType: "numeric"}
-		if ds.Task == TaskClassification {
+		if ds.Task == study.TaskClassification {
 			opt.TargetType, opt.Positive = dataset.TargetLabel, ds.Positive
 		}
 		t, err := dataset.Parse(string(text), opt)
 		if err != nil {
 			return err
 		}
-		if ds.Task == TaskClassification {
+		if ds.Task == study.TaskClassification {
 			for i, y := range t.Y {
 				if y == 0 {
 					t.Y[i] = -1
@@ -109,11 +111,11 @@ func runRangesModel(root, half string, splits int, w io.Writer) error {
 			sums := map[string]*acc{"declared": {}, "private": {}}
 			nTr := 0
 			for sp := 0; sp < splits; sp++ {
-				raw := makeSplit(t.X, t.Y, splitSeed(ds.Key, sp), false)
-				if size != 0 && size < len(raw.xTr) {
-					raw.xTr, raw.yTr = raw.xTr[:size], raw.yTr[:size]
+				raw := study.MakeSplit(t.X, t.Y, study.SplitSeed(ds.Key, sp), false)
+				if size != 0 && size < len(raw.XTr) {
+					raw.XTr, raw.YTr = raw.XTr[:size], raw.YTr[:size]
 				}
-				nTr = len(raw.xTr)
+				nTr = len(raw.XTr)
 				for _, which := range []string{"declared", "private"} {
 					rs := make([]dataset.Range, len(t.Columns))
 					var target *dataset.Range
@@ -121,23 +123,23 @@ func runRangesModel(root, half string, splits int, w io.Writer) error {
 						for j, c := range t.Columns {
 							rs[j] = ds.Ranges[c]
 						}
-						if ds.Task == TaskRegression {
+						if ds.Task == study.TaskRegression {
 							tr := ds.TargetRange
 							target = &tr
 						}
 					} else {
-						x := raw.xTr
-						if ds.Task == TaskRegression {
-							x = make([][]float64, len(raw.xTr))
-							for i, row := range raw.xTr {
-								x[i] = append(slices.Clone(row), raw.yTr[i])
+						x := raw.XTr
+						if ds.Task == study.TaskRegression {
+							x = make([][]float64, len(raw.XTr))
+							for i, row := range raw.XTr {
+								x[i] = append(slices.Clone(row), raw.YTr[i])
 							}
 						}
 						p, err := domain.NewPlan(len(x), len(x[0]), 1, 1e-5)
 						if err != nil {
 							return err
 						}
-						seed := runSeed("ranges-model", ds.Key, sp, size)
+						seed := study.RunSeed("ranges-model", ds.Key, sp, size)
 						res, err := domain.Describe(x, p, &seed)
 						if err != nil {
 							return err
@@ -145,30 +147,30 @@ func runRangesModel(root, half string, splits int, w io.Writer) error {
 						for j := range rs {
 							rs[j] = dataset.Range{Lo: res.Columns[j].Lo, Hi: res.Columns[j].Hi}
 						}
-						if ds.Task == TaskRegression {
+						if ds.Task == study.TaskRegression {
 							c := res.Columns[len(rs)]
 							target = &dataset.Range{Lo: c.Lo, Hi: c.Hi}
 						}
 					}
 					s, clamped := scaledSplit(raw, rs, target, true)
-					task, err := newStudyTask(ds, k, s, pageMultiplier(ds.Task), "")
+					task, err := study.NewStudyTask(ds, k, s, study.PageMultiplier(ds.Task), "")
 					if err != nil {
 						return err
 					}
 					if target != nil {
-						task.ds.TargetRange = *target // the MAE in the target's units
+						task.Dataset.TargetRange = *target // the MAE in the target's units
 					}
 					a := sums[which]
 					a.clamped += clamped
-					for _, m := range []string{MethodDPGD, MethodExponential, MethodNonPrivate} {
-						run, err := task.run(context.Background(), m, 1, 1e-5, runSeed("ranges-model-run", ds.Key, sp, size, which, m))
+					for _, m := range []string{utility.MethodDPGD, utility.MethodExponential, utility.MethodNonPrivate} {
+						run, err := task.Run(context.Background(), m, 1, 1e-5, study.RunSeed("ranges-model-run", ds.Key, sp, size, which, m))
 						if err != nil {
 							return err
 						}
 						switch m {
-						case MethodDPGD:
+						case utility.MethodDPGD:
 							a.dpgd += run.Metric
-						case MethodExponential:
+						case utility.MethodExponential:
 							a.exp += run.Metric
 						default:
 							a.np += run.Metric

@@ -1,20 +1,19 @@
 //go:build !js
 
-package main
+package utility
 
 import (
 	"context"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
-	"sync"
 	"time"
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/stats"
 )
 
 // The latent-vs-direct check of issue 16 item 2. The utility study samples
@@ -40,7 +39,7 @@ func expRequest(o UtilityOptions, w *workload, eps float64, direct bool, sampler
 		return mechanism.Request{Loss: w.kind.String(), X: w.xTrain, Y: w.yTrain, Epsilon: eps, Delta: o.Delta,
 			Radius: w.radius, Rank: w.rank, Clip: o.Clip, Seed: seed, Sampler: samplerName}
 	}
-	return mechanism.Request{Loss: w.kind.String(), X: latentRows(w.latent), Y: targets(w.latent), Epsilon: eps,
+	return mechanism.Request{Loss: w.kind.String(), X: latentRows(w.latent), Y: Targets(w.latent), Epsilon: eps,
 		Delta: o.Delta, Radius: w.radius, Clip: o.Clip, Seed: seed, Sampler: samplerName}
 }
 
@@ -235,100 +234,73 @@ func LatentDirect(ctx context.Context, o LatentOptions) (LatentReport, error) {
 			jobs = append(jobs, job{ci, r, false, master.Uint64()}, job{ci, r, true, master.Uint64()})
 		}
 	}
-	var mu sync.Mutex
-	var firstErr error
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	ch := make(chan job)
-	var wg sync.WaitGroup
 	secs := make([][2]float64, len(ins))
-	for wk := 0; wk < u.Workers; wk++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for jb := range ch {
-				in := ins[jb.cell]
-				w := in.w
-				name := in.cfg.Latent(w.rank)
-				if jb.direct {
-					name = in.cfg.Direct(w.rank)
-				}
-				seed := jb.seed
-				req := expRequest(u, w, o.Epsilon, jb.direct, name, &seed)
-				if jb.direct && o.BreakRank > 0 {
-					req.Rank = o.BreakRank
-				}
-				t0 := time.Now()
-				res, err := mechanism.Sample(ctx, req, nil)
-				var excess, proj, norm float64
-				if err == nil {
-					theta := res.Theta
-					if !jb.direct {
-						theta = w.lift(res.Theta, 1/math.Sqrt(res.Plan.Eta*res.Plan.Mu), rng.Seeded(seed^0x5DEECE66D))
-					}
-					excess = w.full.Mean(theta) - w.ref.Loss
-					proj = dot(theta, w.basis[0])
-					for _, b := range w.basis {
-						norm += dot(theta, b) * dot(theta, b)
-					}
-					norm = math.Sqrt(norm)
-				}
-				dt := time.Since(t0).Seconds()
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("%s %s k=%d direct=%v: %w", in.cfg.Name, w.kind, w.rank, jb.direct, err)
-					cancel()
-				}
-				if err == nil {
-					c := &rep.Cells[jb.cell]
-					c.Clipped += res.Diagnostics.ClippedRows
-					desc := res.Plan.Method
-					if jb.direct {
-						c.DirectProj[jb.run], c.DirectNorm[jb.run] = proj, norm
-						c.DirectRisks[jb.run], c.DirectPlan, c.DirectGDP, c.DirectEta = excess, desc, res.Plan.GDP, res.Plan.Eta
-						secs[jb.cell][1] += dt
-					} else {
-						c.LatentProj[jb.run], c.LatentNorm[jb.run] = proj, norm
-						c.LatentRisks[jb.run], c.LatentPlan, c.LatentGDP, c.LatentEta = excess, desc, res.Plan.GDP, res.Plan.Eta
-						secs[jb.cell][0] += dt
-					}
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for _, jb := range jobs {
-		select {
-		case ch <- jb:
-		case <-ctx.Done():
-			break feed
+	err = runPool(ctx, u.Workers, len(jobs), func(ctx context.Context, ji int) (func(), error) {
+		jb := jobs[ji]
+		in := ins[jb.cell]
+		w := in.w
+		name := in.cfg.Latent(w.rank)
+		if jb.direct {
+			name = in.cfg.Direct(w.rank)
 		}
-	}
-	close(ch)
-	wg.Wait()
-	if firstErr != nil {
-		return rep, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+		seed := jb.seed
+		req := expRequest(u, w, o.Epsilon, jb.direct, name, &seed)
+		if jb.direct && o.BreakRank > 0 {
+			req.Rank = o.BreakRank
+		}
+		t0 := time.Now()
+		res, err := mechanism.Sample(ctx, req, nil)
+		var excess, proj, norm float64
+		if err == nil {
+			theta := res.Theta
+			if !jb.direct {
+				theta = w.lift(res.Theta, 1/math.Sqrt(res.Plan.Eta*res.Plan.Mu), rng.Seeded(seed^0x5DEECE66D))
+			}
+			excess = w.full.Mean(theta) - w.ref.Loss
+			proj = stats.Dot(theta, w.basis[0])
+			for _, b := range w.basis {
+				norm += stats.Dot(theta, b) * stats.Dot(theta, b)
+			}
+			norm = math.Sqrt(norm)
+		}
+		dt := time.Since(t0).Seconds()
+		if err != nil {
+			return nil, fmt.Errorf("%s %s k=%d direct=%v: %w", in.cfg.Name, w.kind, w.rank, jb.direct, err)
+		}
+		return func() {
+			c := &rep.Cells[jb.cell]
+			c.Clipped += res.Diagnostics.ClippedRows
+			desc := res.Plan.Method
+			if jb.direct {
+				c.DirectProj[jb.run], c.DirectNorm[jb.run] = proj, norm
+				c.DirectRisks[jb.run], c.DirectPlan, c.DirectGDP, c.DirectEta = excess, desc, res.Plan.GDP, res.Plan.Eta
+				secs[jb.cell][1] += dt
+			} else {
+				c.LatentProj[jb.run], c.LatentNorm[jb.run] = proj, norm
+				c.LatentRisks[jb.run], c.LatentPlan, c.LatentGDP, c.LatentEta = excess, desc, res.Plan.GDP, res.Plan.Eta
+				secs[jb.cell][0] += dt
+			}
+		}, nil
+	})
+	if err != nil {
 		return rep, err
 	}
 	for i := range rep.Cells {
 		c := &rep.Cells[i]
 		var sdL, sdD float64
-		c.LatentMean, sdL = meanStd(c.LatentRisks)
-		c.DirectMean, sdD = meanStd(c.DirectRisks)
+		c.LatentMean, sdL = stats.MeanStd(c.LatentRisks)
+		c.DirectMean, sdD = stats.MeanStd(c.DirectRisks)
 		m := float64(o.Runs)
 		c.LatentSE, c.DirectSE = sdL/math.Sqrt(m), sdD/math.Sqrt(m)
 		c.Welch = (c.DirectMean - c.LatentMean) / math.Hypot(c.LatentSE, c.DirectSE)
-		c.LatentMed, c.DirectMed = median(c.LatentRisks), median(c.DirectRisks)
-		c.KS = ksTwoSample(c.LatentRisks, c.DirectRisks)
-		c.KSP = ksPValue(c.KS, o.Runs, o.Runs)
-		c.MWZ, c.MWP = mannWhitney(c.LatentRisks, c.DirectRisks)
-		c.ProjKS = ksTwoSample(c.LatentProj, c.DirectProj)
-		c.ProjKSP = ksPValue(c.ProjKS, o.Runs, o.Runs)
-		c.NormKS = ksTwoSample(c.LatentNorm, c.DirectNorm)
-		c.NormKSP = ksPValue(c.NormKS, o.Runs, o.Runs)
+		c.LatentMed, c.DirectMed = stats.Median(c.LatentRisks), stats.Median(c.DirectRisks)
+		c.KS = stats.KSTwoSample(c.LatentRisks, c.DirectRisks)
+		c.KSP = stats.KSPValue(c.KS, o.Runs, o.Runs)
+		c.MWZ, c.MWP = stats.MannWhitney(c.LatentRisks, c.DirectRisks)
+		c.ProjKS = stats.KSTwoSample(c.LatentProj, c.DirectProj)
+		c.ProjKSP = stats.KSPValue(c.ProjKS, o.Runs, o.Runs)
+		c.NormKS = stats.KSTwoSample(c.LatentNorm, c.DirectNorm)
+		c.NormKSP = stats.KSPValue(c.NormKS, o.Runs, o.Runs)
 		c.LatentSecs, c.DirectSecs = secs[i][0]/m, secs[i][1]/m
 	}
 	rep.Seconds = time.Since(start).Seconds()
@@ -366,89 +338,4 @@ func latentWorkloads(u UtilityOptions, d int) ([]*workload, error) {
 		return nil, checks.Errorf("d", "a dimension of some synthetic grid, got %d", d)
 	}
 	return out, nil
-}
-
-// ksTwoSample is the two-sample Kolmogorov–Smirnov statistic sup|F_a − F_b|.
-func ksTwoSample(a, b []float64) float64 {
-	a, b = append([]float64(nil), a...), append([]float64(nil), b...)
-	sort.Float64s(a)
-	sort.Float64s(b)
-	var i, j int
-	var dmax float64
-	for i < len(a) && j < len(b) {
-		// Advance past every copy of the smaller value in both samples, so
-		// that ties do not inflate the statistic.
-		v := math.Min(a[i], b[j])
-		for i < len(a) && a[i] == v {
-			i++
-		}
-		for j < len(b) && b[j] == v {
-			j++
-		}
-		dmax = math.Max(dmax, math.Abs(float64(i)/float64(len(a))-float64(j)/float64(len(b))))
-	}
-	return dmax
-}
-
-// ksPValue is the asymptotic p-value of the two-sample KS statistic D for
-// sizes n and m: Q(λ) = 2Σ_{k≥1}(−1)^{k−1}e^{−2k²λ²} at
-// λ = (√N + 0.12 + 0.11/√N)·D, N = nm/(n+m) (Stephens' finite-size
-// correction, Numerical Recipes §14.3).
-func ksPValue(d float64, n, m int) float64 {
-	en := math.Sqrt(float64(n) * float64(m) / float64(n+m))
-	lam := (en + 0.12 + 0.11/en) * d
-	if lam < 0.2 {
-		return 1
-	}
-	sum, sign := 0.0, 1.0
-	for k := 1; k <= 100; k++ {
-		term := sign * 2 * math.Exp(-2*float64(k*k)*lam*lam)
-		sum += term
-		if math.Abs(term) < 1e-12*math.Abs(sum) {
-			break
-		}
-		sign = -sign
-	}
-	return math.Max(0, math.Min(1, sum))
-}
-
-// mannWhitney returns the normal-approximation z of the Mann–Whitney U
-// statistic of b against a (positive when b tends to be larger), with the
-// tie correction of the variance, and its two-sided p-value.
-func mannWhitney(a, b []float64) (z, p float64) {
-	type obs struct {
-		v float64
-		b bool
-	}
-	all := make([]obs, 0, len(a)+len(b))
-	for _, v := range a {
-		all = append(all, obs{v, false})
-	}
-	for _, v := range b {
-		all = append(all, obs{v, true})
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].v < all[j].v })
-	n1, n2 := float64(len(a)), float64(len(b))
-	nn := n1 + n2
-	var rb, ties float64
-	for i := 0; i < len(all); {
-		j := i
-		for j < len(all) && all[j].v == all[i].v {
-			j++
-		}
-		rank := float64(i+j+1) / 2 // mean of ranks i+1 … j
-		for k := i; k < j; k++ {
-			if all[k].b {
-				rb += rank
-			}
-		}
-		t := float64(j - i)
-		ties += t*t*t - t
-		i = j
-	}
-	u := rb - n2*(n2+1)/2
-	mean := n1 * n2 / 2
-	v := n1 * n2 / 12 * (nn + 1 - ties/(nn*(nn-1)))
-	z = (u - mean) / math.Sqrt(v)
-	return z, math.Erfc(math.Abs(z) / math.Sqrt2)
 }

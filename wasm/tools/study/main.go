@@ -1,0 +1,77 @@
+//go:build !js
+
+// Command study runs (or resumes) issue 20's real-data study, appending its
+// runs to a JSON-lines file, and prints issue 43's comparison of DP-GD's
+// smooth schedules on the study's tables:
+//
+//	go run ./wasm/tools/study -study docs/study/runs.jsonl [-study-datasets a,b] [-study-split-range 0-9] [-study-also f]
+//	go run ./wasm/tools/study -dpgd-schedule development -dpgd-schedule-caps 800,400,200,100,50 > docs/study/dpgd-schedule-development.md
+//
+// The study's code (datasets, splits, tasks, selection, summary) is
+// wasm/tools/internal/study; the bench (wasm/tools/bench) only reads the
+// gzipped runs file, docs/study/runs.jsonl.gz, into docs/BENCHMARKS.md §3a.
+// These were modes of wasm/tools/bench until issue 46; the bench forwards
+// its old flags here.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/dpsample/dpsample/wasm/tools/internal/study"
+)
+
+func main() {
+	root := flag.String("root", ".", "repository root")
+	runs := flag.String("study", "", "run (or resume) the real-data study of issue 20, appending its runs to this JSON-lines file, and exit")
+	studyDatasets := flag.String("study-datasets", "", "with -study: a comma-separated subset of the study's datasets")
+	studyAlso := flag.String("study-also", "", "with -study: comma-separated further runs files to read (runs another process did)")
+	studyRange := flag.String("study-split-range", "", "with -study: only splits a-b (inclusive), to share a dataset between processes")
+	studySplits := flag.Int("study-splits", 0, "with -study: the number of splits (default DefaultStudyOptions)")
+	dpgdSched := flag.String("dpgd-schedule", "", `print issue 43's comparison of DP-GD's smooth schedules (before: T ∝ n·s; after: T ∝ min(n·s, K)) on one half of the study's tables ("development") and exit`)
+	dpgdCaps := flag.String("dpgd-schedule-caps", "400,200,100,800", "with -dpgd-schedule: the caps K compared (the table is the first one's)")
+	dpgdSplits := flag.Int("dpgd-schedule-splits", 20, "with -dpgd-schedule: the study's splits")
+	dpgdPar := flag.Int("dpgd-schedule-par", 1, "with -dpgd-schedule: goroutines")
+	flag.Parse()
+	switch {
+	case *dpgdSched != "":
+		if *dpgdSched != study.HalfDev && *dpgdSched != study.HalfEval {
+			fatal(fmt.Errorf("-dpgd-schedule: want %q or %q, got %q", study.HalfDev, study.HalfEval, *dpgdSched))
+		}
+		caps, err := parseCaps(*dpgdCaps)
+		if err != nil {
+			fatal(err)
+		}
+		if err := runDPGDSchedule(*root, *dpgdSched, *dpgdSplits, caps, max(1, *dpgdPar), os.Stdout); err != nil {
+			fatal(err)
+		}
+	case *runs != "":
+		o := study.DefaultStudyOptions()
+		if *studyDatasets != "" {
+			o.Datasets = strings.Split(*studyDatasets, ",")
+		}
+		if *studySplits > 0 {
+			o.Splits = *studySplits
+		}
+		fmt.Sscanf(*studyRange, "%d-%d", &o.SplitFrom, &o.SplitTo)
+		if *studyAlso != "" {
+			o.ReadAlso = strings.Split(*studyAlso, ",")
+		}
+		rep, err := study.RunStudy(context.Background(), *root, *runs, o, func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) })
+		if err != nil {
+			fatal(err)
+		}
+		fmt.Fprintf(os.Stderr, "study: %d runs, %.0f s of run time\n", len(rep.Runs), rep.Seconds)
+	default:
+		flag.Usage()
+		os.Exit(2)
+	}
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "study:", err)
+	os.Exit(1)
+}
