@@ -123,7 +123,7 @@ type Plan struct {
 func (p Plan) MinRows() int { return int(p.ModeThreshold) }
 
 // Options overrides the public constants, for the study that chose them
-// (wasm/tools/bench, -ranges); a zero field keeps the default.
+// (wasm/tools/ranges, -ranges); a zero field keeps the default.
 type Options struct {
 	Share1 float64 // in (0, 1); default Share1
 	Bins2  int     // in [2, 4096]; default Bins2

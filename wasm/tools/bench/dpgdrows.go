@@ -12,10 +12,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/wasm/tools/internal/chrome"
 	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 )
 
@@ -37,6 +39,25 @@ type DPGDRows struct {
 	Protocol string    `json:"protocol"`
 	Cores    int       `json:"cores"`
 	Rows     []DPGDRow `json:"rows"`
+	// Browser is the default estimator as the page runs it (issue 43 item
+	// 1: "n = 10⁵ × 30 draws one sample in ≤ 10 s in Chromium with the
+	// page's workers"): the whole mechanism.sample call through the page's
+	// worker API.
+	Browser         []DPGDBrowserRow `json:"browser,omitempty"`
+	BrowserProtocol string           `json:"browserProtocol,omitempty"`
+}
+
+// DPGDBrowserRow is one n in Chromium.
+type DPGDBrowserRow struct {
+	N        int     `json:"n"`
+	Workers  int     `json:"workers"` // the plan's shards (loss.Workers(n, navigator.hardwareConcurrency))
+	Isolated bool    `json:"isolated"`
+	T        int     `json:"t"`
+	Passes   float64 `json:"passes"` // plan.work.passes + plan.work.referencePasses
+	Seconds  float64 `json:"seconds"`
+	Accuracy float64 `json:"accuracy"` // training accuracy of θ (diagnostics; the table is synthetic)
+	Note     string  `json:"note,omitempty"`
+	Runnable int     `json:"runnable"` // /proc/loadavg's runnable threads just before the call (above the cores: queueing)
 }
 
 // DPGDRow is one (n, rule, workers) release.
@@ -100,8 +121,77 @@ func dpgdRowsData(n int, seed uint64) ([][]float64, []float64) {
 	return x, y
 }
 
-// dpgdRows measures the section.
-func dpgdRows() (DPGDRows, error) {
+// dpgdBrowserJS draws n rows of the section's law in the page (a seeded
+// xorshift; the same law as dpgdRowsData, other draws) and times one
+// mechanism.sample call with method "dp-gd" on every core the page offers,
+// the rows sent as one Float64Array as the page sends them.
+const dpgdBrowserJS = `(async (n) => {
+  const d = await dpsampleRemote;
+  let st = 0x9E3779B9 ^ n;
+  const u = () => { st ^= st << 13; st >>>= 0; st ^= st >>> 17; st ^= st << 5; st >>>= 0; return st / 4294967296; };
+  const D = 30, data = new Float64Array(n * D), y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    for (let j = 0; j < D; j++) { const v = 2 * u() - 1; data[i * D + j] = v; s += v * v; }
+    s = Math.sqrt(s);
+    for (let j = 0; j < D; j++) data[i * D + j] /= s;
+    const m = 8 * (data[i * D] - data[i * D + 1] + data[i * D + 2]);
+    y[i] = u() < 1 / (1 + Math.exp(-m)) ? 1 : -1;
+  }
+  const req = {loss: "logistic", x: {data, shape: [n, D]}, y: Array.from(y), epsilon: 1, delta: 1e-6, radius: 16, clip: 1,
+               method: "dp-gd", workers: navigator.hardwareConcurrency, seed: 43};
+  const t0 = performance.now();
+  const res = await d.mechanism.sample(req);
+  const s = (performance.now() - t0) / 1000;
+  return {s, workers: res.plan.workers, isolated: crossOriginIsolated, t: res.plan.steps,
+          passes: res.plan.work.passes + res.plan.work.referencePasses, accuracy: res.fit.accuracy ?? 0, note: res.diagnostics.note || ""};
+})`
+
+// dpgdBrowserResult is what dpgdBrowserJS returns.
+type dpgdBrowserResult struct {
+	S        float64 `json:"s"`
+	Workers  int     `json:"workers"`
+	Isolated bool    `json:"isolated"`
+	T        int     `json:"t"`
+	Passes   float64 `json:"passes"`
+	Accuracy float64 `json:"accuracy"`
+	Note     string  `json:"note"`
+}
+
+// dpgdBrowser measures the Chromium rows (one call per n, after a warm-up
+// call at 10⁴ that is not reported).
+func dpgdBrowser(br *chrome.Browser) ([]DPGDBrowserRow, string, error) {
+	ctx, done, _, err := br.Tab(time.Hour)
+	if err != nil {
+		return nil, "", err
+	}
+	defer done()
+	run := func(n int) (DPGDBrowserRow, error) {
+		cctx, cancel := context.WithTimeout(ctx, 20*time.Minute)
+		defer cancel()
+		load := runnable()
+		r, err := chromedp.Run(cctx, chromedp.Evaluate[dpgdBrowserResult](fmt.Sprintf("%s(%d)", dpgdBrowserJS, n), chromedp.EvalAwaitPromise))
+		return DPGDBrowserRow{N: n, Workers: r.Workers, Isolated: r.Isolated, T: r.T, Passes: r.Passes, Seconds: r.S, Accuracy: r.Accuracy, Note: r.Note, Runnable: load}, err
+	}
+	if _, err := run(10_000); err != nil {
+		return nil, "", err
+	}
+	var out []DPGDBrowserRow
+	for _, n := range dpgdRowsN() {
+		row, err := run(n)
+		if err != nil {
+			return out, "", err
+		}
+		fmt.Fprintf(os.Stderr, "bench: dpgd rows, Chromium: n=%d W=%d: T=%d %.3g s\n", n, row.Workers, row.T, row.Seconds)
+		out = append(out, row)
+	}
+	protocol := fmt.Sprintf("In headless Chromium (%s), the whole `mechanism.sample` call with `method: \"dp-gd\"` as the page makes it — the plan, DP-GD's passes on the page's shard workers (`workers` = navigator.hardwareConcurrency; loss.Workers(n, W) shards), the non-private reference fit on the same shards, the result — through the page's worker API (`dpsampleRemote`), the rows (same law, drawn in the page) sent as one Float64Array; d = %d, ε = 1, δ = 10⁻⁶, C = %g, seeded; one call per n after a warm-up call at 10⁴ (not reported). Wall clock from the call to its result, on a %d-core machine: with more runnable threads than cores (the last column) the call waits for them. Issue 43's goal: n = 10⁵ in ≤ 10 s.",
+		br.Version, dpgdRowsD, dpgdRowsRadius, runtime.NumCPU())
+	return out, protocol, nil
+}
+
+// dpgdRows measures the section: natively, and in Chromium when br is not nil.
+func dpgdRows(br *chrome.Browser) (DPGDRows, error) {
 	cores := runtime.NumCPU()
 	out := DPGDRows{Cores: cores, Protocol: fmt.Sprintf("one DP-GD release (`dpgd.RunOn`, the gradient passes of `method: \"dp-gd\"`; the plan and the non-private fit of `mechanism.sample` are not timed) on synthetic logistic rows: d = %d, uniform in [−1, 1]^d scaled to norm 1, labels from a logistic model on three features (the feasibility check's law, /work/shared/design/dpgd-scale.md), clip 1, C = %g, ε = 1, δ = %g, seeded; natively (%s/%s, %d CPUs, the shared development machine), one call per cell, wall clock; \"before\" is the smooth rule before issue 43 (T = ⌈0.5·n·s·β·clip²·C/G⌉ ≤ %d, `dpgd.RuleGrowing`), \"after\" the capped rule (T = ⌈0.5·min(n·s, %d)·β·clip²·C/G⌉, `dpgd.RuleCapped`, the default); W = 1 worker, and for \"after\" also loss.Workers(n, %d) goroutine shards (the same θ bit for bit); accuracy on 10⁴ fresh rows of the same law.",
 		dpgdRowsD, dpgdRowsRadius, dpgdRowsDelta, runtime.GOOS, runtime.GOARCH, cores, dpgd.MaxSteps, dpgd.SmoothNSCap, cores)}
@@ -143,6 +233,12 @@ func dpgdRows() (DPGDRows, error) {
 				fmt.Fprintf(os.Stderr, "bench: dpgd rows: n=%d %s W=%d: T=%d %.3g s accuracy %.4f\n", n, rule, w, row.T, sec, row.Accuracy)
 				out.Rows = append(out.Rows, row)
 			}
+		}
+	}
+	if br != nil {
+		var err error
+		if out.Browser, out.BrowserProtocol, err = dpgdBrowser(br); err != nil {
+			return out, err
 		}
 	}
 	return out, nil
@@ -223,6 +319,14 @@ func dpgdRowsMarkdown(r DPGDRows) string {
 	}
 	if len(ratio) > 0 {
 		p("Cost against n, one worker (linear: 5 and 2; issue 43's goal: time(5·10⁴)/time(10⁴) ≤ 8):\n\n%s\n", md.Table([]string{"rule", "time(5·10⁴) / time(10⁴)", "time(10⁵) / time(5·10⁴)"}, ratio))
+	}
+	if len(r.Browser) > 0 {
+		var br [][]string
+		for _, x := range r.Browser {
+			br = append(br, []string{strconv.Itoa(x.N), fmt.Sprintf("%d%s", x.Workers, map[bool]string{true: " (shared memory)", false: " (messages)"}[x.Isolated]),
+				strconv.Itoa(x.T), md.Sig(x.Passes), md.Sig(x.Seconds) + " s", fmt.Sprintf("%.4f", x.Accuracy), strconv.Itoa(x.Runnable)})
+		}
+		p("%s\n\n%s\n", r.BrowserProtocol, md.Table([]string{"n", "workers", "T", "passes (DP-GD + reference fit)", "call, Chromium", "training accuracy", "runnable threads before the call"}, br))
 	}
 	return b.String()
 }

@@ -91,7 +91,7 @@ func main() {
 	gtWasm := flag.String("gotest-wasm", "", "output of `go test -bench` under node (optional)")
 	shipped := flag.String("shipped-wasm", "", "the module ./build.sh build ships, for the size section (default: site/dpsample.wasm)")
 	render := flag.Bool("render", false, "only re-render docs/BENCHMARKS.md, the plots and README's headline from docs/benchmarks.json (no measurement)")
-	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", "dpgd-rows" (DP-GD's rows per tab, native), "utility" (§3b, the dimension-free experiment), "cost" (§2, native), "speed" (§1's kernels, native, node and Chromium; site/ built with the hooks), "size" (§5: the module of -shipped-wasm, load times of site/ as built) or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
+	only := flag.String("only", "", `measure one section again ("lower", "audit", "rows", "dpgd-rows" (DP-GD's rows per tab, native and Chromium; BENCH_DPGD_BROWSER_ONLY=1: Chromium only), "utility" (§3b, the dimension-free experiment), "cost" (§2, native), "speed" (§1's kernels, native, node and Chromium; site/ built with the hooks), "size" (§5: the module of -shipped-wasm, load times of site/ as built) or "study": re-read the study's runs file) into docs/benchmarks.json, keep the others' numbers, and re-render; the report names the section and its commit`)
 	rowsBase := flag.String("rows-baseline", "", "a checkout built at "+BaseCommit+" (./build.sh build), served to a second headless Chromium for the rows section's \"then\" column; \"auto\" makes one in a temporary git worktree (optional)")
 	studyResults := flag.String("study-results", filepath.Join("docs", "study", "runs.jsonl.gz"), "the study's runs file (relative to -root) that the report's §3a is built from, without re-running")
 	flag.Parse()
@@ -141,7 +141,7 @@ func main() {
 	if *gtNative != "" && *gtWasm != "" {
 		step("go test -bench ratios", func() (err error) { r.Speed.GoTest, err = goTestRatios(*gtNative, *gtWasm); return })
 	}
-	step("rows per tab: DP-GD, native", func() (err error) { r.DPGDRows, err = dpgdRows(); return })
+	step("rows per tab: DP-GD, native and Chromium", func() (err error) { r.DPGDRows, err = dpgdRows(br); return })
 	step("cost vs theory", func() (err error) { r.Cost, err = cost(); return })
 	step("lower bound", func() (err error) { r.Lower, err = lower(); return })
 	step("real-data study (from its runs file)", func() (err error) { r.Study, err = study.LoadStudy(*root, *studyResults); return })
@@ -230,7 +230,16 @@ func remeasure(root, section, rowsBase, shipped string) error {
 			return err
 		}
 	case "dpgd-rows":
-		if r.DPGDRows, err = dpgdRows(); err != nil {
+		if os.Getenv("BENCH_DPGD_BROWSER_ONLY") != "" { // the Chromium rows again, the native ones kept
+			if err := inBrowser(root, func(br *chrome.Browser) (err error) {
+				r.DPGDRows.Browser, r.DPGDRows.BrowserProtocol, err = dpgdBrowser(br)
+				return err
+			}); err != nil {
+				return err
+			}
+			break
+		}
+		if err := inBrowser(root, func(br *chrome.Browser) (err error) { r.DPGDRows, err = dpgdRows(br); return err }); err != nil {
 			return err
 		}
 	case "rows":
