@@ -68,12 +68,23 @@ import (
 // AuditFar is A, the distance of the far pair's targets.
 const AuditFar = 1000
 
-// Audit pairs and oracles.
+// AuditPair is the audit's pair of neighbouring datasets (AuditConfig.Pair):
+// AuditPairFar or AuditPairCurved. JSON: the string itself.
+type AuditPair string
+
+// Audit pairs.
 const (
-	AuditPairFar    = "far"        // the default: targets ±AuditFar, Gaussian law, the GDP curve attained
-	AuditPairCurved = "curved"     // Huber in its quadratic region: the first-order oracle rejects
-	OracleAcceptAll = "accept-all" // a broken first-order oracle, the audit's negative control
+	AuditPairFar    AuditPair = "far"    // the default: targets ±AuditFar, Gaussian law, the GDP curve attained
+	AuditPairCurved AuditPair = "curved" // Huber in its quadratic region: the first-order oracle rejects
 )
+
+// AuditOracle is the first-order oracle audited (AuditConfig.Oracle): ""
+// (the shipped one) or OracleAcceptAll. JSON: the string itself.
+type AuditOracle string
+
+// OracleAcceptAll is a broken first-order oracle, the audit's negative
+// control.
+const OracleAcceptAll AuditOracle = "accept-all"
 
 // The curved pair's public constants.
 const (
@@ -83,24 +94,28 @@ const (
 	auditCurvedTarget = 0.3
 )
 
+// AuditConstants are the η, μ audited (AuditConfig.Constants):
+// AuditCalibrated or AuditPaper. JSON: the string itself.
+type AuditConstants string
+
 // Audit constants.
 const (
-	AuditPaper      = "paper"      // LLL's literal η, μ (PaperConstants)
-	AuditCalibrated = "calibrated" // the plan's η, μ (Calibrate)
+	AuditPaper      AuditConstants = "paper"      // LLL's literal η, μ (PaperConstants)
+	AuditCalibrated AuditConstants = "calibrated" // the plan's η, μ (Calibrate)
 )
 
 // AuditConfig is one audit.
 type AuditConfig struct {
-	Sampler   string  `json:"sampler"`   // "exact", "proximal" (zeroth-order) or "smooth" (first-order)
-	Constants string  `json:"constants"` // "calibrated" (default) or "paper"
-	N         int     `json:"n"`         // records (default 5)
-	Epsilon   float64 `json:"epsilon"`   // claimed ε
-	Delta     float64 `json:"delta"`     // claimed δ
-	Draws     int     `json:"draws"`     // per dataset
-	Alpha     float64 `json:"alpha"`     // the bound fails with probability ≤ α (default 1e-3)
-	Seed      uint64  `json:"seed"`      // the draws are seeded: the audit is a test, not a release
-	Pair      string  `json:"pair"`      // "far" (default) or "curved"; "curved" fixes n = 40
-	Oracle    string  `json:"oracle"`    // "" or "accept-all" (sampler "smooth" only: a broken oracle)
+	Sampler   Sampler        `json:"sampler"`   // "exact", "proximal" (zeroth-order) or "smooth" (first-order)
+	Constants AuditConstants `json:"constants"` // "calibrated" (default) or "paper"
+	N         int            `json:"n"`         // records (default 5)
+	Epsilon   float64        `json:"epsilon"`   // claimed ε
+	Delta     float64        `json:"delta"`     // claimed δ
+	Draws     int            `json:"draws"`     // per dataset
+	Alpha     float64        `json:"alpha"`     // the bound fails with probability ≤ α (default 1e-3)
+	Seed      uint64         `json:"seed"`      // the draws are seeded: the audit is a test, not a release
+	Pair      AuditPair      `json:"pair"`      // "far" (default) or "curved"; "curved" fixes n = 40
+	Oracle    AuditOracle    `json:"oracle"`    // "" or "accept-all" (sampler "smooth" only: a broken oracle)
 }
 
 // AuditResult is the outcome of Audit.
@@ -307,13 +322,13 @@ func Audit(ctx context.Context, c AuditConfig) (AuditResult, error) {
 // oracle at ε = 1 (the negative control, which must fail).
 func AuditGrid(draws int) []AuditConfig {
 	var out []AuditConfig
-	for _, smp := range []string{SamplerExact, SamplerProximal, SamplerSmooth} {
+	for _, smp := range []Sampler{SamplerExact, SamplerProximal, SamplerSmooth} {
 		for _, n := range []int{2, 5} {
 			for _, eps := range []float64{0.5, 1, 2} {
 				if n == 5 && eps == 2 {
 					continue
 				}
-				for _, cons := range []string{AuditCalibrated, AuditPaper} {
+				for _, cons := range []AuditConstants{AuditCalibrated, AuditPaper} {
 					out = append(out, AuditConfig{Sampler: smp, Constants: cons, N: n, Epsilon: eps, Delta: 1e-6, Draws: draws,
 						Seed: uint64(1000*eps) + uint64(100*n) + uint64(len(smp)+len(cons))})
 				}

@@ -49,7 +49,7 @@ func TestAuditApprox(t *testing.T) {
 	if testing.Short() {
 		draws = 5_000
 	}
-	for _, smp := range []string{SamplerExact, SamplerProximal, SamplerSmooth} {
+	for _, smp := range []Sampler{SamplerExact, SamplerProximal, SamplerSmooth} {
 		for _, eps := range []float64{1, 2} {
 			c := AuditConfig{Sampler: smp, N: 2, Epsilon: eps, Delta: 1e-6, Draws: draws, Seed: uint64(100*eps) + uint64(len(smp))}
 			r := auditRow(t, c)
@@ -119,7 +119,7 @@ func TestAuditApproxFull(t *testing.T) {
 		t.Skip("set -audit.draws")
 	}
 	for _, c := range AuditGrid(*auditDraws) {
-		if *auditSampler != "" && c.Sampler != *auditSampler {
+		if *auditSampler != "" && string(c.Sampler) != *auditSampler {
 			continue
 		}
 		r := auditRow(t, c)

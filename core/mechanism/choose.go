@@ -9,7 +9,7 @@ import (
 )
 
 // SamplerSmooth forces the first-order proximal sampler (smooth losses only).
-const SamplerSmooth = "smooth"
+const SamplerSmooth Sampler = "smooth"
 
 // MethodFirstOrder is Plan.Method of the first-order proximal sampler
 // (sampler.RunFirstOrder, smooth-sampler.md); Plan.Sampler is then
@@ -29,7 +29,7 @@ type samplerChoice struct {
 // zeroth-order one; "exact", "smooth" and "proximal" force theirs, and an
 // unavailable forced choice is an error naming the field "sampler" and the
 // loss.
-func chooseSampler(choice string, set *loss.Set) (samplerChoice, error) {
+func chooseSampler(choice Sampler, set *loss.Set) (samplerChoice, error) {
 	k, d := set.Kind(), set.Dim()
 	method := exactMethod(k, d)
 	beta, smooth := set.Smooth()

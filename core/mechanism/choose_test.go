@@ -34,10 +34,11 @@ func smallGLM(n, d int, classes bool) ([][]float64, []float64) {
 // when it is not smooth; the plan says why and its TV split adds up.
 func TestChooseSampler(t *testing.T) {
 	cases := []struct {
-		loss, sampler string
-		d             int
-		method        string
-		errField      string
+		loss     string
+		sampler  Sampler
+		d        int
+		method   string
+		errField string
 	}{
 		{"logistic", "", 3, MethodFirstOrder, ""},
 		{"huber", "auto", 3, MethodFirstOrder, ""},

@@ -12,12 +12,17 @@ import (
 	"github.com/dpsample/dpsample/core/privacy"
 )
 
-// Estimators of Request.Method: Algorithm 1 (the default) or full-batch
-// DP-GD with the public schedule of package dpgd, at the same accountant.
+// Estimator is the estimator (Request.Method, Plan.Estimator): Algorithm 1
+// (EstimatorExponential, the default) or full-batch DP-GD with the public
+// schedule of package dpgd, at the same accountant (EstimatorDPGD,
+// EstimatorDPGDProjected). JSON: the string itself.
+type Estimator string
+
+// Estimators.
 const (
-	EstimatorExponential   = "exponential"
-	EstimatorDPGD          = "dp-gd"           // unprojected (Song–Steinke–Thakkar–Thakurta 2021)
-	EstimatorDPGDProjected = "dp-gd-projected" // projected onto ‖θ‖ ≤ C (Bassily–Smith–Thakurta 2014)
+	EstimatorExponential   Estimator = "exponential"
+	EstimatorDPGD          Estimator = "dp-gd"           // unprojected (Song–Steinke–Thakkar–Thakurta 2021)
+	EstimatorDPGDProjected Estimator = "dp-gd-projected" // projected onto ‖θ‖ ≤ C (Bassily–Smith–Thakurta 2014)
 )
 
 // RecommendedEstimator is docs/DEFAULTS.md's rule ("Which estimator"), what
@@ -29,7 +34,7 @@ const (
 // study has no cell for). The API's default stays Algorithm 1.
 //
 // RecommendedEstimatorFor refines it by n, which is public.
-func RecommendedEstimator(k loss.Kind) string {
+func RecommendedEstimator(k loss.Kind) Estimator {
 	switch k {
 	case loss.Logistic, loss.Huber, loss.SmoothHinge, loss.SmoothQuantile:
 		return EstimatorDPGD
@@ -50,7 +55,7 @@ const SmallTableRows = 160
 // RecommendedEstimatorFor is RecommendedEstimator for a table of n rows (n
 // after the missing-cell policy, the n every result releases): Algorithm 1
 // when 0 < n < SmallTableRows, else RecommendedEstimator(k).
-func RecommendedEstimatorFor(k loss.Kind, n int) string {
+func RecommendedEstimatorFor(k loss.Kind, n int) Estimator {
 	if n > 0 && n < SmallTableRows {
 		return EstimatorExponential
 	}
@@ -58,10 +63,12 @@ func RecommendedEstimatorFor(k loss.Kind, n int) string {
 }
 
 // isDPGD reports whether the request asks for DP-GD.
-func isDPGD(method string) bool { return method == EstimatorDPGD || method == EstimatorDPGDProjected }
+func isDPGD(method Estimator) bool {
+	return method == EstimatorDPGD || method == EstimatorDPGDProjected
+}
 
 // checkEstimator validates Request.Method.
-func checkEstimator(method string) error {
+func checkEstimator(method Estimator) error {
 	switch method {
 	case "", EstimatorExponential, EstimatorDPGD, EstimatorDPGDProjected:
 		return nil
@@ -93,7 +100,7 @@ func planDPGD(pl *Plan, p *prepared, req Request) error {
 	if err != nil {
 		return err
 	}
-	pl.Sampler, pl.Method = req.Method, req.Method
+	pl.Sampler, pl.Method = Sampler(req.Method), string(req.Method) // the estimator's name in both (Plan.Sampler)
 	pl.GDP, pl.GDPTotal = sch.GDP, s
 	pl.DeltaCurve, pl.DeltaSampler, pl.TV = req.Delta, 0, 0
 	pl.Eta, pl.Mu = 0, 0

@@ -34,13 +34,13 @@ func dpgdData() ([][]float64, []float64) {
 func TestDPGDPlanLedgerFields(t *testing.T) {
 	x, y := dpgdData()
 	for _, m := range []int{1, 4} {
-		for _, method := range []string{EstimatorDPGD, EstimatorDPGDProjected} {
+		for _, method := range []Estimator{EstimatorDPGD, EstimatorDPGDProjected} {
 			pl, err := NewPlan(Request{Loss: "logistic", X: x, Y: y, Epsilon: 1, Delta: 1e-5, Radius: 2, Samples: m, Method: method, Clip: math.Sqrt(3)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			s, _ := privacy.Calibrate(1, 1e-5)
-			if pl.Estimator != method || pl.Method != method || pl.Schedule == nil || pl.Schedule.Projected != (method == EstimatorDPGDProjected) {
+			if pl.Estimator != method || pl.Method != string(method) || pl.Schedule == nil || pl.Schedule.Projected != (method == EstimatorDPGDProjected) {
 				t.Errorf("%s: estimator %q method %q schedule %+v", method, pl.Estimator, pl.Method, pl.Schedule)
 			}
 			if math.Abs(pl.GDPTotal-s) > 1e-12 || math.Abs(pl.GDP-s/math.Sqrt(float64(m))) > 1e-12 || pl.TV != 0 || pl.DeltaSampler != 0 || pl.DeltaCurve != 1e-5 {

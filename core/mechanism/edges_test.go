@@ -91,8 +91,9 @@ func TestLADHugeTargetFullMode(t *testing.T) {
 	_, yc := ladData(1) // the clamped data
 	// ε = 1: the proximal sampler takes ≈ 8.5·10³ steps per sample.
 	for _, s := range []struct {
-		sampler, mode string
-		m             int
+		sampler Sampler
+		mode    string
+		m       int
 	}{{"proximal", "full", 300}, {"exact", "", 400}} {
 		m := s.m
 		// m independent single-sample requests (m samples in one request
@@ -166,7 +167,7 @@ func TestExtremeErrorsAreNeighbourFree(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		a, b    Request
-		sampler string
+		sampler Sampler
 	}{
 		{"l2dist z=(1e200,0)", Request{Loss: "l2dist", X: pts}, Request{Loss: "l2dist", X: benign}, ""},
 		{"lad y=1e308", Request{Loss: "lad", X: xl, Y: yl}, Request{Loss: "lad", X: xl, Y: yb}, ""},

@@ -43,7 +43,7 @@ func TestOutputGridResolution(t *testing.T) {
 		loss        string
 		n, d        int
 		clip, c     float64
-		sampler     string
+		sampler     Sampler
 		targetRange []float64
 	}
 	settings := []setting{

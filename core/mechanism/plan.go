@@ -27,7 +27,7 @@ type Request struct {
 	Huber   float64     `json:"huber,omitempty"`   // Huber threshold; default 1
 	Ball    float64     `json:"ball,omitempty"`    // radius of K for "linext"; default 1
 	Samples int         `json:"samples,omitempty"` // default 1
-	Sampler string      `json:"sampler,omitempty"` // "auto" (default), "proximal", "smooth", "exact"
+	Sampler Sampler     `json:"sampler,omitempty"` // "auto" (default), "proximal", "smooth", "exact"
 	EtaRule EtaRule     `json:"etaRule,omitempty"` // "optimal" (default) or "paper"
 	Mode    string      `json:"mode,omitempty"`    // proximal RGO mode: "auto", "full", "stochastic"
 	Seed    *uint64     `json:"seed,omitempty"`    // reproducible, NOT private
@@ -45,7 +45,7 @@ type Request struct {
 	// Method is the estimator: "exponential" (Algorithm 1, the default),
 	// "dp-gd" or "dp-gd-projected" (full-batch DP-GD with the public schedule
 	// of package dpgd, at the same accountant; dpgd.go).
-	Method string `json:"method,omitempty"`
+	Method Estimator `json:"method,omitempty"`
 
 	// Declared boxes of the records (clamp.go): [lo, hi], default [−1, 1].
 	TargetRange []float64 `json:"targetRange,omitempty"` // lad, quantile, huber: y clamped to it
@@ -61,23 +61,29 @@ type Request struct {
 
 // Plan holds the data-independent parameters of one request.
 type Plan struct {
-	N                 int     `json:"n"`
-	D                 int     `json:"d"`
-	G                 float64 `json:"G"`
-	Eta               float64 `json:"eta"`
-	Mu                float64 `json:"mu"`
-	GDP               float64 `json:"gdp"` // per sample
-	DeltaCurve        float64 `json:"deltaCurve"`
-	DeltaSampler      float64 `json:"deltaSampler"`
-	TV                float64 `json:"tv"` // per sample; 0 for an exact sampler
-	Steps             int     `json:"steps"`
-	Lambda            float64 `json:"lambda"`
-	RadiusBall        float64 `json:"radiusBall"`
-	ExpectedLossEvals float64 `json:"expectedLossEvals"`
-	Sampler           string  `json:"sampler"` // "exact" or "proximal" (also for the first-order sampler)
-	Neighbours        string  `json:"neighbours"`
+	N                 int        `json:"n"`
+	D                 int        `json:"d"`
+	G                 float64    `json:"G"`
+	Eta               float64    `json:"eta"`
+	Mu                float64    `json:"mu"`
+	GDP               float64    `json:"gdp"` // per sample
+	DeltaCurve        float64    `json:"deltaCurve"`
+	DeltaSampler      float64    `json:"deltaSampler"`
+	TV                float64    `json:"tv"` // per sample; 0 for an exact sampler
+	Steps             int        `json:"steps"`
+	Lambda            float64    `json:"lambda"`
+	RadiusBall        float64    `json:"radiusBall"`
+	ExpectedLossEvals float64    `json:"expectedLossEvals"`
+	Sampler           Sampler    `json:"sampler"` // SamplerExact or SamplerProximal (also for the first-order sampler); DP-GD: the estimator's name
+	Neighbours        Neighbours `json:"neighbours"`
 
-	Method   string  `json:"method"` // "l1-mixture", "gaussian", "1d-rejection", "first-order", "proximal-full", "proximal-stochastic"; "dp-gd", "dp-gd-projected" when DP-GD was requested
+	// Method is the algorithm that draws: "l1-mixture", "gaussian",
+	// "1d-rejection", "first-order", "proximal-full", "proximal-stochastic";
+	// "dp-gd", "dp-gd-projected" when DP-GD was requested. It stays a plain
+	// string, not a typed enum: it is built as "proximal-"+the sampler's
+	// mode (sampler.Plan.Mode) or copied from an Estimator, so its set is
+	// the union of other packages' sets rather than one declared here.
+	Method   string  `json:"method"`
 	Loss     string  `json:"loss"`
 	Rank     int     `json:"rank"`
 	Radius   float64 `json:"radius"`
@@ -125,24 +131,41 @@ type Plan struct {
 	Ledger *privacy.Check `json:"ledger,omitempty"`
 	// Estimator is "exponential" (Algorithm 1) or the DP-GD variant run;
 	// Schedule is DP-GD's public schedule (nil for Algorithm 1).
-	Estimator string         `json:"estimator"`
+	Estimator Estimator      `json:"estimator"`
 	Schedule  *dpgd.Schedule `json:"schedule,omitempty"`
 }
 
-// Sampler choices and methods.
-const (
-	SamplerAuto     = "auto"
-	SamplerExact    = "exact"
-	SamplerProximal = "proximal"
+// Sampler is the sampler choice (Request.Sampler, Plan.Sampler,
+// AuditConfig.Sampler): SamplerAuto, SamplerExact, SamplerProximal or
+// SamplerSmooth (choose.go). A plan of Algorithm 1 records only
+// SamplerExact or SamplerProximal (the first-order sampler is proximal too;
+// Plan.Method tells them apart); a DP-GD plan, which runs no sampler,
+// records the estimator's name, Sampler(EstimatorDPGD) or
+// Sampler(EstimatorDPGDProjected) (planDPGD). JSON: the string itself.
+type Sampler string
 
+// Sampler choices.
+const (
+	SamplerAuto     Sampler = "auto"
+	SamplerExact    Sampler = "exact"
+	SamplerProximal Sampler = "proximal"
+)
+
+// Methods (Plan.Method).
+const (
 	MethodL1      = "l1-mixture"
 	MethodGauss   = "gaussian"
 	Method1D      = "1d-rejection"
 	methodProxPre = "proximal-"
-
-	// ReplaceOne is the neighbouring relation certified.
-	ReplaceOne = "replace-one"
 )
+
+// Neighbours is a neighbouring relation (Plan.Neighbours,
+// Privacy.Neighbours). JSON: the string itself.
+type Neighbours string
+
+// ReplaceOne is the neighbouring relation certified: D and D′ differ in one
+// record, replaced (the relation of Algorithm 1's guarantee, Lemma E.1).
+const ReplaceOne Neighbours = "replace-one"
 
 // prepared is a validated request: the plan, the data, and the sampler plan.
 type prepared struct {

@@ -31,11 +31,11 @@ type Result struct {
 
 // Privacy is the guarantee of the whole release (all samples together).
 type Privacy struct {
-	Epsilon      float64 `json:"epsilon"`
-	Delta        float64 `json:"delta"`        // δ_{GDP}(ε) + DeltaSampler ≤ the requested δ
-	GDP          float64 `json:"gdp"`          // composed: √m·s
-	ComposedOver int     `json:"composedOver"` // m
-	Neighbours   string  `json:"neighbours"`
+	Epsilon      float64    `json:"epsilon"`
+	Delta        float64    `json:"delta"`        // δ_{GDP}(ε) + DeltaSampler ≤ the requested δ
+	GDP          float64    `json:"gdp"`          // composed: √m·s
+	ComposedOver int        `json:"composedOver"` // m
+	Neighbours   Neighbours `json:"neighbours"`
 	// Ledger is the table's ledger after this release was charged
 	// (SampleCharged); absent without a ledger.
 	Ledger *privacy.LedgerState `json:"ledger,omitempty"`

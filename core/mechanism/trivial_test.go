@@ -49,7 +49,7 @@ func TestCompareRegression(t *testing.T) {
 // The estimator rule of docs/DEFAULTS.md: DP-GD exactly for the smooth
 // supervised losses.
 func TestRecommendedEstimator(t *testing.T) {
-	for k, want := range map[loss.Kind]string{loss.Logistic: EstimatorDPGD, loss.Huber: EstimatorDPGD, loss.SmoothHinge: EstimatorDPGD,
+	for k, want := range map[loss.Kind]Estimator{loss.Logistic: EstimatorDPGD, loss.Huber: EstimatorDPGD, loss.SmoothHinge: EstimatorDPGD,
 		loss.SmoothQuantile: EstimatorDPGD, loss.Hinge: EstimatorExponential, loss.LAD: EstimatorExponential, loss.Quantile: EstimatorExponential,
 		loss.L1: EstimatorExponential, loss.L2Dist: EstimatorExponential} {
 		if got := RecommendedEstimator(k); got != want {

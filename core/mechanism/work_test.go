@@ -89,7 +89,7 @@ func TestFixedWorkCounters(t *testing.T) {
 	type pairCase struct {
 		name    string
 		a, b    Request
-		sampler string
+		sampler Sampler
 		seeds   int
 	}
 	z20a, z20b := zeroRowsPair(20, 4, 1)
@@ -144,7 +144,7 @@ func TestFixedWorkCounters(t *testing.T) {
 // both proximal samplers; with the planned M they report none.
 func TestFailuresInDiagnostics(t *testing.T) {
 	x, y := smallGLM(40, 3, true)
-	for _, smp := range []string{SamplerSmooth, SamplerProximal} {
+	for _, smp := range []Sampler{SamplerSmooth, SamplerProximal} {
 		req := Request{Loss: "logistic", X: x, Y: y, Epsilon: 5, Delta: 1e-5, Radius: 3, Sampler: smp}
 		for _, m := range []int{0, 1} {
 			p, err := prepare(req)
