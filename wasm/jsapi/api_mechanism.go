@@ -79,9 +79,11 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 	if req.Samples, err = o.Int("samples", 1, 10000, true, 0); err != nil {
 		return req, err
 	}
-	if req.Sampler, err = o.Str("sampler", true, "", "auto", "proximal", "smooth", "exact"); err != nil {
+	smp, err := o.Str("sampler", true, "", string(mechanism.SamplerAuto), string(mechanism.SamplerProximal), string(mechanism.SamplerSmooth), string(mechanism.SamplerExact))
+	if err != nil {
 		return req, err
 	}
+	req.Sampler = mechanism.Sampler(smp)
 	etaRule, err := o.Str("etaRule", true, "", string(mechanism.EtaOptimal), string(mechanism.EtaPaper))
 	if err != nil {
 		return req, err
@@ -90,9 +92,11 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 	if req.Mode, err = o.Str("mode", true, "", "auto", "full", "stochastic"); err != nil {
 		return req, err
 	}
-	if req.Method, err = o.Str("method", true, "", mechanism.EstimatorExponential, mechanism.EstimatorDPGD, mechanism.EstimatorDPGDProjected); err != nil {
+	method, err := o.Str("method", true, "", string(mechanism.EstimatorExponential), string(mechanism.EstimatorDPGD), string(mechanism.EstimatorDPGDProjected))
+	if err != nil {
 		return req, err
 	}
+	req.Method = mechanism.Estimator(method)
 	if req.Seed, err = o.Seed(); err != nil {
 		return req, err
 	}

@@ -66,11 +66,11 @@ func auditMarkdown(a AuditReport) string {
 		if !math.IsInf(r.EpsLower, -1) {
 			lower = fmt.Sprintf("%.3f", r.EpsLower)
 		}
-		pair := r.Pair
+		pair := string(r.Pair)
 		if r.Oracle != "" {
-			pair += ", " + r.Oracle
+			pair += ", " + string(r.Oracle)
 		}
-		rows = append(rows, []string{r.Sampler, r.Method, pair, r.Constants, fmt.Sprint(r.N), md.Sig(r.Epsilon), fmt.Sprintf("%g", r.Delta),
+		rows = append(rows, []string{string(r.Sampler), r.Method, pair, string(r.Constants), fmt.Sprint(r.N), md.Sig(r.Epsilon), fmt.Sprintf("%g", r.Delta),
 			fmt.Sprintf("%.4f", r.GDP), fmt.Sprint(r.Steps), md.Sig(r.TailD), fmt.Sprintf("%d / %d", r.HitsD, r.HitsD2),
 			lower, fmt.Sprintf("%.3f", r.IdealLower), fmt.Sprintf("%.3f", r.Rejection), verdict})
 	}

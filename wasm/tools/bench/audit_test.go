@@ -15,7 +15,7 @@ import (
 // the paper's constants at ε = 2, where 4000 draws catch the paper).
 func TestAuditMarkdown(t *testing.T) {
 	var a AuditReport
-	for _, cons := range []string{mechanism.AuditCalibrated, mechanism.AuditPaper} {
+	for _, cons := range []mechanism.AuditConstants{mechanism.AuditCalibrated, mechanism.AuditPaper} {
 		r, err := mechanism.Audit(context.Background(), mechanism.AuditConfig{Sampler: mechanism.SamplerExact, Constants: cons, N: 5, Epsilon: 2, Delta: 1e-6, Draws: 4000, Seed: 3})
 		if err != nil {
 			t.Fatal(err)

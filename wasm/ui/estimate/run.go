@@ -168,7 +168,7 @@ func (v *estimateView) build() (*report.Input, error) {
 	workers, _ := strconv.Atoi(v.workers.Sel.Value())
 	fixed := v.fixedWork.Checked()
 	in.Req = mechanism.Request{Loss: l.String(), X: x, Y: y, Epsilon: vals[0], Delta: vals[1], Radius: vals[2], Rank: rank,
-		Clip: math.Sqrt(float64(len(x[0]))), Samples: m, TargetRange: targetRange, Method: v.estimatorFor(l, len(x)), Workers: max(1, workers),
+		Clip: math.Sqrt(float64(len(x[0]))), Samples: m, TargetRange: targetRange, Method: mechanism.Estimator(v.estimatorFor(l, len(x))), Workers: max(1, workers),
 		FixedWork: &fixed}
 	// Validated here with inline errors, and planned from n and d without a
 	// pass over the rows (their values are checked where they are sampled).

@@ -92,8 +92,8 @@ var lossOptions = func() [][2]string {
 // Algorithm 1, the default, and unprojected DP-GD, the study's rule for the
 // smooth supervised losses (docs/DEFAULTS.md, "Which estimator").
 var estimatorOptions = [][2]string{
-	{mechanism.EstimatorExponential, "Algorithm 1 (sampling)"},
-	{mechanism.EstimatorDPGD, "DP-GD (noisy gradients)"},
+	{string(mechanism.EstimatorExponential), "Algorithm 1 (sampling)"},
+	{string(mechanism.EstimatorDPGD), "DP-GD (noisy gradients)"},
 }
 
 // lossKind is the loss chosen in the form (every option is a loss.Kind name).
@@ -202,7 +202,7 @@ func Build(root kit.Elem) {
 	v.estSel = kit.NewSelectField(id+"-estimator", "Estimator", "how θ is drawn; both are charged to the table's budget by the same "+
 		"accountant. It starts at DP-GD for the smooth supervised losses (logistic, Huber, smooth hinge, smooth median), which was "+
 		"as good or better on every dataset of the study, and at Algorithm 1 — the paper's mechanism — for the others; a centre is "+
-		"always drawn by Algorithm 1 (", estimatorOptions, mechanism.EstimatorExponential)
+		"always drawn by Algorithm 1 (", estimatorOptions, string(mechanism.EstimatorExponential))
 	kit.AppendToHelp(v.estSel.Wrap, kit.DocLink(root, "DEFAULTS.md", "the study's rule"), kit.TextNode(")"))
 	v.targetSel = kit.NewSelectField(id+"-target", "Target column", "labels (classification) or values (regression) to predict", nil, "")
 	top := kit.El("div", "class", "controls task")
@@ -446,7 +446,7 @@ func (v *estimateView) updateRadius() {
 // policy, which every result releases.
 func (v *estimateView) estimatorFor(l loss.Kind, n int) string {
 	if l.Supervised() && v.estWant == "" {
-		v.estSel.Sel.SetValue(mechanism.RecommendedEstimatorFor(l, n))
+		v.estSel.Sel.SetValue(string(mechanism.RecommendedEstimatorFor(l, n)))
 	}
 	return v.estSel.Sel.Value()
 }
@@ -462,10 +462,10 @@ func (v *estimateView) syncEstimator() {
 		if v.estWant != "" {
 			v.estSel.Sel.SetValue(v.estWant)
 		} else {
-			v.estSel.Sel.SetValue(mechanism.RecommendedEstimator(l))
+			v.estSel.Sel.SetValue(string(mechanism.RecommendedEstimator(l)))
 		}
 		return
 	}
-	v.estSel.Sel.SetValue(mechanism.EstimatorExponential)
+	v.estSel.Sel.SetValue(string(mechanism.EstimatorExponential))
 	v.estSel.Sel.SetAttribute("disabled", "")
 }

@@ -34,7 +34,7 @@ import (
 // workload w at ε: the latent rows (rank left to default = k) or, direct, the
 // embedded d-dim rows with the rank k declared. samplerName "" is the
 // mechanism's default ("auto").
-func expRequest(o UtilityOptions, w *workload, eps float64, direct bool, samplerName string, seed *uint64) mechanism.Request {
+func expRequest(o UtilityOptions, w *workload, eps float64, direct bool, samplerName mechanism.Sampler, seed *uint64) mechanism.Request {
 	if direct {
 		return mechanism.Request{Loss: w.kind.String(), X: w.xTrain, Y: w.yTrain, Epsilon: eps, Delta: o.Delta,
 			Radius: w.radius, Rank: w.rank, Clip: o.Clip, Seed: seed, Sampler: samplerName}
@@ -47,9 +47,9 @@ func expRequest(o UtilityOptions, w *workload, eps float64, direct bool, sampler
 type LatentConfig struct {
 	Name string `json:"name"`
 	// Latent and Direct map the rank k to the request's sampler ("" = auto).
-	Latent func(k int) string `json:"-"`
-	Direct func(k int) string `json:"-"`
-	Doc    string             `json:"doc"`
+	Latent func(k int) mechanism.Sampler `json:"-"`
+	Direct func(k int) mechanism.Sampler `json:"-"`
+	Doc    string                        `json:"doc"`
 }
 
 // LatentConfigs are the configurations checked: the study as it ran before
@@ -59,11 +59,11 @@ type LatentConfig struct {
 // (auto in both: first-order for logistic, zeroth-order for hinge and lad,
 // exact 1-D for the latent k = 1).
 func LatentConfigs() []LatentConfig {
-	auto := func(int) string { return "" }
-	prox := func(int) string { return mechanism.SamplerProximal }
+	auto := func(int) mechanism.Sampler { return "" }
+	prox := func(int) mechanism.Sampler { return mechanism.SamplerProximal }
 	return []LatentConfig{
 		{Name: "was", Doc: "before the first-order sampler: latent exact (k = 1) or zeroth-order, direct zeroth-order",
-			Latent: func(k int) string {
+			Latent: func(k int) mechanism.Sampler {
 				if k == 1 {
 					return mechanism.SamplerExact
 				}

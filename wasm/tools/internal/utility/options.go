@@ -13,6 +13,7 @@ import (
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/mechanism"
 )
 
 // Methods compared by UtilityBench.
@@ -97,20 +98,20 @@ type UtilityOptions struct {
 
 // Hyper records the a-priori hyper-parameter rules (no tuning on private data).
 type Hyper struct {
-	Delta           float64  `json:"delta"`
-	Clip            float64  `json:"clip"`
-	Neighbours      string   `json:"neighbours"`
-	Accountant      string   `json:"accountant"`
-	ExponentialRule string   `json:"exponentialRule"`
-	GDRule          string   `json:"gdRule"`
-	OutputMuRule    string   `json:"outputMuRule"`
-	OutputTol       float64  `json:"outputTol"`
-	ObjectiveRule   string   `json:"objectiveRule"`
-	ReferenceRule   string   `json:"referenceRule"`
-	DimensionFree   string   `json:"dimensionFree"`
-	Notes           []string `json:"notes"`
-	SyntheticRadius float64  `json:"syntheticRadius,omitempty"`
-	RealRadius      float64  `json:"realRadius,omitempty"`
+	Delta           float64              `json:"delta"`
+	Clip            float64              `json:"clip"`
+	Neighbours      mechanism.Neighbours `json:"neighbours"`
+	Accountant      string               `json:"accountant"`
+	ExponentialRule string               `json:"exponentialRule"`
+	GDRule          string               `json:"gdRule"`
+	OutputMuRule    string               `json:"outputMuRule"`
+	OutputTol       float64              `json:"outputTol"`
+	ObjectiveRule   string               `json:"objectiveRule"`
+	ReferenceRule   string               `json:"referenceRule"`
+	DimensionFree   string               `json:"dimensionFree"`
+	Notes           []string             `json:"notes"`
+	SyntheticRadius float64              `json:"syntheticRadius,omitempty"`
+	RealRadius      float64              `json:"realRadius,omitempty"`
 }
 
 // UtilityCell is one workload × method × (ε, d, k) result.
