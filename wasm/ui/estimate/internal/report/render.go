@@ -181,6 +181,10 @@ func TrivialNote(id string, in *Input, r *mechanism.Result) kit.Elem {
 		msg = fmt.Sprintf("Against the trivial answer: predicting the median, %s, for every row is off by %s on average (RMSE %s) in %s's units; "+
 			"the private model by %s (RMSE %s).", readable(t.Median), readable(t.Trivial), readable(t.TrivialRMSE), in.TargetCol,
 			readable(t.Model), readable(t.ModelRMSE))
+		if len(r.Fit.Theta) == len(r.Theta) { // issue 45 item 3: the best a model of this kind does on these rows, without privacy
+			np := mechanism.CompareRegression(in.Req.X, in.Table.Y, r.Fit.Theta, in.Target.FromScaled)
+			msg += fmt.Sprintf(" The non-private fit (the comparison, not released) is off by %s (RMSE %s).", readable(np.Model), readable(np.ModelRMSE))
+		}
 	default:
 		return nil
 	}
