@@ -8,6 +8,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
 )
 
 // Ranges found privately belong to the table they were found on (issue 41
@@ -64,7 +65,7 @@ func (v *estimateView) reconcilePrivate() (changed bool) {
 			continue
 		}
 		delete(v.private, c)
-		lo, hi := niceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
+		lo, hi := report.NiceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
 		if d := v.declared[c]; d[0] == lo && d[1] == hi {
 			delete(v.declared, c)
 			v.carried[c] = p
@@ -79,7 +80,7 @@ func (v *estimateView) reconcilePrivate() (changed bool) {
 		if d := v.declared[c]; strings.TrimSpace(d[0]) != "" || strings.TrimSpace(d[1]) != "" {
 			continue
 		}
-		lo, hi := niceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
+		lo, hi := report.NiceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
 		v.declared[c] = [2]string{lo, hi}
 		v.private[c] = p
 		changed = true

@@ -18,6 +18,7 @@ import (
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/categories"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/pieces"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/timing"
@@ -121,6 +122,7 @@ type estimateView struct {
 	private       map[string]privateRange // column → the range found privately for it (private.go)
 	carried       map[string]privateRange // column → a range found privately whose release this table's ledger does not hold (private_held.go): not in the inputs
 	featState     map[string]bool         // feature column → checked (the user's last choice)
+	cats          *categories.Book        // the text features' categories, typed or found privately (internal/categories)
 	// A CSV's profile (dataset.ProfileText, for the owner's eyes and the
 	// form's first choices) and what was found at load time.
 	profile             *dataset.Profile
@@ -172,7 +174,7 @@ const csvPlaceholder = "x1,x2,label\n0.1,0.5,yes\n…"
 // table of views).
 func Build(root kit.Elem) {
 	v := &estimateView{id: kit.IdPrefix(root, "est"), root: root, declared: map[string][2]string{}, positive: map[string]string{}, private: map[string]privateRange{},
-		carried: map[string]privateRange{}, featState: map[string]bool{}}
+		carried: map[string]privateRange{}, featState: map[string]bool{}, cats: categories.NewBook()}
 	id := v.id
 	kit.AppendAll(root,
 		kit.Text("h2", "Private estimate"),
