@@ -217,41 +217,20 @@ func (v *estimateView) privateNote(col string) string {
 	return fmt.Sprintf("found privately (ε = %g)", p.Epsilon)
 }
 
-// privatePanel is "the table, privately": the median and quartiles of every
-// column whose range was found privately, with what they cost. They came
-// with the ranges, at no further cost.
+// privatePanel is "the table, privately" (report.PrivatePanel): the median
+// and quartiles of every shown column whose range was found privately.
 func (v *estimateView) privatePanel() {
-	var cols []string
-	for _, c := range v.shownColumns() {
-		if v.privateNote(c) != "" {
-			cols = append(cols, c)
-		}
-	}
-	if len(cols) == 0 {
-		return
-	}
-	wrap := kit.El("div", "class", "private-table", "id", v.id+"-private-table")
-	tbl := kit.El("table", "class", "coef")
-	head := kit.El("tr")
-	for _, h := range []string{"column", "low", "q1", "median", "q3", "high"} {
-		head.AppendChild(kit.Text("th", h))
-	}
-	tbl.AppendChild(head)
+	var names []string
+	var cols []domain.Column
 	eps, delta := 0.0, 0.0
-	for _, c := range cols {
-		p := v.private[c]
-		eps, delta = p.Epsilon, p.Delta
-		tr := kit.El("tr")
-		lo, hi := report.NiceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
-		for _, s := range []string{c, lo, report.G6(p.Col.Q1), report.G6(p.Col.Median), report.G6(p.Col.Q3), hi} {
-			tr.AppendChild(kit.Text("td", s))
+	for _, c := range v.shownColumns() {
+		if p := v.private[c]; v.privateNote(c) != "" {
+			names, cols, eps, delta = append(names, c), append(cols, p.Col), p.Epsilon, p.Delta
 		}
-		tbl.AppendChild(tr)
 	}
-	kit.AppendAll(wrap, kit.Text("p", fmt.Sprintf("The table, privately: ranges, quartiles and medians released by one (ε = %g, δ = %g)-DP "+
-		"release charged to this table's budget (they are private: fine to share). The quartiles are coarse — they come "+
-		"from the same noisy counts as the ranges, at no further cost.", eps, delta), "class", "help"), tbl)
-	v.rangesBox.AppendChild(wrap)
+	if len(cols) > 0 {
+		v.rangesBox.AppendChild(report.PrivatePanel(v.id, names, cols, eps, delta))
+	}
 }
 
 // privateStatement is the result statement's sentence about private ranges:

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dpsample/dpsample/core/dataset"
+	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
@@ -273,4 +274,29 @@ func PositiveNote(note kit.Elem, id, target, label string, pc *dataset.Positive,
 	default:
 		note.SetTextContent(fmt.Sprintf("“%s” codes %d of the %d labelled rows +1.%s", label, pc.Rows, pc.Of, only))
 	}
+}
+
+// PrivatePanel is "the table, privately": the range, median and quartiles of
+// each column of names (cols) found privately by one (eps, delta) release.
+// They came with the ranges, at no further cost.
+func PrivatePanel(id string, names []string, cols []domain.Column, eps, delta float64) kit.Elem {
+	wrap := kit.El("div", "class", "private-table", "id", id+"-private-table")
+	tbl := kit.El("table", "class", "coef")
+	head := kit.El("tr")
+	for _, h := range []string{"column", "low", "q1", "median", "q3", "high"} {
+		head.AppendChild(kit.Text("th", h))
+	}
+	tbl.AppendChild(head)
+	for j, c := range cols {
+		tr := kit.El("tr")
+		lo, hi := NiceRange(c.Lo, c.Hi, c.Step)
+		for _, s := range []string{names[j], lo, G6(c.Q1), G6(c.Median), G6(c.Q3), hi} {
+			tr.AppendChild(kit.Text("td", s))
+		}
+		tbl.AppendChild(tr)
+	}
+	kit.AppendAll(wrap, kit.Text("p", fmt.Sprintf("The table, privately: ranges, quartiles and medians released by one (ε = %g, δ = %g)-DP "+
+		"release charged to this table's budget (they are private: fine to share). The quartiles are coarse — they come "+
+		"from the same noisy counts as the ranges, at no further cost.", eps, delta), "class", "help"), tbl)
+	return wrap
 }
