@@ -10,6 +10,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/categories"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 )
@@ -47,6 +48,7 @@ func (v *estimateView) declaredKey() string {
 // recall fills the declarations from what this browser remembers for the
 // current file's column names (what the user typed for such a file before).
 func (v *estimateView) recall() {
+	v.cats = categories.NewBook() // a new kind of file
 	key := v.declaredKey()
 	s, ok := localStore()
 	if key == "" || !ok {
@@ -77,6 +79,9 @@ func (v *estimateView) recall() {
 	}
 	for _, c := range keys(pos) {
 		v.positive[c] = pos.Get(c).String()
+	}
+	if c := obj.Get("categories"); c.Truthy() { // typed lists, and found ones (they count while the table's ledger holds their release)
+		_ = jsio.Decode(c, v.cats)
 	}
 	if t := obj.Get("task"); t.Type() == js.TypeString {
 		v.taskOK = t.String()
@@ -131,11 +136,15 @@ func (v *estimateView) remember() {
 			n++
 		}
 	}
-	if n == 0 && v.taskOK == "" {
+	cats := len(v.cats.Typed) + len(v.cats.Found)
+	if n+cats == 0 && v.taskOK == "" {
 		s.Call("removeItem", key)
 		return
 	}
 	obj := js.Global().Get("Object").New()
+	if cats > 0 {
+		obj.Set("categories", jsio.Encode(v.cats))
+	}
 	obj.Set("ranges", ranges)
 	obj.Set("positive", pos)
 	if len(found) > 0 {
@@ -166,6 +175,7 @@ func (v *estimateView) forget() {
 	}
 	v.recalled = false
 	v.taskOK = ""
+	v.cats = categories.NewBook()
 	kit.MarkStale(v.out, v.id, "the declarations were cleared")
 	v.rangesChanged()
 }

@@ -321,6 +321,7 @@ func (v *estimateView) blankCats() []string {
 // catsEdited follows a typed category list: the result is stale.
 func (v *estimateView) catsEdited() {
 	kit.MarkStale(v.out, v.id, "a category list changed")
+	v.remember()
 	v.rangesErr.SetTextContent("")
 	v.formErr.SetTextContent("")
 	v.costChanged()

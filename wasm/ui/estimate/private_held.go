@@ -107,13 +107,13 @@ func (v *estimateView) stampRelease(key string, res js.Value) {
 }
 
 // settleCarried makes the table's ledger known before Run decides which
-// ranges are blank, when a remembered range waits for it (a Run pressed
+// ranges (and categories) are blank, when a remembered one waits for it (a Run pressed
 // before the table was hashed after a reload): a range whose release the
 // ledger holds is then filled in, not found and paid for again. Errors are
 // left for the run itself to meet and show. Call it from a goroutine.
 func (v *estimateView) settleCarried() {
 	txt, b := v.text()
-	if b != nil || len(v.carried) == 0 || v.tableLedger() != nil || strings.TrimSpace(txt) == "" || len(txt) > maxPasteBytes {
+	if b != nil || len(v.carried)+len(v.cats.Found) == 0 || v.tableLedger() != nil || strings.TrimSpace(txt) == "" || len(txt) > maxPasteBytes {
 		return
 	}
 	v.ledger.Prepare(txt) // the ledger's redraw puts back what it holds (reconcilePrivate)

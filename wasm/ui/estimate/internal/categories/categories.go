@@ -61,9 +61,10 @@ func (f Found) HeldIn(st *privacy.LedgerState) *privacy.Release {
 
 // Book is what the view knows about its text features: the lists typed (raw
 // text, per column) and those found privately (per column).
+// It is remembered with the declarations (per header, in this browser).
 type Book struct {
-	Typed map[string]string
-	Found map[string]Found
+	Typed map[string]string `json:"typed"`
+	Found map[string]Found  `json:"found"`
 }
 
 // NewBook is an empty Book.
