@@ -17,7 +17,7 @@ import (
 
 // The form's first choices for a CSV (issue 23), from the kinds of its
 // columns (dataset.ProfileText), which the owner sees before anything runs:
-// text columns are not offered as features; the target is the last column;
+// text columns are offered as features but not ticked (one-hot when ticked); the target is the last column;
 // a text (or two-valued) target makes the task a classification, a numeric
 // one a regression; a centre only when the file has no second column to
 // predict from. The user's own choice of the task is kept until a file with
@@ -35,8 +35,8 @@ func taskFor(c dataset.ColumnInfo) loss.Kind {
 	return csvRegression
 }
 
-// usable reports whether a CSV column can be a feature (numbers; a mixed
-// column is offered so that its bad cell is reported, not hidden).
+// usable reports whether a CSV column is a feature with a range (numbers; a
+// mixed column is offered so that its bad cell is reported, not hidden).
 func usable(c dataset.ColumnInfo) bool {
 	return c.Kind == dataset.KindNumeric || c.Kind == dataset.KindMixed
 }
@@ -128,7 +128,7 @@ func (v *estimateView) columnsChanged() {
 	kit.SetOptions(v.targetSel.Sel, topts, want)
 	v.targetSel.Sel.SetDisabled(!l.Supervised())
 	// Features: the built-in's numeric columns, or a CSV's columns (text
-	// ones shown but not offered). A column whose box the user has seen
+	// ones offered, unticked at first; empty ones shown but not offered). A column whose box the user has seen
 	// keeps its state (the user's choice, remembered while it is the
 	// target); others get the default.
 	v.featBox.SetInnerHTML("")

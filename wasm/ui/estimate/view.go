@@ -2,8 +2,9 @@
 
 // Package estimate is the page's "estimate" view (<dp-estimate>): a table
 // in, a private estimate out. Its rooms below internal/: ledger (the table's
-// privacy budget), timing (how long a run will take) and report (a run's
-// prepared input and the result's sentences, tables and figures).
+// privacy budget), timing (how long a run will take), report (a run's
+// prepared input and the result's sentences, tables and figures) and
+// categories (text features' one-hot lists, typed or found privately).
 package estimate
 
 import (
