@@ -5,6 +5,7 @@ package e2e
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,12 +19,15 @@ import (
 // is not seeded (a seed is refused under a ledger): a region is missed with
 // probability about Φ̄(6) and some ID label kept with at most 600·TV/d <
 // 10⁻⁴ (core/domain's TestOneRowLabelSurvival), the tests' false-failure rate.
-func catsCSV() string {
+func catsCSV() string { return catsCSVN(600) }
+
+// catsCSVN is catsCSV with n rows (n/3 a region, n ID labels).
+func catsCSVN(n int) string {
 	r := rand.New(rand.NewPCG(42, 4))
 	var b strings.Builder
 	b.WriteString("region,id,age,income,bought\n")
 	regions := []string{"north", "south", "east"}
-	for i := 0; i < 600; i++ {
+	for i := 0; i < n; i++ {
 		reg := regions[i%3]
 		age := 20 + r.IntN(50)
 		p := 0.2 + 0.5*float64(i%3)/2 + 0.004*float64(age-45)
@@ -31,7 +35,7 @@ func catsCSV() string {
 		if r.Float64() < p {
 			bought = "yes"
 		}
-		fmt.Fprintf(&b, "%s,u%04d,%d,%d,%s\n", reg, i, age, 20000+r.IntN(80000), bought)
+		fmt.Fprintf(&b, "%s,u%05d,%d,%d,%s\n", reg, i, age, 20000+r.IntN(80000), bought)
 	}
 	return b.String()
 }
@@ -212,5 +216,46 @@ func TestTextFeatureTyped(t *testing.T) {
 	if exp := eval[string](p, `window.lastExport.text()`); strings.Contains(exp, `"categories"`) {
 		t.Errorf("export names categories for a run without text features: %.400s", exp)
 	}
+	p.noConsoleErrors()
+}
+
+// TestTextFeatureIDColumn (issue 42 item 6): a 6,000-row table, held by the
+// page out of the box (parsed and described in the worker), with an ID
+// column of 6,000 distinct labels ticked beside a typed region list and a
+// typed range. The first Run charges one describe({csv}) release, which
+// finds no category for the ID column: it says "no category has enough
+// rows", the model runs without it (one-hot columns from the typed list),
+// and the next Run charges the model only.
+func TestTextFeatureIDColumn(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	eval[bool](p, `(localStorage.clear(), true)`)
+	p.setValue("est-data", "csv")
+	p.paste("est-csv", strconv.Quote(catsCSVN(6000)))
+	p.waitJS(`document.getElementById("est-csv-held").textContent.includes("is loaded") && document.querySelectorAll("#est-features input").length === 4`, 30*time.Second)
+	p.setValue("est-loss", "logistic")
+	p.setValue("est-target", "bought")
+	p.checkFeatures("region", "id", "age")
+	p.setValue("est-positive", "yes")
+	p.setValue("est-cat-0", "north,south,east")
+	p.setValue("est-lo-2", "18")
+	p.setValue("est-hi-2", "90")
+	if s := p.text("#est-private-cost"); !strings.HasPrefix(s, "The categories of id will be found privately") {
+		t.Errorf("cost line: %q", s)
+	}
+	p.ledgerReleases(0)
+	p.runEstimate()
+	p.ledgerReleases(2) // the categories (none for id), then the model
+	if s := p.text(`#est-ranges [data-private-cat="id"]`); !strings.Contains(s, "no category has enough rows") {
+		t.Errorf("id's note: %q", s)
+	}
+	if names := p.coefNames(); strings.Join(names, ",") != "region=north,region=south,region=east,age,intercept" {
+		t.Errorf("coefficient rows %q", names)
+	}
+	if s := p.text("#est-statement"); !strings.Contains(s, "Left out: id — no category has enough rows") || !strings.Contains(s, "region (north, south, east)") {
+		t.Errorf("statement: %q", s)
+	}
+	p.runEstimate()
+	p.ledgerReleases(3) // not charged a second time for id
 	p.noConsoleErrors()
 }
