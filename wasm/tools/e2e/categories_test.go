@@ -142,6 +142,10 @@ func TestTextFeatureFoundPrivately(t *testing.T) {
 	p.setValue("est-loss", "logistic")
 	p.setValue("est-target", "bought")
 	p.checkFeatures("region", "id", "age")
+	p.waitJS(`(document.querySelector('#est-ranges [data-private-cat="region"]')?.textContent ?? "").includes("found privately")`, 10*time.Second)
+	if s := eval[string](p, `document.getElementById("est-private-cost")?.textContent ?? ""`); s != "" {
+		t.Errorf("after a reload the cost line still offers to find what is held: %q", s)
+	}
 	p.runEstimate()
 	p.ledgerReleases(4)
 	if names := p.coefNames(); len(names) != 5 || names[0] != "region=north" && names[0] != "region=south" && names[0] != "region=east" {
@@ -225,7 +229,7 @@ func TestTextFeatureTyped(t *testing.T) {
 // typed range. The first Run charges one describe({csv}) release, which
 // finds no category for the ID column: it says "no category has enough
 // rows", the model runs without it (one-hot columns from the typed list),
-// and the next Run charges the model only.
+// and the next Run charges the model only, as does a Run after a reload.
 func TestTextFeatureIDColumn(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
@@ -257,5 +261,22 @@ func TestTextFeatureIDColumn(t *testing.T) {
 	}
 	p.runEstimate()
 	p.ledgerReleases(3) // not charged a second time for id
+
+	// After a reload, id's empty list is remembered and, once the table's
+	// ledger is known, said again; the cost line offers nothing and Run
+	// charges the model only.
+	p.reloadPage()
+	p.setValue("est-data", "csv")
+	p.paste("est-csv", strconv.Quote(catsCSVN(6000)))
+	p.waitJS(`document.getElementById("est-csv-held").textContent.includes("is loaded") && document.querySelectorAll("#est-features input").length === 4`, 30*time.Second)
+	p.setValue("est-loss", "logistic")
+	p.setValue("est-target", "bought")
+	p.checkFeatures("region", "id", "age")
+	p.waitJS(`(document.querySelector('#est-ranges [data-private-cat="id"]')?.textContent ?? "").includes("no category has enough rows")`, 10*time.Second)
+	if s := eval[string](p, `document.getElementById("est-private-cost")?.textContent ?? ""`); s != "" {
+		t.Errorf("after a reload the cost line still offers to find what is held: %q", s)
+	}
+	p.runEstimate()
+	p.ledgerReleases(4)
 	p.noConsoleErrors()
 }

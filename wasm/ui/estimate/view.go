@@ -270,8 +270,8 @@ func Build(root kit.Elem) {
 	v.run = kit.NewRunner(id, "Run privately")
 	v.run.ShowLeft = true
 	v.ledger = ledger.New(root, id)
-	v.ledger.OnRender = func() { // the table's ledger, now known, may hold a remembered range's release, or no longer hold one
-		if v.reconcilePrivate() {
+	v.ledger.OnRender = func() { // the table's ledger, now known, may hold a remembered range's (or list's) release, or no longer hold one
+		if v.reconcilePrivate() || v.cats.Changed(v.tableLedger()) {
 			v.rangesChanged()
 		}
 	}

@@ -65,10 +65,25 @@ func (f Found) HeldIn(st *privacy.LedgerState) *privacy.Release {
 type Book struct {
 	Typed map[string]string `json:"typed"`
 	Found map[string]Found  `json:"found"`
+	shown map[string]bool   // column → whether its field was drawn with a found list (Field)
 }
 
 // NewBook is an empty Book.
-func NewBook() *Book { return &Book{Typed: map[string]string{}, Found: map[string]Found{}} }
+func NewBook() *Book {
+	return &Book{Typed: map[string]string{}, Found: map[string]Found{}, shown: map[string]bool{}}
+}
+
+// Changed reports whether a field drawn since the last call would now be
+// drawn otherwise: st, the table's ledger, holds a found list it did not
+// (the ledger became known after a reload) or no longer holds one.
+func (b *Book) Changed(st *privacy.LedgerState) bool {
+	for c, was := range b.shown {
+		if (b.Note(c, st) != "") != was {
+			return true
+		}
+	}
+	return false
+}
 
 // ParseList reads a typed list of labels: comma-separated, each trimmed.
 // typed is false for a blank field (the list is then found privately); a
@@ -176,7 +191,12 @@ func (b *Book) Field(id, col string, st *privacy.LedgerState, changed func()) ki
 	in.SetAttribute("value", b.Typed[col])
 	lab := kit.Text("label", "categories of "+col+" (one-hot: one column per label; type them, comma-separated, or leave blank)", "for", id)
 	kit.SetStyle(lab, "display", "block")
-	if note := b.Note(col, st); note != "" && strings.TrimSpace(b.Typed[col]) == "" {
+	if b.shown == nil { // a Book decoded from what this browser remembers
+		b.shown = map[string]bool{}
+	}
+	note := b.Note(col, st)
+	b.shown[col] = note != ""
+	if note != "" && strings.TrimSpace(b.Typed[col]) == "" {
 		lab.AppendChild(kit.Text("span", " — "+note, "class", "found-private", "data-private-cat", col))
 	}
 	kit.On(in, "input", false, func(kit.Event) {

@@ -81,3 +81,23 @@ func TestLists(t *testing.T) {
 		t.Errorf("export %v", ex)
 	}
 }
+
+// TestChanged: a field drawn before the table's ledger was known (no found
+// list shown) asks for a redraw once the ledger holds the list's release,
+// and not again after it was drawn with it.
+func TestChanged(t *testing.T) {
+	st := &privacy.LedgerState{Key: "k1", History: []privacy.Release{{ID: "r1", Epsilon: 1, Delta: 1e-5}}}
+	b := NewBook()
+	b.Found["region"] = Found{Labels: []string{"north"}, Epsilon: 1, Release: "r1", Table: "k1"}
+	b.shown["region"] = false // drawn while the ledger was unknown
+	if b.Changed(nil) {
+		t.Error("Changed with the ledger still unknown")
+	}
+	if !b.Changed(st) {
+		t.Error("not Changed once the ledger holds the list's release")
+	}
+	b.shown["region"] = true // drawn again, with the list
+	if b.Changed(st) || !b.Changed(&privacy.LedgerState{Key: "k1"}) {
+		t.Error("Changed: wrong after the redraw, or blind to a ledger that no longer holds the release (a reset)")
+	}
+}
