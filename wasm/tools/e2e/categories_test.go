@@ -116,7 +116,7 @@ func TestTextFeatureFoundPrivately(t *testing.T) {
 		t.Errorf("id's note: %q", s)
 	}
 	s := p.text("#est-statement")
-	for _, w := range []string{"Text features one-hot coded from categories found privately by the (ε = 1,", "region (", "north", "south", "east",
+	for _, w := range []string{"Text features one-hot coded from categories found privately by a separate (ε = 1,", "region (", "north", "south", "east",
 		"Left out: id — no category has enough rows"} {
 		if !strings.Contains(s, w) {
 			t.Errorf("statement lacks %q: %q", w, s)
@@ -151,7 +151,7 @@ func TestTextFeatureFoundPrivately(t *testing.T) {
 	if names := p.coefNames(); len(names) != 5 || names[0] != "region=north" && names[0] != "region=south" && names[0] != "region=east" {
 		t.Errorf("coefficient rows after a reload: %q", names)
 	}
-	if s := p.text("#est-statement"); !strings.Contains(s, "found privately by the (ε = 1,") || !strings.Contains(s, "Left out: id") {
+	if s := p.text("#est-statement"); !strings.Contains(s, "categories found privately by a separate (ε = 1,") || !strings.Contains(s, "Left out: id") {
 		t.Errorf("statement after a reload: %q", s)
 	}
 

@@ -230,8 +230,8 @@ func Statement(used []Used, st *privacy.LedgerState) string {
 		s += " Text features one-hot coded from categories typed (public, no budget): " + strings.Join(typed, "; ") + "."
 	}
 	if len(found) > 0 {
-		s += fmt.Sprintf(" Text features one-hot coded from categories found privately by the (ε = %g, δ = %g) release that found "+
-			"the ranges, charged once to this table's budget: %s.", eps, delta, strings.Join(found, "; "))
+		s += fmt.Sprintf(" Text features one-hot coded from categories found privately by a separate (ε = %g, δ = %g) release "+
+			"of the table's ranges and categories, charged once to this table's budget: %s.", eps, delta, strings.Join(found, "; "))
 	}
 	if len(none) > 0 {
 		s += fmt.Sprintf(" Left out: %s — no category has enough rows (found privately by the (ε = %g, δ = %g) release).", strings.Join(none, ", "), eps, delta)

@@ -67,7 +67,7 @@ func TestLists(t *testing.T) {
 	}
 
 	s := Statement(used, st)
-	for _, w := range []string{"categories typed (public, no budget): sex (f, m, x)", "found privately by the (ε = 1, δ = 1e-05) release",
+	for _, w := range []string{"categories typed (public, no budget): sex (f, m, x)", "found privately by a separate (ε = 1, δ = 1e-05) release of the table's ranges and categories",
 		"region (north, south)", "Left out: id — no category has enough rows"} {
 		if !strings.Contains(s, w) {
 			t.Errorf("statement lacks %q: %q", w, s)
