@@ -127,6 +127,7 @@ func TestTextFeatureFoundPrivately(t *testing.T) {
 		t.Errorf("export lacks the categories and their release: %.600s", exp)
 	}
 	p.shot("#estimate", "categories-found-privately")
+	p.shot("#est-ranges", "categories-fields")
 
 	// Run again: neither the categories (the ID column's none included) nor the range is paid for twice.
 	p.runEstimate()
