@@ -17,7 +17,7 @@ import (
 
 // The form's first choices for a CSV (issue 23), from the kinds of its
 // columns (dataset.ProfileText), which the owner sees before anything runs:
-// text columns are not offered as features; the target is the last column;
+// text columns are offered as features but not ticked (one-hot when ticked); the target is the last column;
 // a text (or two-valued) target makes the task a classification, a numeric
 // one a regression; a centre only when the file has no second column to
 // predict from. The user's own choice of the task is kept until a file with
@@ -35,27 +35,10 @@ func taskFor(c dataset.ColumnInfo) loss.Kind {
 	return csvRegression
 }
 
-// usable reports whether a CSV column can be a feature (numbers; a mixed
-// column is offered so that its bad cell is reported, not hidden).
+// usable reports whether a CSV column is a feature with a range (numbers; a
+// mixed column is offered so that its bad cell is reported, not hidden).
 func usable(c dataset.ColumnInfo) bool {
 	return c.Kind == dataset.KindNumeric || c.Kind == dataset.KindMixed
-}
-
-// ownerNote fills box with findings about the user's own file: labelled as
-// computed on this device for the owner alone, and never exported.
-func ownerNote(box kit.Elem, title string, problems []dataset.Problem) {
-	box.SetInnerHTML("")
-	head := kit.El("p", "class", "owner-label")
-	kit.AppendAll(head, kit.Text("strong", title), kit.TextNode(" — checked on this device and shown only to you; not part of any result or export."))
-	ul := kit.El("ul")
-	for _, pr := range problems {
-		li := kit.Text("li", pr.Text)
-		if pr.Blocking {
-			li.Class().Add("blocking")
-		}
-		ul.AppendChild(li)
-	}
-	kit.AppendAll(box, head, ul)
 }
 
 // columnsChanged refreshes the target list and the feature checkboxes from
@@ -145,7 +128,7 @@ func (v *estimateView) columnsChanged() {
 	kit.SetOptions(v.targetSel.Sel, topts, want)
 	v.targetSel.Sel.SetDisabled(!l.Supervised())
 	// Features: the built-in's numeric columns, or a CSV's columns (text
-	// ones shown but not offered). A column whose box the user has seen
+	// ones offered, unticked at first; empty ones shown but not offered). A column whose box the user has seen
 	// keeps its state (the user's choice, remembered while it is the
 	// target); others get the default.
 	v.featBox.SetInnerHTML("")
@@ -182,17 +165,17 @@ func (v *estimateView) columnsChanged() {
 		in := kit.El("input", "type", "checkbox", "id", cid, "value", c)
 		lab := kit.El("label", "for", cid, "class", "check")
 		kit.AppendAll(lab, in, kit.TextNode(" "+c))
-		switch k := kinds[c]; k {
-		case dataset.KindText, dataset.KindEmpty:
-			// Not a number: it cannot be a feature (a label column can be the target).
+		switch kinds[c] {
+		case dataset.KindEmpty: // nothing to learn from (a label column can be the target)
 			in.SetAttribute("disabled", "")
-			what := map[string]string{dataset.KindText: "text", dataset.KindEmpty: "empty"}[k]
-			lab.AppendChild(kit.Text("span", " ("+what+")", "class", "help"))
-			lab.SetAttribute("title", c+" holds "+what+", not numbers: it cannot be a feature")
-		default:
-			if checked[c] {
-				in.SetAttribute("checked", "")
-			}
+			lab.AppendChild(kit.Text("span", " (empty)", "class", "help"))
+			lab.SetAttribute("title", c+" holds no values: it cannot be a feature")
+		case dataset.KindText: // one-hot coded when ticked (internal/categories); never the target's column
+			lab.AppendChild(kit.Text("span", " (text)", "class", "help"))
+			lab.SetAttribute("title", c+" holds text: ticked, it is one-hot coded, one column per category")
+		}
+		if checked[c] && kinds[c] != dataset.KindEmpty {
+			in.SetAttribute("checked", "")
 		}
 		v.featBox.AppendChild(lab)
 	}
@@ -281,6 +264,10 @@ func (v *estimateView) rangesChanged() {
 		v.rangesBox.AppendChild(wrap)
 	}
 	for i, c := range v.features() {
+		if v.isText(c) {
+			v.rangesBox.AppendChild(v.cats.Field(fmt.Sprintf("%s-cat-%d", v.id, i), c, v.tableLedger(), v.catsEdited))
+			continue
+		}
 		var r *dataset.Range
 		if b != nil {
 			if rr, ok := b.Ranges[c]; ok {
@@ -329,9 +316,12 @@ func (v *estimateView) rangesChanged() {
 		v.checkPositive()
 	}
 	if b == nil {
-		if blank := v.blankColumns(); len(blank) > 0 {
+		if blank, cats := v.blankColumns(), v.blankCats(); len(blank)+len(cats) > 0 {
 			wrap := kit.El("div", "class", "field find-private")
 			find := kit.Text("button", "Find ranges privately", "type", "button", "id", v.id+"-find-ranges", "class", "secondary")
+			if len(cats) > 0 {
+				find.SetTextContent("Find ranges and categories privately")
+			}
 			kit.On(find, "click", false, func(kit.Event) {
 				go func() {
 					v.rangesErr.SetTextContent("")
@@ -343,7 +333,7 @@ func (v *estimateView) rangesChanged() {
 					v.showFindResult(missing, err)
 				}()
 			})
-			kit.AppendAll(wrap, kit.Text("p", v.privateCostLine(blank), "class", "help", "id", v.id+"-private-cost"), find)
+			kit.AppendAll(wrap, kit.Text("p", v.privateCostLine(blank, cats), "class", "help", "id", v.id+"-private-cost"), find)
 			v.rangesBox.AppendChild(wrap)
 		}
 		v.privatePanel()
@@ -379,6 +369,7 @@ func (v *estimateView) rangeEdited(t kit.Elem) {
 		d[1] = val
 	}
 	v.declared[col] = d
+	v.costChanged()
 	v.rangesErr.SetTextContent("")
 	if strings.TrimSpace(d[0]) != "" && strings.TrimSpace(d[1]) != "" {
 		if _, err := declaredRange("ranges."+col, d); err != nil {
@@ -413,6 +404,16 @@ func contains(s []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// isText reports whether c is a text column of the CSV shown (one-hot
+// coded when ticked as a feature).
+func (v *estimateView) isText(c string) bool {
+	if v.profile == nil || v.builtin() != nil {
+		return false
+	}
+	ci, ok := v.profile.Column(c)
+	return ok && ci.Kind == dataset.KindText
 }
 
 func (v *estimateView) features() []string {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/categories"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 )
 
@@ -46,6 +48,7 @@ func (v *estimateView) declaredKey() string {
 // recall fills the declarations from what this browser remembers for the
 // current file's column names (what the user typed for such a file before).
 func (v *estimateView) recall() {
+	v.cats = categories.NewBook() // a new kind of file
 	key := v.declaredKey()
 	s, ok := localStore()
 	if key == "" || !ok {
@@ -77,6 +80,9 @@ func (v *estimateView) recall() {
 	for _, c := range keys(pos) {
 		v.positive[c] = pos.Get(c).String()
 	}
+	if c := obj.Get("categories"); c.Truthy() { // typed lists, and found ones (they count while the table's ledger holds their release)
+		_ = jsio.Decode(c, v.cats)
+	}
 	if t := obj.Get("task"); t.Type() == js.TypeString {
 		v.taskOK = t.String()
 	}
@@ -89,7 +95,7 @@ func (v *estimateView) recall() {
 				// (reconcilePrivate; remembered before issue 41, without
 				// a release, it never is).
 				v.carried[c] = r
-				lo, hi := niceRange(r.Col.Lo, r.Col.Hi, r.Col.Step)
+				lo, hi := report.NiceRange(r.Col.Lo, r.Col.Hi, r.Col.Step)
 				if d := v.declared[c]; d[0] == lo && d[1] == hi {
 					delete(v.declared, c)
 				}
@@ -130,11 +136,15 @@ func (v *estimateView) remember() {
 			n++
 		}
 	}
-	if n == 0 && v.taskOK == "" {
+	cats := len(v.cats.Typed) + len(v.cats.Found)
+	if n+cats == 0 && v.taskOK == "" {
 		s.Call("removeItem", key)
 		return
 	}
 	obj := js.Global().Get("Object").New()
+	if cats > 0 {
+		obj.Set("categories", jsio.Encode(v.cats))
+	}
 	obj.Set("ranges", ranges)
 	obj.Set("positive", pos)
 	if len(found) > 0 {
@@ -165,6 +175,7 @@ func (v *estimateView) forget() {
 	}
 	v.recalled = false
 	v.taskOK = ""
+	v.cats = categories.NewBook()
 	kit.MarkStale(v.out, v.id, "the declarations were cleared")
 	v.rangesChanged()
 }
@@ -172,7 +183,12 @@ func (v *estimateView) forget() {
 // shownColumns are the columns whose ranges the form shows: the checked
 // features and a regression's target.
 func (v *estimateView) shownColumns() []string {
-	cols := v.features()
+	var cols []string
+	for _, c := range v.features() {
+		if !v.isText(c) { // a text feature has categories, not a range
+			cols = append(cols, c)
+		}
+	}
 	if l := v.lossKind(); l.Supervised() && !l.Classification() {
 		if t := v.targetSel.Sel.Value(); t != "" {
 			cols = append(cols, t)
@@ -269,51 +285,27 @@ func (v *estimateView) applyRangesLine() {
 }
 
 // checkPositive says, under the positive label, how it codes the target
-// column of the user's file — above all when it matches no row (a case
-// mismatch: "Virginica" for "virginica"), with the close label to use. The
-// message is about the owner's own file, for them alone; it is recomputed
-// whenever the label or the target changes.
+// column of the user's file (report.PositiveNote), for them alone; it is
+// recomputed whenever the label or the target changes.
 func (v *estimateView) checkPositive() {
 	if v.positiveNote == nil {
 		return
 	}
-	v.positiveNote.SetInnerHTML("")
-	v.positiveNote.Class().Remove("warn")
 	_, b := v.text()
 	target := v.targetSel.Sel.Value()
 	label := strings.TrimSpace(v.positive[target])
-	if b != nil || v.profile == nil || label == "" {
-		return
+	var pc *dataset.Positive
+	if b == nil && v.profile != nil && label != "" {
+		p := v.profile.Positive(target, label)
+		pc = &p
 	}
-	pc := v.profile.Positive(target, label)
-	only := " (Checked against your file on this device; shown only to you.)"
-	switch {
-	case pc.Rows == 0:
-		v.positiveNote.Class().Add("warn")
-		msg := fmt.Sprintf("No row of %s has the label “%s”: every row would be coded −1.", target, label)
-		if pc.Close != "" {
-			msg += fmt.Sprintf(" Did you mean “%s”? ", pc.Close)
+	report.PositiveNote(v.positiveNote, v.id, target, label, pc, func(pick string) {
+		v.positive[target] = pick
+		if in := kit.ByID(v.id + "-positive"); in != nil {
+			kit.AsInput(in).SetValue(pick)
 		}
-		v.positiveNote.AppendChild(kit.TextNode(msg))
-		if pc.Close != "" {
-			use := kit.Text("button", "Use “"+pc.Close+"”", "type", "button", "id", v.id+"-positive-use", "class", "secondary small")
-			pick := pc.Close
-			kit.On(use, "click", false, func(kit.Event) {
-				v.positive[target] = pick
-				if in := kit.ByID(v.id + "-positive"); in != nil {
-					kit.AsInput(in).SetValue(pick)
-				}
-				kit.MarkStale(v.out, v.id, "a declared label changed")
-				v.remember()
-				v.checkPositive()
-			})
-			v.positiveNote.AppendChild(use)
-		}
-		v.positiveNote.AppendChild(kit.TextNode(only))
-	case pc.Rows == pc.Of:
-		v.positiveNote.Class().Add("warn")
-		v.positiveNote.SetTextContent(fmt.Sprintf("Every row of %s has the label “%s”: every row would be coded +1.%s", target, label, only))
-	default:
-		v.positiveNote.SetTextContent(fmt.Sprintf("“%s” codes %d of the %d labelled rows +1.%s", label, pc.Rows, pc.Of, only))
-	}
+		kit.MarkStale(v.out, v.id, "a declared label changed")
+		v.remember()
+		v.checkPositive()
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/plot"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/categories"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
@@ -119,8 +120,13 @@ func (v *estimateView) exportJSON(in *report.Input, r *mechanism.Result) {
 	rel := r.Release()
 	rel.Privacy.Ledger = ledger.Export(rel.Privacy.Ledger) // the table's budget and releases, without its fingerprint
 	declared := map[string][2]float64{}
-	lineCols, lineRanges := append([]string(nil), in.Table.Columns...), map[string]dataset.Range{}
+	var lineCols []string
+	lineRanges := map[string]dataset.Range{}
 	for j, c := range in.Table.Columns {
+		if in.OneHot[c] {
+			continue // coded 0/1 from its list (payload.categories), not a declared range
+		}
+		lineCols = append(lineCols, c)
 		declared[c] = [2]float64{in.Ranges[j].Lo, in.Ranges[j].Hi}
 		lineRanges[c] = in.Ranges[j]
 	}
@@ -145,6 +151,9 @@ func (v *estimateView) exportJSON(in *report.Input, r *mechanism.Result) {
 	}
 	if found := v.privateExport(in, r.Privacy.Ledger); len(found) > 0 {
 		payload["privateRanges"] = found // which declared ranges were found privately, and what that release cost (its id in privacy.ledger)
+	}
+	if cats := categories.Export(in.Cats, r.Privacy.Ledger); len(cats) > 0 {
+		payload["categories"] = cats // each text feature's labels (its columns name=label) and where they came from: typed, or the release in privacy.ledger
 	}
 	b := jsio.JSON(payload, "  ") // not encoding/json: ≈ 47 KB less to download (jsio.JSON)
 	if v.exportURL != "" {

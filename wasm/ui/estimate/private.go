@@ -4,8 +4,6 @@ package estimate
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/categories"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/pieces"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
@@ -65,31 +64,14 @@ func (v *estimateView) blankColumns() []string {
 	return out
 }
 
-// privateCostLine is what finding the blank ranges will cost, said before
-// anything is spent.
-func (v *estimateView) privateCostLine(cols []string) string {
-	eps, delta, err := v.ledger.Budget()
-	if err != nil {
-		eps, delta = 3, 1e-5
+// privateCostLine is what finding the blank ranges (and categories) will
+// cost, said before anything is spent (categories.CostLine).
+func (v *estimateView) privateCostLine(cols, cats []string) string {
+	n := 0
+	if v.profile != nil {
+		n = len(v.profile.Columns)
 	}
-	line := fmt.Sprintf("Blank ranges (%s) will be found privately when you press Run — or now, with the button: it costs ε = %g "+
-		"(δ = %g) of this table's budget, once; the ranges found are kept for this file's columns and are not paid for again. "+
-		"Typed ranges always win.", strings.Join(cols, ", "), float64(privateEpsilon), delta)
-	// What a model may still spend afterwards (GDP composes in squares).
-	left := 0.0
-	if b, err := privacy.NewLedgerBudget(eps, delta); err == nil {
-		left = b.GDP
-	}
-	if st := v.ledger.State; st != nil && st.Key == v.ledger.Key && st.Key != "" {
-		left = st.Remaining.GDP
-	}
-	if s, err := privacy.Calibrate(privateEpsilon, delta); err == nil && left > s {
-		if after, err := privacy.Epsilon(math.Sqrt(left*left-s*s), delta); err == nil {
-			line += fmt.Sprintf(" Afterwards a model may still spend up to ε ≈ %s at δ = %g (budgets compose in squares, so this costs "+
-				"less than ε = %g off what is left).", kit.G3(after), delta, float64(privateEpsilon))
-		}
-	}
-	return line
+	return categories.CostLine(v.ledger, privateEpsilon, cols, cats, n)
 }
 
 // findRanges releases the blank columns' ranges under the table's ledger and
@@ -97,12 +79,15 @@ func (v *estimateView) privateCostLine(cols []string) string {
 // (Resolution "none"), which are filled in too. Call it from a goroutine.
 func (v *estimateView) findRanges() (missing []string, err error) {
 	cols := v.blankColumns()
-	if len(cols) == 0 {
-		return nil, nil
-	}
 	txt, b := v.text()
 	if b != nil {
 		return nil, nil // the built-ins declare every range
+	}
+	if len(v.blankCats()) > 0 {
+		return v.findCells(txt, cols)
+	}
+	if len(cols) == 0 {
+		return nil, nil
 	}
 	opt := dataset.Options{Features: cols, Header: v.headerSel.Value()}
 	if v.dropMissing.Checked() {
@@ -172,7 +157,7 @@ func (v *estimateView) findRanges() (missing []string, err error) {
 		if col.Resolution == domain.ResolutionNone {
 			missing = append(missing, c)
 		}
-		lo, hi := niceRange(col.Lo, col.Hi, col.Step)
+		lo, hi := report.NiceRange(col.Lo, col.Hi, col.Step)
 		v.declared[c] = [2]string{lo, hi}
 		v.private[c] = privateRange{Col: col, Epsilon: privateEpsilon, Delta: delta, Resolution: col.Resolution}
 	}
@@ -199,6 +184,9 @@ func (v *estimateView) preflight() error {
 			return kit.Shown(err)
 		}
 	}
+	if _, _, _, err := v.cats.Lists(v.textFeatures(), v.tableLedger()); err != nil {
+		return kit.ShowAt(v.rangesErr, err) // an empty typed list
+	}
 	for _, c := range v.shownColumns() {
 		d := v.declared[c]
 		if strings.TrimSpace(d[0]) == "" && strings.TrimSpace(d[1]) == "" {
@@ -211,20 +199,6 @@ func (v *estimateView) preflight() error {
 	return nil
 }
 
-// niceRange writes [lo, hi] rounded outwards to a grid a tenth of the step
-// (or finer): short numbers that still contain the range found.
-func niceRange(lo, hi, step float64) (string, string) {
-	g := math.Pow(10, math.Floor(math.Log10(step/10)))
-	if !(g > 0) || math.IsInf(g, 0) || math.IsInf(lo/g, 0) || math.IsInf(hi/g, 0) || math.Abs(lo/g) > 1e15 || math.Abs(hi/g) > 1e15 {
-		return strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64)
-	}
-	l, h := math.Floor(lo/g)*g, math.Ceil(hi/g)*g
-	if !(l < h) {
-		return strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64)
-	}
-	return strconv.FormatFloat(l, 'g', 12, 64), strconv.FormatFloat(h, 'g', 12, 64)
-}
-
 // privateNote marks a range input found privately (shown under its label).
 func (v *estimateView) privateNote(col string) string {
 	p, ok := v.private[col]
@@ -232,7 +206,7 @@ func (v *estimateView) privateNote(col string) string {
 		return "" // not (or no longer) on this table's ledger
 	}
 	d := v.declared[col]
-	lo, hi := niceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
+	lo, hi := report.NiceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
 	if d[0] != lo || d[1] != hi {
 		return "" // edited since: it is the owner's declaration now
 	}
@@ -243,41 +217,20 @@ func (v *estimateView) privateNote(col string) string {
 	return fmt.Sprintf("found privately (ε = %g)", p.Epsilon)
 }
 
-// privatePanel is "the table, privately": the median and quartiles of every
-// column whose range was found privately, with what they cost. They came
-// with the ranges, at no further cost.
+// privatePanel is "the table, privately" (report.PrivatePanel): the median
+// and quartiles of every shown column whose range was found privately.
 func (v *estimateView) privatePanel() {
-	var cols []string
-	for _, c := range v.shownColumns() {
-		if v.privateNote(c) != "" {
-			cols = append(cols, c)
-		}
-	}
-	if len(cols) == 0 {
-		return
-	}
-	wrap := kit.El("div", "class", "private-table", "id", v.id+"-private-table")
-	tbl := kit.El("table", "class", "coef")
-	head := kit.El("tr")
-	for _, h := range []string{"column", "low", "q1", "median", "q3", "high"} {
-		head.AppendChild(kit.Text("th", h))
-	}
-	tbl.AppendChild(head)
+	var names []string
+	var cols []domain.Column
 	eps, delta := 0.0, 0.0
-	for _, c := range cols {
-		p := v.private[c]
-		eps, delta = p.Epsilon, p.Delta
-		tr := kit.El("tr")
-		lo, hi := niceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
-		for _, s := range []string{c, lo, report.G6(p.Col.Q1), report.G6(p.Col.Median), report.G6(p.Col.Q3), hi} {
-			tr.AppendChild(kit.Text("td", s))
+	for _, c := range v.shownColumns() {
+		if p := v.private[c]; v.privateNote(c) != "" {
+			names, cols, eps, delta = append(names, c), append(cols, p.Col), p.Epsilon, p.Delta
 		}
-		tbl.AppendChild(tr)
 	}
-	kit.AppendAll(wrap, kit.Text("p", fmt.Sprintf("The table, privately: ranges, quartiles and medians released by one (ε = %g, δ = %g)-DP "+
-		"release charged to this table's budget (they are private: fine to share). The quartiles are coarse — they come "+
-		"from the same noisy counts as the ranges, at no further cost.", eps, delta), "class", "help"), tbl)
-	v.rangesBox.AppendChild(wrap)
+	if len(cols) > 0 {
+		v.rangesBox.AppendChild(report.PrivatePanel(v.id, names, cols, eps, delta))
+	}
 }
 
 // privateStatement is the result statement's sentence about private ranges:
@@ -347,3 +300,85 @@ func (v *estimateView) privateExport(in *report.Input, st *privacy.LedgerState) 
 type sentence string
 
 func (s sentence) Error() string { return string(s) }
+
+// textFeatures are the checked features that are text columns.
+func (v *estimateView) textFeatures() (out []string) {
+	for _, c := range v.features() {
+		if v.isText(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// blankCats are the text features with neither a typed list nor one found
+// on this table's ledger.
+func (v *estimateView) blankCats() []string {
+	_, _, blank, _ := v.cats.Lists(v.textFeatures(), v.tableLedger())
+	return blank
+}
+
+// catsEdited follows a typed category list: the result is stale.
+func (v *estimateView) catsEdited() {
+	kit.MarkStale(v.out, v.id, "a category list changed")
+	v.remember()
+	v.rangesErr.SetTextContent("")
+	v.formErr.SetTextContent("")
+	v.costChanged()
+}
+
+// costChanged says again what is left to find privately (a range or a list
+// was typed).
+func (v *estimateView) costChanged() {
+	if line := kit.ByID(v.id + "-private-cost"); line != nil {
+		if blank, cats := v.blankColumns(), v.blankCats(); len(blank)+len(cats) > 0 {
+			line.SetTextContent(v.privateCostLine(blank, cats))
+		} else {
+			line.SetTextContent("Nothing is left to find: every range and category is declared.")
+		}
+	}
+}
+
+// findCells is findRanges when a text feature's categories are blank: one
+// describe({csv}) release of every column of the file, whose blank ranges
+// and text columns' categories are all kept. Call it from a goroutine.
+func (v *estimateView) findCells(txt string, cols []string) (missing []string, err error) {
+	_, delta, err := v.ledger.Budget()
+	if err != nil {
+		return nil, kit.Shown(err)
+	}
+	if v.profile == nil {
+		return nil, checks.Errorf("the CSV text", "a table whose columns could be read")
+	}
+	if err := categories.Floor(v.profile.Rows, len(v.profile.Columns), privateEpsilon, delta); err != nil {
+		return nil, err
+	}
+	key, err := v.ledger.Prepare(txt)
+	if err != nil {
+		return nil, err
+	}
+	found, id, err := categories.Describe(v.run, v.ledger, key, v.textJS(), v.headerSel.Value(), privateEpsilon, delta,
+		fmt.Sprintf("Finding the ranges and categories of %s privately (ε = %g of this table's budget)…", kit.Count(len(v.profile.Columns), "column"), float64(privateEpsilon)))
+	if err != nil {
+		return nil, err
+	}
+	for _, col := range found {
+		ci, ok := v.profile.Column(col.Name)
+		d := v.declared[col.Name]
+		switch {
+		case ok && ci.Kind == dataset.KindText:
+			v.cats.Found[col.Name] = categories.Found{Labels: col.Categories, Other: col.Other, Epsilon: privateEpsilon, Delta: delta, Release: id, Table: key}
+		case ok && usable(ci) && strings.TrimSpace(d[0]) == "" && strings.TrimSpace(d[1]) == "":
+			if col.Resolution == domain.ResolutionNone && contains(cols, col.Name) {
+				missing = append(missing, col.Name)
+			}
+			lo, hi := report.NiceRange(col.Lo, col.Hi, col.Step)
+			v.declared[col.Name] = [2]string{lo, hi}
+			v.private[col.Name] = privateRange{Col: col.Column, Epsilon: privateEpsilon, Delta: delta, Resolution: col.Resolution, Release: id, Table: key}
+			delete(v.carried, col.Name)
+		}
+	}
+	v.remember()
+	v.rangesChanged()
+	return missing, nil
+}

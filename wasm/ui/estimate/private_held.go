@@ -8,6 +8,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
 )
 
 // Ranges found privately belong to the table they were found on (issue 41
@@ -64,7 +65,7 @@ func (v *estimateView) reconcilePrivate() (changed bool) {
 			continue
 		}
 		delete(v.private, c)
-		lo, hi := niceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
+		lo, hi := report.NiceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
 		if d := v.declared[c]; d[0] == lo && d[1] == hi {
 			delete(v.declared, c)
 			v.carried[c] = p
@@ -79,7 +80,7 @@ func (v *estimateView) reconcilePrivate() (changed bool) {
 		if d := v.declared[c]; strings.TrimSpace(d[0]) != "" || strings.TrimSpace(d[1]) != "" {
 			continue
 		}
-		lo, hi := niceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
+		lo, hi := report.NiceRange(p.Col.Lo, p.Col.Hi, p.Col.Step)
 		v.declared[c] = [2]string{lo, hi}
 		v.private[c] = p
 		changed = true
@@ -106,13 +107,13 @@ func (v *estimateView) stampRelease(key string, res js.Value) {
 }
 
 // settleCarried makes the table's ledger known before Run decides which
-// ranges are blank, when a remembered range waits for it (a Run pressed
+// ranges (and categories) are blank, when a remembered one waits for it (a Run pressed
 // before the table was hashed after a reload): a range whose release the
 // ledger holds is then filled in, not found and paid for again. Errors are
 // left for the run itself to meet and show. Call it from a goroutine.
 func (v *estimateView) settleCarried() {
 	txt, b := v.text()
-	if b != nil || len(v.carried) == 0 || v.tableLedger() != nil || strings.TrimSpace(txt) == "" || len(txt) > maxPasteBytes {
+	if b != nil || len(v.carried)+len(v.cats.Found) == 0 || v.tableLedger() != nil || strings.TrimSpace(txt) == "" || len(txt) > maxPasteBytes {
 		return
 	}
 	v.ledger.Prepare(txt) // the ledger's redraw puts back what it holds (reconcilePrivate)

@@ -11,6 +11,7 @@ import (
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 )
 
@@ -144,7 +145,7 @@ func (v *estimateView) applyProfile(p *dataset.Profile, err error) {
 		v.recall()
 	}
 	if len(p.Problems) > 0 { // a blocking one (ragged rows) is marked there, and stops Parse at Run with its row
-		ownerNote(v.checkBox, "About this file", p.Problems)
+		report.OwnerNote(v.checkBox, "About this file", p.Problems)
 		kit.Show(v.checkBox, true)
 	}
 }

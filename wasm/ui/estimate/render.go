@@ -8,6 +8,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/categories"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
@@ -51,6 +52,9 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 	rangeList := make([]string, len(in.Ranges))
 	for j, rg := range in.Ranges {
 		rangeList[j] = fmt.Sprintf("%s [%s, %s]", in.Table.Columns[j], report.G6(rg.Lo), report.G6(rg.Hi))
+		if in.OneHot[in.Table.Columns[j]] {
+			rangeList[j] = in.Table.Columns[j] + " one-hot 0/1"
+		}
 	}
 	ranges := "Declared public ranges: " + strings.Join(rangeList, ", ")
 	if in.Target != nil {
@@ -112,6 +116,6 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 	diag := kit.Text("p", "Your data against the declarations: "+strings.Join(clamps, ", ")+". "+work+
 		". These numbers are computed from your raw data on this device and are not private; do not publish them.", "id", v.id+"-diagnostics")
 	kit.AppendAll(v.excess, diag)
-	v.statement.SetTextContent(report.AttackerLine(r) + " " + report.Statement(r) + v.privateStatement(in, r.Privacy.Ledger) + ledger.Statement(r.Privacy.Ledger))
+	v.statement.SetTextContent(report.AttackerLine(r) + " " + report.Statement(r) + v.privateStatement(in, r.Privacy.Ledger) + categories.Statement(in.Cats, r.Privacy.Ledger) + ledger.Statement(r.Privacy.Ledger))
 	v.exportJSON(in, r)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/categories"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/pieces"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
@@ -70,6 +71,22 @@ func (v *estimateView) build() (*report.Input, error) {
 		opt.TargetType = dataset.TargetNumeric
 	}
 	in.Positive = opt.Positive
+	// Text features: one-hot coded from their lists (internal/categories); one
+	// whose found list is empty is left out (said in the statement).
+	cats, used, blankCats, err := v.cats.Lists(v.textFeatures(), v.tableLedger())
+	if err == nil && len(blankCats) > 0 {
+		err = checks.Errorf("categories."+blankCats[0], "a list of labels: type it, or press Run to find it privately")
+	}
+	if err != nil {
+		return nil, kit.ShowAt(v.rangesErr, err)
+	}
+	feats := opt.Features[:0:0]
+	for _, f := range opt.Features {
+		if !v.isText(f) || cats[f] != nil {
+			feats = append(feats, f)
+		}
+	}
+	opt.Features, opt.Categories, in.Cats, in.OneHot = feats, cats, used, categories.OneHot(cats)
 	if len(opt.Features) == 0 {
 		// No columns to offer usually means the file itself is malformed: say how.
 		if _, err := v.parseTable(txt, dataset.Options{Target: opt.Target, Drop: opt.Drop, Header: opt.Header}); err != nil {
@@ -93,6 +110,10 @@ func (v *estimateView) build() (*report.Input, error) {
 	// Declared ranges: the built-in's, or the ones typed for a CSV.
 	ranges := map[string]dataset.Range{}
 	for _, c := range t.Columns {
+		if in.OneHot[c] {
+			ranges[c] = dataset.Range{Lo: -1, Hi: 1} // the identity: a block keeps its norm 1 (docs/DEFAULTS.md)
+			continue
+		}
 		if b != nil {
 			if r, ok := b.Ranges[c]; ok {
 				ranges[c] = r
@@ -168,7 +189,7 @@ func (v *estimateView) build() (*report.Input, error) {
 	workers, _ := strconv.Atoi(v.workers.Sel.Value())
 	fixed := v.fixedWork.Checked()
 	in.Req = mechanism.Request{Loss: l.String(), X: x, Y: y, Epsilon: vals[0], Delta: vals[1], Radius: vals[2], Rank: rank,
-		Clip: math.Sqrt(float64(len(x[0]))), Samples: m, TargetRange: targetRange, Method: mechanism.Estimator(v.estimatorFor(l, len(x))), Workers: max(1, workers),
+		Clip: math.Sqrt(float64(len(x[0]) - categories.OneHotDims(cats))), Samples: m, TargetRange: targetRange, Method: mechanism.Estimator(v.estimatorFor(l, len(x))), Workers: max(1, workers),
 		FixedWork: &fixed}
 	// Validated here with inline errors, and planned from n and d without a
 	// pass over the rows (their values are checked where they are sampled).
@@ -255,7 +276,7 @@ func (v *estimateView) runEstimate() {
 	v.settleCarried()
 	if b := v.builtin(); b != nil {
 		b.load(v.root) // a built-in chosen while its fetch was under way, or whose fetch failed
-	} else if txt, _ := v.text(); strings.TrimSpace(txt) != "" && len(txt) <= maxPasteBytes && len(v.blankColumns()) > 0 {
+	} else if txt, _ := v.text(); strings.TrimSpace(txt) != "" && len(txt) <= maxPasteBytes && len(v.blankColumns())+len(v.blankCats()) > 0 {
 		// Blank ranges: found privately first (charged once to the table's
 		// budget, said beside the inputs before this click), then the model.
 		// What can be checked without spending is checked first: a run that

@@ -2,8 +2,9 @@
 
 // Package estimate is the page's "estimate" view (<dp-estimate>): a table
 // in, a private estimate out. Its rooms below internal/: ledger (the table's
-// privacy budget), timing (how long a run will take) and report (a run's
-// prepared input and the result's sentences, tables and figures).
+// privacy budget), timing (how long a run will take), report (a run's
+// prepared input and the result's sentences, tables and figures) and
+// categories (text features' one-hot lists, typed or found privately).
 package estimate
 
 import (
@@ -18,6 +19,7 @@ import (
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/categories"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/pieces"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
@@ -122,6 +124,7 @@ type estimateView struct {
 	private       map[string]privateRange // column → the range found privately for it (private.go)
 	carried       map[string]privateRange // column → a range found privately whose release this table's ledger does not hold (private_held.go): not in the inputs
 	featState     map[string]bool         // feature column → checked (the user's last choice)
+	cats          *categories.Book        // the text features' categories, typed or found privately (internal/categories)
 	// A CSV's profile (dataset.ProfileText, for the owner's eyes and the
 	// form's first choices) and what was found at load time.
 	profile             *dataset.Profile
@@ -174,7 +177,7 @@ const csvPlaceholder = "x1,x2,label\n0.1,0.5,yes\n…"
 // table of views).
 func Build(root kit.Elem) {
 	v := &estimateView{id: kit.IdPrefix(root, "est"), root: root, declared: map[string][2]string{}, positive: map[string]string{}, private: map[string]privateRange{},
-		carried: map[string]privateRange{}, featState: map[string]bool{}}
+		carried: map[string]privateRange{}, featState: map[string]bool{}, cats: categories.NewBook()}
 	id := v.id
 	kit.AppendAll(root,
 		kit.Text("h2", "Private estimate"),
@@ -270,8 +273,8 @@ func Build(root kit.Elem) {
 	v.run = kit.NewRunner(id, "Run privately")
 	v.run.ShowLeft = true
 	v.ledger = ledger.New(root, id)
-	v.ledger.OnRender = func() { // the table's ledger, now known, may hold a remembered range's release, or no longer hold one
-		if v.reconcilePrivate() {
+	v.ledger.OnRender = func() { // the table's ledger, now known, may hold a remembered range's (or list's) release, or no longer hold one
+		if v.reconcilePrivate() || v.cats.Changed(v.tableLedger()) {
 			v.rangesChanged()
 		}
 	}

@@ -75,7 +75,13 @@ func CoefPlot(in *Input, r *mechanism.Result) *plot.Plot {
 		if in.Kind.Location() {
 			return theta[:min(d, len(theta))]
 		}
-		return dataset.RangeEffects(theta, in.Ranges, in.Target)
+		e := dataset.RangeEffects(theta, in.Ranges, in.Target)
+		for j := range e {
+			if j < len(in.Columns) && in.OneHot[in.Columns[j]] {
+				e[j] /= 2 // a one-hot column's change from 0 to 1, not across its declared [−1, 1]
+			}
+		}
+		return e
 	}
 	eff := make([][]float64, len(r.Samples))
 	for i, s := range r.Samples {
@@ -110,7 +116,7 @@ func CoefPlot(in *Input, r *mechanism.Result) *plot.Plot {
 			{Name: "non-private θ̂ (not private)", X: np, Y: idx[:len(np)], Kind: plot.Points, Color: plot.Palette[1], Radius: 5, Stroke: "#000"},
 		},
 		Rules: []plot.Rule{{At: 0, Color: "#444444"}},
-		Desc:  "One row per column. Bars: the private coefficients, as the change across the column's declared range (mean over samples, with ± one standard deviation); orange dots: the non-private fit. Per-unit values and the intercept are in the table."}
+		Desc:  "One row per column. Bars: the private coefficients, as the change across the column's declared range (mean over samples, with ± one standard deviation); orange dots: the non-private fit. A one-hot column (name=label) shows the change from 0 to 1: that label against none of its list. Per-unit values and the intercept are in the table."}
 }
 
 // RegressionPlot: a regression on one feature, drawn as the user's rows with

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/dataset"
+	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
@@ -237,4 +239,95 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// OwnerNote fills box with findings about the user's own file: labelled as
+// computed on this device for the owner alone, and never exported.
+func OwnerNote(box kit.Elem, title string, problems []dataset.Problem) {
+	box.SetInnerHTML("")
+	head := kit.El("p", "class", "owner-label")
+	kit.AppendAll(head, kit.Text("strong", title), kit.TextNode(" — checked on this device and shown only to you; not part of any result or export."))
+	ul := kit.El("ul")
+	for _, pr := range problems {
+		li := kit.Text("li", pr.Text)
+		if pr.Blocking {
+			li.Class().Add("blocking")
+		}
+		ul.AppendChild(li)
+	}
+	kit.AppendAll(box, head, ul)
+}
+
+// NiceRange writes [lo, hi] rounded outwards to a grid a tenth of the step
+// (or finer): short numbers that still contain the range found.
+func NiceRange(lo, hi, step float64) (string, string) {
+	g := math.Pow(10, math.Floor(math.Log10(step/10)))
+	if !(g > 0) || math.IsInf(g, 0) || math.IsInf(lo/g, 0) || math.IsInf(hi/g, 0) || math.Abs(lo/g) > 1e15 || math.Abs(hi/g) > 1e15 {
+		return strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64)
+	}
+	l, h := math.Floor(lo/g)*g, math.Ceil(hi/g)*g
+	if !(l < h) {
+		return strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(l, 'g', 12, 64), strconv.FormatFloat(h, 'g', 12, 64)
+}
+
+// PositiveNote fills note, under the positive label, with how label codes
+// the target column of the user's file (pc, nil when there is nothing to
+// check) — above all when it matches no row (a case mismatch: "Virginica"
+// for "virginica"), with a button (id-positive-use) calling use with the
+// close label. The message is about the owner's own file, for them alone.
+func PositiveNote(note kit.Elem, id, target, label string, pc *dataset.Positive, use func(pick string)) {
+	note.SetInnerHTML("")
+	note.Class().Remove("warn")
+	if pc == nil {
+		return
+	}
+	only := " (Checked against your file on this device; shown only to you.)"
+	switch {
+	case pc.Rows == 0:
+		note.Class().Add("warn")
+		msg := fmt.Sprintf("No row of %s has the label “%s”: every row would be coded −1.", target, label)
+		if pc.Close != "" {
+			msg += fmt.Sprintf(" Did you mean “%s”? ", pc.Close)
+		}
+		note.AppendChild(kit.TextNode(msg))
+		if pc.Close != "" {
+			btn := kit.Text("button", "Use “"+pc.Close+"”", "type", "button", "id", id+"-positive-use", "class", "secondary small")
+			pick := pc.Close
+			kit.On(btn, "click", false, func(kit.Event) { use(pick) })
+			note.AppendChild(btn)
+		}
+		note.AppendChild(kit.TextNode(only))
+	case pc.Rows == pc.Of:
+		note.Class().Add("warn")
+		note.SetTextContent(fmt.Sprintf("Every row of %s has the label “%s”: every row would be coded +1.%s", target, label, only))
+	default:
+		note.SetTextContent(fmt.Sprintf("“%s” codes %d of the %d labelled rows +1.%s", label, pc.Rows, pc.Of, only))
+	}
+}
+
+// PrivatePanel is "the table, privately": the range, median and quartiles of
+// each column of names (cols) found privately by one (eps, delta) release.
+// They came with the ranges, at no further cost.
+func PrivatePanel(id string, names []string, cols []domain.Column, eps, delta float64) kit.Elem {
+	wrap := kit.El("div", "class", "private-table", "id", id+"-private-table")
+	tbl := kit.El("table", "class", "coef")
+	head := kit.El("tr")
+	for _, h := range []string{"column", "low", "q1", "median", "q3", "high"} {
+		head.AppendChild(kit.Text("th", h))
+	}
+	tbl.AppendChild(head)
+	for j, c := range cols {
+		tr := kit.El("tr")
+		lo, hi := NiceRange(c.Lo, c.Hi, c.Step)
+		for _, s := range []string{names[j], lo, G6(c.Q1), G6(c.Median), G6(c.Q3), hi} {
+			tr.AppendChild(kit.Text("td", s))
+		}
+		tbl.AppendChild(tr)
+	}
+	kit.AppendAll(wrap, kit.Text("p", fmt.Sprintf("The table, privately: ranges, quartiles and medians released by one (ε = %g, δ = %g)-DP "+
+		"release charged to this table's budget (they are private: fine to share). The quartiles are coarse — they come "+
+		"from the same noisy counts as the ranges, at no further cost.", eps, delta), "class", "help"), tbl)
+	return wrap
 }
