@@ -47,6 +47,20 @@ func TestEstimateSection(t *testing.T) {
 		!strings.Contains(s, "All releases on this table so far (1 release, this one included)") {
 		t.Errorf("statement: %q", s)
 	}
+	// Issues 44 and 45: what a reader sees without opening a disclosure is plain words — the attacker's sentence first,
+	// no symbols of the arithmetic; ε, δ, GDP and the ball ‖θ‖ ≤ C are one click away.
+	shown := eval[string](p, `document.getElementById("est-excess").innerText + " " + document.getElementById("est-statement").innerText`)
+	for _, jargon := range []string{"‖θ‖", "GDP", "gdp", "compose in squares", "not by adding ε's", "best θ with"} {
+		if strings.Contains(shown, jargon) {
+			t.Errorf("the result's visible text has %q: %q", jargon, shown)
+		}
+	}
+	if first := eval[string](p, `document.querySelector("#est-statement > p").textContent`); !strings.HasPrefix(first, "An attacker who knows every row but one person's") {
+		t.Errorf("the statement opens with %q, want the attacker's sentence", first)
+	}
+	if s := eval[string](p, `document.querySelector("#est-statement details summary").textContent`); !strings.Contains(s, "The guarantee in full") {
+		t.Errorf("the statement's disclosure: %q", s)
+	}
 	if href := eval[string](p, `document.getElementById("est-download").href`); !strings.HasPrefix(href, "blob:") {
 		t.Errorf("export link %q is not a blob URL", href)
 	}

@@ -100,11 +100,7 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 	if dg.Note != "" {
 		work += " (" + dg.Note + ")"
 	}
-	p1 := kit.El("p")
-	kit.AppendAll(p1, kit.Text("strong", "Not private — for your eyes only: "),
-		kit.TextNode(fmt.Sprintf("the released θ has loss %.4g against %.4g for the best θ with ‖θ‖ ≤ C (excess %.3g). ",
-			r.Fit.Loss, r.Fit.NonPrivateLoss, r.Fit.Excess)+report.NegativeExcess(r)))
-	kit.AppendAll(v.excess, p1)
+	kit.AppendAll(v.excess, report.Excess(r)...)
 	if r.Fit.Accuracy != nil && r.Fit.NonPrivateAccuracy != nil {
 		v.excess.AppendChild(kit.Text("p", fmt.Sprintf("Training accuracy — the share of the %d rows whose label the sign of the score predicts, "+
 			"on the rows the model was fitted on (not new data): private θ %s, non-private θ̂ %s.%s",
@@ -116,6 +112,6 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 	diag := kit.Text("p", "Your data against the declarations: "+strings.Join(clamps, ", ")+". "+work+
 		". These numbers are computed from your raw data on this device and are not private; do not publish them.", "id", v.id+"-diagnostics")
 	kit.AppendAll(v.excess, diag)
-	v.statement.SetTextContent(report.AttackerLine(r) + " " + report.Statement(r) + v.privateStatement(in, r.Privacy.Ledger) + categories.Statement(in.Cats, r.Privacy.Ledger) + ledger.Statement(r.Privacy.Ledger))
+	report.FillStatement(v.statement, r, v.privateStatement(in, r.Privacy.Ledger)+categories.Statement(in.Cats, r.Privacy.Ledger)+ledger.Statement(r.Privacy.Ledger))
 	v.exportJSON(in, r)
 }

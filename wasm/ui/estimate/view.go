@@ -289,7 +289,7 @@ func Build(root kit.Elem) {
 	v.summary = kit.El("div", "id", id+"-summary")
 	v.fig = kit.El("figure", "id", id+"-plot", "class", "plot")
 	v.excess = kit.El("div", "id", id+"-excess", "class", "excess")
-	v.statement = kit.El("p", "id", id+"-statement", "class", "statement")
+	v.statement = kit.El("div", "id", id+"-statement", "class", "statement")
 	v.export = kit.El("p", "id", id+"-export")
 	kit.AppendAll(v.out, v.fig, v.summary, v.excess, v.statement, v.export)
 	kit.AppendAll(root, top, v.csvBox, v.featBox, v.rangesBox, v.rangesErr, params, v.epsWords, v.formErr, v.workLine, v.run.Wrap, v.ledger.Wrap, v.out)

@@ -14,6 +14,7 @@ import (
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
+	"honnef.co/go/js/dom/v2"
 )
 
 // MeanSD are the mean and sample standard deviation of each coordinate.
@@ -55,6 +56,42 @@ func CoefTable(names []string, theta, sd, fit []float64, spread bool, head strin
 		tbl.AppendChild(row)
 	}
 	return tbl
+}
+
+// Excess is the "for your eyes only" comparison of the released model with
+// the non-private fit, in plain words first (issue 45 item 2): the average
+// loss of each on the rows, and the price of privacy; the definitions (the
+// ball ‖θ‖ ≤ C the comparison is held to, why the excess can be negative)
+// in a disclosure, so a negative excess is explained there rather than in a
+// paragraph on every run.
+func Excess(r *mechanism.Result) []dom.Node {
+	f := r.Fit
+	main := fmt.Sprintf("on your rows the private model's average loss is %.4g; the best model of this kind, fitted without privacy, "+
+		"reaches %.4g — the price of privacy here is %.3g.", f.Loss, f.NonPrivateLoss, f.Excess)
+	if f.Excess < 0 {
+		main = fmt.Sprintf("on your rows the private model's average loss is %.4g, a little below the %.4g of the comparison fitted without "+
+			"privacy (which is held to a public size limit: see below).", f.Loss, f.NonPrivateLoss)
+	}
+	p := kit.El("p")
+	kit.AppendAll(p, kit.Text("strong", "Not private — for your eyes only: "), kit.TextNode(main))
+	how := kit.El("details", "class", "excess-how")
+	kit.AppendAll(how, kit.Text("summary", "How the comparison is made"),
+		kit.Text("p", fmt.Sprintf("The comparison is the best θ with ‖θ‖ ≤ C = %g (the public radius), found by an iterative method "+
+			"certified to within %.2g; the excess is L(θ released) − L(θ best) = %.3g. %s", r.Plan.Radius, f.Gap, f.Excess, NegativeExcess(r)),
+			"class", "detail"))
+	return []dom.Node{p, how}
+}
+
+// FillStatement writes a result's privacy statement into box: the plain
+// sentence (AttackerLine) first, then the arithmetic — ε, δ, Gaussian DP,
+// what is public, the table's budget (more, from the caller) — in a
+// disclosure (issue 44 item 2, issue 45 item 2).
+func FillStatement(box kit.Elem, r *mechanism.Result, more string) {
+	box.SetInnerHTML("")
+	full := kit.El("details", "class", "statement-full")
+	kit.AppendAll(full, kit.Text("summary", "The guarantee in full: ε, δ, and what is treated as public"),
+		kit.Text("p", Statement(r)+more))
+	kit.AppendAll(box, kit.Text("p", AttackerLine(r)), full)
 }
 
 // NegativeExcess says why a negative excess is possible where it is shown.
