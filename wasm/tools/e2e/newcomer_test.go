@@ -273,3 +273,48 @@ func TestEstimateFileChecks(t *testing.T) {
 	p.shot("#estimate", "estimate-file-checks")
 	p.noConsoleErrors()
 }
+
+// TestEstimateTargetsAnyColumn (issue 45 item 1): as soon as a file loads,
+// every column with values is offered as the target, a text one included,
+// whatever task was suggested; choosing a text target while a regression is
+// chosen makes the task a classifier, suggested from the column and
+// confirmed at Run (nothing spent); choosing a numeric target again keeps
+// the user's task.
+func TestEstimateTargetsAnyColumn(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	eval[bool](p, `(localStorage.clear(), true)`)
+	p.setValue("est-data", "csv")
+	var b strings.Builder
+	b.WriteString("age,diag,status,death\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "%d,%d,%s,%d\n", 30+i%40, i%3, []string{"alive", "dead", "lost"}[i%3], i%2)
+	}
+	p.setValue("est-csv", b.String())
+	p.waitJS(`document.getElementById("est-target").options.length > 0 && document.querySelectorAll("#est-features input").length > 0`, 5*time.Second)
+	opts := eval[[]string](p, `[...document.getElementById("est-target").options].map(o => o.value)`)
+	if strings.Join(opts, ",") != "age,diag,status,death" {
+		t.Errorf("target choices after the load %v, want every column", opts)
+	}
+	p.setValue("est-loss", "smooth-quantile") // the user's own regression
+	p.setValue("est-target", "age")
+	if l := p.value("est-loss"); l != "smooth-quantile" {
+		t.Errorf("a numeric target changed the user's task to %q", l)
+	}
+	p.setValue("est-target", "status")
+	if l := p.value("est-loss"); l != "logistic" {
+		t.Errorf("a text target with a regression chosen: task %q, want the classifier it suggests", l)
+	}
+	if opts := eval[[]string](p, `[...document.getElementById("est-target").options].map(o => o.value)`); len(opts) != 4 {
+		t.Errorf("target choices for a classifier %v", opts)
+	}
+	p.waitJS(`document.getElementById("est-positive") !== null`, 5*time.Second)
+	p.setValue("est-positive", "dead")
+	p.setValue("est-ranges-line", "age: 0..100, diag: 0..2, death: 0..1")
+	p.click("est-ranges-apply")
+	p.clickRun()
+	if s := p.text("#est-err"); !strings.HasPrefix(s, "Check the task first") || !strings.Contains(s, "Nothing was spent") {
+		t.Errorf("the suggested task was not confirmed first: %q", s)
+	}
+	p.noConsoleErrors()
+}

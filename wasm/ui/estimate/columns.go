@@ -105,9 +105,11 @@ func (v *estimateView) columnsChanged() {
 			want = b.regTarget
 		}
 	case v.profile != nil:
-		// A classifier may predict any column; a regression a numeric one.
+		// Every column with values may be the target, whatever the task
+		// (issue 45 item 1): choosing one suggests the task (the change
+		// handler, autoTask).
 		for _, c := range v.profile.Columns {
-			if l.Classification() || usable(c) {
+			if c.Kind != dataset.KindEmpty {
 				targets = append(targets, c.Name)
 			}
 		}

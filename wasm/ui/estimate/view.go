@@ -343,6 +343,11 @@ func Build(root kit.Elem) {
 		}
 	})
 	kit.On(v.targetSel.Sel, "change", false, func(kit.Event) {
+		if _, b := v.text(); b == nil && v.profile != nil && !v.lossKind().Classification() {
+			if c, ok := v.profile.Column(v.targetSel.Sel.Value()); ok && !usable(c) {
+				v.lossAuto = true // a text target cannot be regressed on: the task follows it (confirmed at Run)
+			}
+		}
 		v.columnsChanged()
 		v.dataInputsChanged("the target changed")
 	})
