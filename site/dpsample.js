@@ -60,11 +60,18 @@ function compile(wasmURL) {
 // (dpsample.wasm.gz, which a release ships) is fetched and decompressed by the
 // browser (DecompressionStream; Chromium has no "br" there). Whatever fails on
 // that path (no .gz, no DecompressionStream, a corrupt copy) falls back to
-// the raw module. See docs/ELEMENTS.md, "Hosting", for the measured times.
+// the raw module. Cancelled at its headers, the raw response has sent none
+// of its body: one download whatever the server. A page that preloads the
+// module (<link rel="preload" as="fetch"> of this URL) gets the preloaded
+// response as it comes, compressed or not: the preload started that
+// download before this fetch could see its headers (4.4 of 7.4 MB on
+// loopback), so fetching the .gz as well made two downloads (issue 45 item
+// 8). dpsample's pages do not preload it. See docs/ELEMENTS.md, "Hosting",
+// for the measured times.
 async function fetchModule(wasmURL) {
   const ctl = new AbortController();
   const res = await fetch(wasmURL, { signal: ctl.signal });
-  if (!res.ok || res.headers.get("content-encoding") || typeof DecompressionStream !== "function") {
+  if (!res.ok || res.headers.get("content-encoding") || typeof DecompressionStream !== "function" || preloaded(wasmURL)) {
     return WebAssembly.compileStreaming(res);
   }
   ctl.abort(); // the raw bytes: stop their download before it takes the bandwidth
@@ -77,6 +84,16 @@ async function fetchModule(wasmURL) {
     console.info(`dpsample: ${wasmURL}.gz not used (${e.message}); fetching the uncompressed module`);
     return WebAssembly.compileStreaming(fetch(wasmURL));
   }
+}
+
+// preloaded reports whether this document preloads url for fetch()
+// (<link rel="preload" as="fetch" href=url>); false in a worker.
+function preloaded(url) {
+  if (typeof document === "undefined") return false;
+  for (const l of document.querySelectorAll('link[rel~="preload"][as="fetch"]')) {
+    if (l.href === url.href) return true;
+  }
+  return false;
 }
 
 // gunzipIfGzip decompresses a stream that starts with gzip's magic bytes and

@@ -585,7 +585,7 @@ func TestTableNoContradiction(t *testing.T) {
 						}
 						upper := rows[8]
 						for _, r := range rows[:8] {
-							if !r.Applies || r.Constrained == "constrained" || r.Privacy != "approximate" || r.Geometry == "p=1" {
+							if !r.Applies || r.Constrained == "constrained" || r.Geometry == "p=1" {
 								continue
 							}
 							checked++
@@ -605,6 +605,10 @@ func TestTableNoContradiction(t *testing.T) {
 
 // TestTableWhy: every row says in words whether it applies ("yes: …" or
 // "no: …"), in step with Applies, for inputs that exercise each condition.
+//
+// Pure-DP rows (δ = 0) never apply at the δ > 0 the table admits (issue 45):
+// at k = d = 500 Lee–Liu–Lu's pure d/(nε) = 0.25 would otherwise sit above
+// Theorem 2.2's 0.038, which TestTableNoContradiction now also checks.
 func TestTableWhy(t *testing.T) {
 	for _, in := range []BoundsInput{
 		{N: 2000, D: 500, Rank: 3, Epsilon: 1, Delta: 1e-5, G: 1, C: 1},
@@ -621,6 +625,11 @@ func TestTableWhy(t *testing.T) {
 			}
 		}
 		full := in.Rank == in.D
+		for _, r := range rows {
+			if r.Privacy == "pure" && (r.Applies || !strings.Contains(r.Why, "pure-DP bound (δ = 0)") || !strings.Contains(r.Why, "δ > 0")) {
+				t.Errorf("%+v %s: a pure-DP row at δ > 0: applies %v, why %q", in, r.Source, r.Applies, r.Why)
+			}
+		}
 		if got := rows[7].Applies; got != (full && in.Epsilon <= 1) {
 			t.Errorf("%+v: Theorem 3.7 applies = %v", in, got)
 		}

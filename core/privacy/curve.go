@@ -59,6 +59,32 @@ func CurveDelta(g, tv, eps float64) float64 {
 	return d
 }
 
+// curveArgmin is ε* = max(0, g·(z − g/2)), z = Φ⁻¹(1 − tv), where CurveDelta(g,
+// tv, ·) is smallest: it decreases on [0, ε*] and increases beyond, since its
+// derivative is e^ε·(tv − Φ(−ε/g − g/2)) (see ComposedEpsilon). With tv = 0 it
+// decreases everywhere (+Inf); with g = 0 or tv ≥ 1 it increases (0).
+func curveArgmin(g, tv float64) float64 {
+	switch {
+	case tv == 0:
+		return math.Inf(1)
+	case g > 0 && tv < 1: // tv ≥ 1 (merged histories): Φ⁻¹ of 1 − tv was NaN
+		return math.Max(0, g*(PhiInvUpper(tv)-g/2))
+	}
+	return 0
+}
+
+// GuaranteeDelta is the δ that a g-GDP composition within total variation tv
+// guarantees at ε ≥ 0: the smallest CurveDelta(g, tv, ε′) over ε′ ≤ ε, that is
+// CurveDelta(g, tv, min(ε, ε*)). An (ε′, δ)-DP mechanism is (ε, δ)-DP at every
+// ε ≥ ε′, so a guarantee never grows with ε; CurveDelta's sampler term
+// (1 + e^ε)·tv does, and past ε* (≈ 3.26 for the page's budget ε = 3, δ = 10⁻⁵)
+// CurveDelta rises — drawn as it was, the ledger's chart read as if a larger ε
+// allowed more δ (issue 45). At ε ≤ ε* both are the same; ComposedEpsilon
+// searches only there.
+func GuaranteeDelta(g, tv, eps float64) float64 {
+	return CurveDelta(g, tv, math.Min(eps, curveArgmin(g, tv)))
+}
+
 // ComposedEpsilon returns the smallest ε ≥ 0 with
 //
 //	f(ε) = δ_g(ε) + (1 + e^ε)·tv ≤ δ,
@@ -85,10 +111,7 @@ func ComposedEpsilon(g, tv, delta float64) (eps, atDelta float64, ok bool) {
 		}
 		return e, delta, true
 	}
-	star := 0.0
-	if g > 0 && tv < 1 { // tv ≥ 1 (merged histories): f increases, ε* = 0 (Φ⁻¹ of 1 − tv was NaN)
-		star = math.Max(0, g*(PhiInvUpper(tv)-g/2))
-	}
+	star := curveArgmin(g, tv) // tv > 0 here: finite
 	if f(0) <= delta {
 		return 0, delta, true
 	}

@@ -177,3 +177,38 @@ func TestLogPhi(t *testing.T) {
 func PaperDelta(s, eps float64) float64 {
 	return Phi(-eps/2+s/2) - math.Exp(eps)*Phi(-eps/s-s/2)
 }
+
+// TestGuaranteeDelta: the δ a ledger's chart draws never rises with ε (issue
+// 45: the budget's CurveDelta at ε = 3, δ = 10⁻⁵ dips near 3.26 and rises), is
+// CurveDelta where that decreases, and is the running minimum of CurveDelta
+// over a fine grid everywhere; the budget's (ε, δ) stays on it.
+func TestGuaranteeDelta(t *testing.T) {
+	b, err := NewLedgerBudget(3, 1e-5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if CurveDelta(b.GDP, b.TV, 4.8) <= CurveDelta(b.GDP, b.TV, 3.5) {
+		t.Fatal("the budget's CurveDelta does not rise: the case this test is for is gone")
+	}
+	if d := GuaranteeDelta(b.GDP, b.TV, b.Epsilon); relErr(d, b.Delta) > 1e-9 {
+		t.Errorf("at the budget's ε: δ = %g, want %g", d, b.Delta)
+	}
+	for _, c := range []struct{ g, tv float64 }{{b.GDP, b.TV}, {0.3, 1e-7}, {2, 1e-3}, {1, 0}, {0, 1e-6}, {1, 1}, {5, 0.4}} {
+		runMin := math.Inf(1)
+		prev := math.Inf(1)
+		for i := 0; i <= 4000; i++ {
+			e := 8 * float64(i) / 4000
+			cd, gd := CurveDelta(c.g, c.tv, e), GuaranteeDelta(c.g, c.tv, e)
+			runMin = math.Min(runMin, cd)
+			if gd > prev*(1+1e-12) {
+				t.Fatalf("g = %g, tv = %g: δ rises at ε = %g (%g after %g)", c.g, c.tv, e, gd, prev)
+			}
+			// The exact minimum over [0, ε]: at most the grid's running minimum
+			// (and the curve), below it only by what the grid misses near ε*.
+			if gd > runMin*(1+1e-12) || gd < runMin*(1-1e-3) {
+				t.Fatalf("g = %g, tv = %g, ε = %g: guarantee %g, curve %g, running minimum %g", c.g, c.tv, e, gd, cd, runMin)
+			}
+			prev = gd
+		}
+	}
+}

@@ -299,16 +299,18 @@ func (l *Ledger) fits(r Release) error {
 	if r.Epsilon > 0 && r.Delta > 0 {
 		own = fmt.Sprintf(" (ε = %s at δ = %s on its own)", fmtNum(r.Epsilon), fmtNum(r.Delta))
 	}
-	left := fmt.Sprintf("gdp %s", fmtNum(st.Remaining.GDP))
+	// What is left is rounded down (FormatDown), what this release costs to
+	// the nearest: a number typed from the message fits.
+	left := fmt.Sprintf("gdp %s", FormatDown(st.Remaining.GDP, 4))
 	cost := fmt.Sprintf("gdp %s%s", fmtNum(r.GDP), own)
 	if !(tv <= b.TV*(1+FitTolerance)) {
-		left = fmt.Sprintf("total variation %s", fmtNum(st.Remaining.TV))
+		left = fmt.Sprintf("total variation %s", FormatDown(st.Remaining.TV, 4))
 		cost = fmt.Sprintf("total variation %s (gdp %s%s)", fmtNum(r.TV), fmtNum(r.GDP), own)
 	}
 	return &checks.Error{Field: "ledger", Rule: fmt.Sprintf(
 		"large enough for this release: it costs %s, but only %s is left (a further release may ask for at most ε = %s at δ = %s); "+
 			"%d release(s) so far spent ε = %s of the total ε = %s at δ = %s",
-		cost, left, fmtNum(st.Remaining.Epsilon), fmtNum(b.Delta),
+		cost, left, FormatDown(st.Remaining.Epsilon, 4), fmtNum(b.Delta),
 		st.Spent.Releases, fmtNum(st.Spent.Epsilon), fmtNum(b.Epsilon), fmtNum(b.Delta))}
 }
 

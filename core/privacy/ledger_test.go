@@ -491,3 +491,29 @@ func TestHistoryStaysRestorable(t *testing.T) {
 		t.Errorf("a refused merge changed the ledger: %d releases", l.State().Spent.Releases)
 	}
 }
+
+// TestFitsRoundsDown (issue 45): a refusal prints what is left rounded down
+// (FormatDown): after three releases at ε = 1.5 of (3, 10⁻⁵), 0.66118… may
+// still be asked for, printed 0.6611 where %.4g said 0.6612 — more than fits.
+func TestFitsRoundsDown(t *testing.T) {
+	l, _ := NewLedger(3, 1e-5)
+	s, _ := Calibrate(1.5, 1e-5)
+	for i := 0; i < 3; i++ {
+		if _, err := l.Charge(Release{GDP: s, Epsilon: 1.5, Delta: 1e-5}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rem := StateOf("k", l).Remaining
+	if got := fmt.Sprintf("%.4g", rem.Epsilon); got != "0.6612" {
+		t.Fatalf("remaining ε = %v (%s): the case this test is for is gone", rem.Epsilon, got)
+	}
+	err := l.Fits(Release{GDP: s, Epsilon: 1.5, Delta: 1e-5})
+	if err == nil || !strings.Contains(err.Error(), "at most ε = 0.6611 at δ = 1e-05") || !strings.Contains(err.Error(), "only gdp "+FormatDown(rem.GDP, 4)+" is left") {
+		t.Errorf("refusal %v: want what is left rounded down", err)
+	}
+	// The ε printed fits: a release calibrated at it is accepted.
+	s2, _ := Calibrate(0.6611, 1e-5)
+	if err := l.Fits(Release{GDP: s2, Epsilon: 0.6611, Delta: 1e-5}); err != nil {
+		t.Errorf("the printed ε does not fit: %v", err)
+	}
+}

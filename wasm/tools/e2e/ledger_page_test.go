@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -116,10 +117,17 @@ func TestEstimateLedger(t *testing.T) {
 	t.Logf("refusal: %s", msg)
 	// Plain words first (spent, asked, the largest ε that fits), the exact accounting under a disclosure.
 	if !strings.HasPrefix(msg, "Not run: this table's privacy budget cannot pay for it. So far 3 releases spent ε = ") ||
-		!strings.Contains(msg, "This run asks for ε = 1.5.") || !strings.Contains(msg, "The largest ε that still fits is about ") ||
+		!strings.Contains(msg, "This run asks for ε = 1.5.") || !strings.Contains(msg, "The largest ε that still fits is ") ||
 		!strings.Contains(msg, "The exact accounting (Gaussian DP)ledger must be large enough for this release: it costs gdp ") ||
 		!strings.Contains(msg, "3 release(s) so far spent ε = ") {
 		t.Errorf("refusal message %q", msg)
+	}
+	// One rounding rule (issue 45 item 6): the refusal offers the ε the meter's
+	// line offers, both rounded down.
+	meterLeft := regexp.MustCompile(`one more run at ε ≤ ([0-9.e+-]+) `).FindStringSubmatch(line)
+	refusalLeft := regexp.MustCompile(`still fits is ([0-9.e+-]+) \(rounded down\)`).FindStringSubmatch(msg)
+	if meterLeft == nil || refusalLeft == nil || meterLeft[1] != refusalLeft[1] {
+		t.Errorf("what is left: the meter says %q, the refusal %q; want one number", meterLeft, refusalLeft)
 	}
 	if open := eval[bool](p, `document.querySelector("#est-err details").open`); open {
 		t.Error("the GDP detail is open by default")

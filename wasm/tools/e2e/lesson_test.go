@@ -119,15 +119,19 @@ func TestBoundsConditions(t *testing.T) {
 					t.Errorf("the figure does not say %q: %q", want, legend)
 				}
 			}
-			rows := eval[[]map[string]string](p, `[...document.querySelectorAll("#bounds-table table tr")].slice(1).map(tr =>
-			  Object.fromEntries([...tr.cells].map(td => [td.dataset.label, td.textContent])))`)
-			if len(rows) != 9 {
-				t.Fatalf("%d rows, want 9", len(rows))
+			// The lesson's parameters lie inside Theorem 2.2's conditions (ε, δ < 1/2),
+			// so its row applies (issue 45), and no pure-DP (δ = 0) row does.
+			if eps := eval[string](p, `document.getElementById("bounds-epsilon").value`); eps != "0.25" {
+				t.Errorf("the lesson's ε = %q, want 0.25 (inside ε < 1/2)", eps)
 			}
+			rows := boundsRows(t, p)
 			var upper float64
 			for _, r := range rows {
 				if strings.HasPrefix(r["source"], "Lee–Liu–Lu (Theorem 2.2)") {
 					fmt.Sscan(r["value"], &upper)
+					if !strings.HasPrefix(r["applies here?"], "yes") {
+						t.Errorf("Theorem 2.2 at the lesson's parameters: applies %q, want yes", r["applies here?"])
+					}
 				}
 			}
 			for _, r := range rows {
@@ -138,13 +142,27 @@ func TestBoundsConditions(t *testing.T) {
 				if strings.HasPrefix(r["source"], "Lee–Liu–Lu (Theorem 3.7)") && (!strings.HasPrefix(a, "no:") || !strings.Contains(a, "full rank")) {
 					t.Errorf("Theorem 3.7 at k = 3 < d = 500: applies %q, want no (full rank)", a)
 				}
-				var v float64
-				fmt.Sscan(r["value"], &v)
-				if r["kind"] == "lower" && strings.HasPrefix(a, "yes") && !strings.HasPrefix(r["setting"], "constrained") &&
-					r["privacy"] == "approximate" && !strings.Contains(r["setting"], "p=1") && v > upper {
-					t.Errorf("%s (%s) = %g sits above Theorem 2.2's %g in its setting", r["source"], a, v, upper)
+			}
+			noneAbove(t, rows, upper)
+			// The lesson's question: at k = d, Theorem 3.7 applies and meets
+			// Theorem 2.2 (both √(d·ln(1/δ))/(nε) with constants 1), and the pure
+			// row's d/(nε), larger, is marked as not applying.
+			p.typeInto("bounds-rank", "500")
+			p.waitJS(`[...document.querySelectorAll("#bounds-table tr")].some(tr => tr.cells[0].textContent.includes("Theorem 3.7") && tr.querySelector("[data-label='applies here?']").textContent.startsWith("yes"))`, 5*time.Second)
+			rows = boundsRows(t, p)
+			var t37 float64
+			for _, r := range rows {
+				switch {
+				case strings.HasPrefix(r["source"], "Lee–Liu–Lu (Theorem 2.2)"):
+					fmt.Sscan(r["value"], &upper)
+				case strings.HasPrefix(r["source"], "Lee–Liu–Lu (Theorem 3.7)"):
+					fmt.Sscan(r["value"], &t37)
 				}
 			}
+			if upper <= 0 || t37 != upper {
+				t.Errorf("at k = d = 500: Theorem 3.7 = %g, Theorem 2.2 = %g; want them to meet", t37, upper)
+			}
+			noneAbove(t, rows, upper)
 			// Scroll first and let the page settle: the element's box is taken before the shot scrolls.
 			eval[bool](p, `(() => { document.getElementById("bounds-plot").scrollIntoView({ block: "start" }); return true })()`)
 			time.Sleep(500 * time.Millisecond)
@@ -201,5 +219,35 @@ func TestLessonPage(t *testing.T) {
 			p.shot("header", fmt.Sprintf("lesson-header-%d", w))
 			p.noConsoleErrors()
 		})
+	}
+}
+
+// boundsRows reads #bounds-table's rows as column name → cell text.
+func boundsRows(t *testing.T, p *page) []map[string]string {
+	t.Helper()
+	rows := eval[[]map[string]string](p, `[...document.querySelectorAll("#bounds-table table tr")].slice(1).map(tr =>
+	  Object.fromEntries([...tr.cells].map(td => [td.dataset.label, td.textContent])))`)
+	if len(rows) != 9 {
+		t.Fatalf("%d rows, want 9", len(rows))
+	}
+	return rows
+}
+
+// noneAbove: no lower bound marked as applying in Theorem 2.2's setting
+// (not constrained-only, not ℓ1) lies above its upper bound, pure or
+// approximate; and every pure-DP row (δ = 0) says it does not apply at δ > 0.
+func noneAbove(t *testing.T, rows []map[string]string, upper float64) {
+	t.Helper()
+	for _, r := range rows {
+		a := r["applies here?"]
+		if r["privacy"] == "pure" && (!strings.HasPrefix(a, "no:") || !strings.Contains(a, "δ > 0")) {
+			t.Errorf("pure-DP row %s: applies %q, want no (δ > 0)", r["source"], a)
+		}
+		var v float64
+		fmt.Sscan(r["value"], &v)
+		if r["kind"] == "lower" && strings.HasPrefix(a, "yes") && !strings.HasPrefix(r["setting"], "constrained") &&
+			!strings.Contains(r["setting"], "p=1") && v > upper {
+			t.Errorf("%s (%s) = %g sits above Theorem 2.2's %g in its setting", r["source"], a, v, upper)
+		}
 	}
 }

@@ -340,8 +340,8 @@ func CostLine(lv *ledger.View, privateEpsilon float64, cols, cats []string, ncol
 	}
 	if s, err := privacy.Calibrate(privateEpsilon, delta); err == nil && left > s {
 		if after, err := privacy.Epsilon(math.Sqrt(left*left-s*s), delta); err == nil {
-			line += fmt.Sprintf(" Afterwards a model may still spend up to ε ≈ %s at δ = %g (privacy losses add up more gently than their ε's, "+
-				"so this takes less than ε = %g off what is left).", kit.G3(after), delta, privateEpsilon)
+			line += fmt.Sprintf(" Afterwards a model may still spend up to ε = %s at δ = %g (privacy losses add up more gently than their ε's, "+
+				"so this takes less than ε = %g off what is left).", privacy.FormatDown(after, 3), delta, privateEpsilon)
 		}
 	}
 	return line

@@ -598,8 +598,8 @@ func ledgerSummary(st *privacy.LedgerState) string {
 	if w := privacy.AttackerSentenceFor(allReleased, sp.GDP, sp.TV); w != "" {
 		s += " " + w
 	}
-	if rem.Epsilon > 0 {
-		s += fmt.Sprintf(" Room left: one more run at ε ≤ %s (δ = %s), or several smaller ones.", kit.G3(rem.Epsilon), kit.G3(b.Delta))
+	if left, ok := roomLeft(rem.Epsilon); ok {
+		s += fmt.Sprintf(" Room left: one more run at ε ≤ %s (δ = %s), or several smaller ones.", left, kit.G3(b.Delta))
 	} else {
 		s += " Nothing is left: further runs on this table are refused."
 	}
@@ -614,6 +614,15 @@ func ledgerSummary(st *privacy.LedgerState) string {
 	return s
 }
 
+// roomLeft is the one rule for printing the ε a table may still spend (the
+// meter's line, a result's statement, a refusal): three significant digits
+// rounded down (privacy.FormatDown), so that no message offers more than fits
+// and all of them print the same number (issue 45: "ε ≤ 2.37" beside "about
+// 2.36"). ok is false when nothing is left to offer (rem ≤ 0).
+func roomLeft(rem float64) (string, bool) {
+	return privacy.FormatDown(rem, 3), rem > 0
+}
+
 // Statement is the part of a result's privacy statement about all
 // releases on the table ("" without a ledger).
 func Statement(st *privacy.LedgerState) string {
@@ -625,8 +634,8 @@ func Statement(st *privacy.LedgerState) string {
 		"ε = %s at δ = %s (composed exactly: %.3g-GDP in all). However the runs were chosen, everything released on this table "+
 		"stays within (ε = %s, δ = %s)-differential privacy; ",
 		kit.Count(sp.Releases, "release"), kit.G3(sp.Epsilon), kit.G3(b.Epsilon), kit.G3(b.Delta), sp.GDP, kit.G3(b.Epsilon), kit.G3(b.Delta))
-	if st.Remaining.Epsilon > 0 {
-		s += fmt.Sprintf("what is left allows one more run at ε ≤ %s.", kit.G3(st.Remaining.Epsilon))
+	if left, ok := roomLeft(st.Remaining.Epsilon); ok {
+		s += fmt.Sprintf("what is left allows one more run at ε ≤ %s.", left)
 	} else {
 		s += "nothing is left for further runs."
 	}
@@ -635,6 +644,9 @@ func Statement(st *privacy.LedgerState) string {
 
 // ledgerPlot draws the (ε, δ) curve of what the table's releases have
 // spent against the budget's curve; the budget's (ε, δ) lies on the latter.
+// Both are the guarantees, privacy.GuaranteeDelta: they never rise with ε (an
+// (ε′, δ) guarantee holds at every ε ≥ ε′); CurveDelta's sampler term
+// (1 + e^ε)·TV made them dip near ε = 3.26 and rise (issue 45).
 func ledgerPlot(st privacy.LedgerState) *plot.Plot {
 	b, sp := st.Budget, st.Spent
 	hi := 1.6 * b.Epsilon
@@ -642,8 +654,8 @@ func ledgerPlot(st privacy.LedgerState) *plot.Plot {
 	for i := 0; i <= 120; i++ {
 		e := hi * float64(i) / 120
 		xs = append(xs, e)
-		bud = append(bud, privacy.CurveDelta(b.GDP, b.TV, e))
-		spent = append(spent, privacy.CurveDelta(sp.GDP, sp.TV, e))
+		bud = append(bud, privacy.GuaranteeDelta(b.GDP, b.TV, e))
+		spent = append(spent, privacy.GuaranteeDelta(sp.GDP, sp.TV, e))
 	}
 	series := []plot.Series{{Name: "the table's budget", X: xs, Y: bud, Dashed: true, Color: plot.Palette[1]}}
 	if sp.Releases > 0 {
@@ -655,7 +667,8 @@ func ledgerPlot(st privacy.LedgerState) *plot.Plot {
 		Title:  "Privacy spent on this table",
 		XLabel: "ε", YLabel: "δ(ε) (log scale)", YLog: true,
 		YMin: b.Delta * 1e-4, YMax: 1, XMin: 0, XMax: hi, Height: 260, Class: "ledger",
-		Desc:   "The (ε, δ) curve of all releases on this table so far, below the budget's curve while the budget holds; the grey lines mark the budget's ε and δ, and cross on its curve.",
+		Desc: "The (ε, δ) curve of all releases on this table so far, below the budget's curve while the budget holds; the grey lines mark the budget's ε and δ, and cross on its curve. " +
+			"A curve never rises: a guarantee at some ε holds at every larger ε, so where the part of δ kept for the sampler's error would make δ grow, the curve stays flat.",
 		Series: series,
 		Rules: []plot.Rule{
 			{At: b.Delta, Horizontal: true, Color: "#888888"},

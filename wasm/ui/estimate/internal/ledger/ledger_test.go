@@ -5,6 +5,7 @@ package ledger
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -90,7 +91,7 @@ func TestLedgerWording(t *testing.T) {
 		t.Fatalf("check %+v, %v", c, err)
 	}
 	if got := (Refusal{&c}).plain(); got != "Not run: this table's privacy budget cannot pay for it. So far 3 releases spent ε = 2.77 of this table's ε = 3 (δ = 1e-05). "+
-		"This run asks for ε = 2. The largest ε that still fits is about 0.66: lower ε to that or less (the cost does not depend on the number of samples), "+
+		"This run asks for ε = 2. The largest ε that still fits is 0.661 (rounded down): lower ε to that or less (the cost does not depend on the number of samples), "+
 		"or reset the table's budget (see below)." {
 		t.Errorf("refusal %q", got)
 	}
@@ -180,6 +181,74 @@ func TestRowsDelta(t *testing.T) {
 		}
 		if c.n > 0 && !(got < 1/float64(c.n)) {
 			t.Errorf("RowsDelta(%d) = %g is not below 1/n", c.n, got)
+		}
+	}
+}
+
+// TestRoomLeftOneRule (issue 45 item 6): the meter's line, a result's
+// statement and a refusal print the same ε still to spend, rounded down —
+// at a remaining ε whose rounding to the nearest goes up (the meter said
+// "ε ≤ 2.37" where the refusal said "about 2.36").
+func TestRoomLeftOneRule(t *testing.T) {
+	for e := 0.30; e < 2.9; e += 0.01 {
+		l, _ := privacy.NewLedger(3, 1e-5)
+		s, _ := privacy.Calibrate(e, 1e-5)
+		if _, err := l.Charge(privacy.Release{GDP: s, Epsilon: e, Delta: 1e-5}); err != nil {
+			t.Fatal(err)
+		}
+		st := privacy.StateOf("k", l)
+		down, near := privacy.FormatDown(st.Remaining.Epsilon, 3), strconv.FormatFloat(st.Remaining.Epsilon, 'g', 3, 64)
+		if down == near {
+			continue
+		}
+		big, _ := privacy.Calibrate(2.9, 1e-5)
+		c, err := l.Check(privacy.Release{GDP: big, Epsilon: 2.9, Delta: 1e-5})
+		if err != nil || c.Fits {
+			t.Fatalf("check %+v, %v", c, err)
+		}
+		for name, msg := range map[string]string{"meter": ledgerSummary(&st), "statement": Statement(&st), "refusal": (Refusal{&c}).plain()} {
+			want := "ε ≤ " + down
+			if name == "refusal" {
+				want = "The largest ε that still fits is " + down + " (rounded down)"
+			}
+			if !strings.Contains(msg, want) || strings.Contains(msg, near) {
+				t.Errorf("after ε = %.2f (left %v): the %s says %q; want %q, not %s", e, st.Remaining.Epsilon, name, msg, want, near)
+			}
+		}
+		return
+	}
+	t.Fatal("no remaining ε that rounds up to the nearest: the case this test is for is gone")
+}
+
+// TestLedgerPlotNeverRises (issue 45 item 6): the chart's curves, the
+// budget's and what was spent (with a sampler's total variation), never rise
+// with ε, and the budget's passes through its (ε, δ).
+func TestLedgerPlotNeverRises(t *testing.T) {
+	l, _ := privacy.NewLedger(3, 1e-5)
+	s, _ := privacy.Calibrate(1.5, 1e-5/2)
+	if _, err := l.Charge(privacy.Release{GDP: s, TV: l.Budget().TV / 4, Epsilon: 1.5, Delta: 1e-5}); err != nil {
+		t.Fatal(err)
+	}
+	st := privacy.StateOf("k", l)
+	if b := st.Budget; privacy.CurveDelta(b.GDP, b.TV, 1.6*b.Epsilon) <= privacy.CurveDelta(b.GDP, b.TV, b.Epsilon) {
+		t.Fatal("the budget's CurveDelta does not rise within the chart: the case this test is for is gone")
+	}
+	p := ledgerPlot(st)
+	if len(p.Series) != 2 {
+		t.Fatalf("%d series, want the budget and what was spent", len(p.Series))
+	}
+	for _, sr := range p.Series {
+		for i := 1; i < len(sr.Y); i++ {
+			if sr.Y[i] > sr.Y[i-1]*(1+1e-12) {
+				t.Errorf("%s rises at ε = %.3g: %g after %g", sr.Name, sr.X[i], sr.Y[i], sr.Y[i-1])
+				break
+			}
+		}
+	}
+	b := p.Series[0]
+	for i, x := range b.X {
+		if math.Abs(x-3) < 1e-9 && math.Abs(b.Y[i]-1e-5) > 1e-5*1e-9 {
+			t.Errorf("the budget's curve at ε = 3: δ = %g, want 1e-05", b.Y[i])
 		}
 	}
 }

@@ -4,7 +4,6 @@ package ledger
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
@@ -22,9 +21,9 @@ func (r Refusal) plain() string {
 	if r.C.Cost.Epsilon > 0 {
 		s += fmt.Sprintf("This run asks for ε = %s. ", kit.G3(r.C.Cost.Epsilon))
 	}
-	if rem.Epsilon > 0.005 {
-		s += fmt.Sprintf("The largest ε that still fits is about %s: lower ε to that or less (the cost does not depend on the number of samples), "+
-			"or reset the table's budget (see below).", kit.G3(math.Floor(rem.Epsilon*100)/100))
+	if left, ok := roomLeft(rem.Epsilon); ok {
+		s += fmt.Sprintf("The largest ε that still fits is %s (rounded down): lower ε to that or less (the cost does not depend on the number of samples), "+
+			"or reset the table's budget (see below).", left)
 	} else {
 		s += "Nothing is left for another run; resetting the table's budget (see below) is the only way on, and it forgets what was spent."
 	}
