@@ -49,7 +49,7 @@ func TestEstimateSection(t *testing.T) {
 	}
 	// Issues 44 and 45: what a reader sees without opening a disclosure is plain words — the attacker's sentence first,
 	// no symbols of the arithmetic; ε, δ, GDP and the ball ‖θ‖ ≤ C are one click away.
-	shown := eval[string](p, `document.getElementById("est-excess").innerText + " " + document.getElementById("est-statement").innerText`)
+	shown := eval[string](p, `["est-excess", "est-statement", "est-ledger-summary", "est-eps-words"].map(id => document.getElementById(id).innerText).join(" ")`)
 	for _, jargon := range []string{"‖θ‖", "GDP", "gdp", "compose in squares", "not by adding ε's", "best θ with"} {
 		if strings.Contains(shown, jargon) {
 			t.Errorf("the result's visible text has %q: %q", jargon, shown)

@@ -608,7 +608,8 @@ func ledgerSummary(st *privacy.LedgerState) string {
 		asked += r.Epsilon
 	}
 	if sp.Releases > 0 && asked > sp.Epsilon+0.005 {
-		s += fmt.Sprintf(" (Spent is less than the ε the runs asked for, %s: releases compose exactly — Gaussian DP, not by adding ε's — "+
+		s += fmt.Sprintf(" (Spent is less than the ε the runs asked for, %s: privacy losses add up more gently than their ε's "+
+			"(see “What the table's budget means”), "+
 			"and a sampler keeps part of δ for its sampling error, so its guarantee at this table's δ is a little stronger than asked.)", kit.G3(asked))
 	}
 	return s

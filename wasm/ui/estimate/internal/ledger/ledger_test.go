@@ -81,7 +81,7 @@ func TestLedgerWording(t *testing.T) {
 		t.Errorf("the attacker's odds: %q", words)
 	}
 	if got := ledgerSummary(&st); got != "This table: 3 releases, spent ε = 2.77 of 3 (δ = 1e-05). "+words+" Room left: one more run at ε ≤ 0.661 (δ = 1e-05), or several smaller ones."+
-		" (Spent is less than the ε the runs asked for, 4.5: releases compose exactly — Gaussian DP, not by adding ε's — and a sampler keeps part of δ for its sampling error, so its guarantee at this table's δ is a little stronger than asked.)" {
+		" (Spent is less than the ε the runs asked for, 4.5: privacy losses add up more gently than their ε's (see “What the table's budget means”), and a sampler keeps part of δ for its sampling error, so its guarantee at this table's δ is a little stronger than asked.)" {
 		t.Errorf("summary %q", got)
 	}
 	// The refusal: plain words first (spent, asked, the largest ε that fits), the GDP detail after.
