@@ -247,3 +247,41 @@ func TestRangesNotCarried(t *testing.T) {
 	}
 	p.noConsoleErrors()
 }
+
+// TestFindRangesNarrow (issue 45 items 4 and 7): at 375 px, after private
+// ranges are found, the page stays 375 px wide (the quartile table scrolls
+// in its box), and the quartiles are written to the precision of the bins
+// they were read from (no 6-digit cells), with the columns spaced.
+func TestFindRangesNarrow(t *testing.T) {
+	p := openPage(t, "/", 375, 800)
+	p.waitJS(`window.dpsampleUIReady === true`, 60*time.Second)
+	eval[bool](p, `(localStorage.clear(), true)`)
+	p.setValue("est-data", "csv")
+	p.setValue("est-loss", "l1")
+	p.setValue("est-csv", smallCSV())
+	p.waitJS(`document.querySelectorAll("#est-features input").length === 5`, 5*time.Second)
+	p.checkFeatures("reading", "wind", "temp", "flag", "count")
+	p.click("est-find-ranges")
+	p.waitJS(`document.querySelector("#est-private-table table") !== null || document.getElementById("est-ranges-err").textContent !== ""`, 60*time.Second)
+	if s := p.text("#est-ranges-err"); s != "" {
+		t.Fatalf("finding ranges: %q", s)
+	}
+	if w := eval[int](p, `document.documentElement.scrollWidth`); w > 375 {
+		wide := eval[[]string](p, `[...document.querySelectorAll("#estimate *")].filter(e => e.getBoundingClientRect().right > 376 && ![...e.children].some(c => c.getBoundingClientRect().right > 376)).slice(0, 8).map(e => e.tagName + "#" + e.id + "." + e.className + " " + Math.round(e.getBoundingClientRect().right))`)
+		chain := eval[[]string](p, `(() => { const out = []; for (let e = document.getElementById("est-private-table"); e && e !== document.body; e = e.parentElement) { const cs = getComputedStyle(e); out.push(e.tagName + "#" + e.id + "." + e.className + " " + cs.display + " w=" + Math.round(e.getBoundingClientRect().width) + " minw=" + cs.minWidth + " minis=" + cs.minInlineSize); } return out })()`)
+		t.Errorf("after private ranges the page is %d px wide at 375 px: %v; parents %v", w, wide, chain)
+	}
+	cells := eval[[]string](p, `[...document.querySelectorAll("#est-private-table td:nth-child(n+3):nth-child(-n+5)")].map(td => td.textContent)`)
+	if len(cells) != 15 {
+		t.Fatalf("%d quartile cells, want 5 columns × 3", len(cells))
+	}
+	for _, c := range cells {
+		if n := len(strings.TrimLeft(strings.ReplaceAll(c, ".", ""), "-0")); n > 4 {
+			t.Errorf("quartile %q has %d significant digits: more than its bins support", c, n)
+		}
+	}
+	if pad := eval[string](p, `getComputedStyle(document.querySelector("#est-private-table td:nth-child(3)")).paddingLeft`); pad == "0px" {
+		t.Errorf("the quartile columns are not spaced (padding-left %s)", pad)
+	}
+	p.noConsoleErrors()
+}

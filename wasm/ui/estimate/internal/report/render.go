@@ -198,6 +198,26 @@ func Statement(r *mechanism.Result) string {
 // G6 formats a declared bound compactly.
 func G6(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 
+// AtStep writes a value read from bins of width step to the precision the
+// step supports (issue 45 item 7: a quartile of bins 10 wide is "40", not
+// "41.7312"): rounded to the power of ten at or below step, with as many
+// decimals as that power needs; 3 significant digits without a usable step.
+func AtStep(x, step float64) string {
+	if !(step > 0) || math.IsInf(step, 0) || math.IsNaN(x) || math.IsInf(x, 0) {
+		return strconv.FormatFloat(x, 'g', 3, 64)
+	}
+	e := int(math.Floor(math.Log10(step)))
+	g := math.Pow(10, float64(e))
+	if math.Abs(x/g) > 1e15 {
+		return strconv.FormatFloat(x, 'g', 3, 64)
+	}
+	v := math.Round(x/g) * g
+	if v == 0 {
+		v = 0 // no "-0"
+	}
+	return strconv.FormatFloat(v, 'f', max(0, -e), 64)
+}
+
 // TrivialNote sets the private model beside the trivial answer — the
 // majority class, or the median for every row — on the rows it was fitted
 // on, in the target's units, with a plain warning when the model does no
@@ -358,13 +378,14 @@ func PrivatePanel(id string, names []string, cols []domain.Column, eps, delta fl
 	for j, c := range cols {
 		tr := kit.El("tr")
 		lo, hi := NiceRange(c.Lo, c.Hi, c.Step)
-		for _, s := range []string{names[j], lo, G6(c.Q1), G6(c.Median), G6(c.Q3), hi} {
+		for _, s := range []string{names[j], lo, AtStep(c.Q1, c.Step), AtStep(c.Median, c.Step), AtStep(c.Q3, c.Step), hi} {
 			tr.AppendChild(kit.Text("td", s))
 		}
 		tbl.AppendChild(tr)
 	}
 	kit.AppendAll(wrap, kit.Text("p", fmt.Sprintf("The table, privately: ranges, quartiles and medians released by one (ε = %g, δ = %g)-DP "+
 		"release charged to this table's budget (they are private: fine to share). The quartiles are coarse — they come "+
-		"from the same noisy counts as the ranges, at no further cost.", eps, delta), "class", "help"), tbl)
+		"from the same noisy counts as the ranges, at no further cost, and are shown to the width of those counts' bins.", eps, delta), "class", "help"),
+		kit.AppendAll(kit.El("div", "class", "scroll"), tbl)) // a wide table scrolls inside the page at 375 px (issue 45 item 4)
 	return wrap
 }
