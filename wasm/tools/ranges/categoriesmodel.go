@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/dpsample/dpsample/core/dataset"
@@ -157,7 +158,24 @@ func runCategoriesModel(root string, splits int, w io.Writer) error {
 			}
 			note := variant
 			if variant == "found privately" {
-				note += fmt.Sprintf(" (%v)", found)
+				var keys []string
+				for k := range found {
+					keys = append(keys, k)
+				}
+				sort.Strings(keys)
+				var parts []string
+				for _, k := range keys {
+					name, n, _ := strings.Cut(k, ": ")
+					noun := " labels"
+					if n == "1" {
+						noun = " label"
+					}
+					parts = append(parts, fmt.Sprintf("%s: %s%s in %d of %d splits", name, n, noun, found[k], splits))
+				}
+				if len(parts) == 0 {
+					parts = []string{"none found"}
+				}
+				note += " (" + strings.Join(parts, "; ") + ")"
 			}
 			feat := "numeric"
 			if variant != "numeric only" {
