@@ -218,6 +218,16 @@ func TestTraceAttack(t *testing.T) {
 	if a := attrInt(p, "#trace-accused", "data-accused"); a < 1 {
 		t.Errorf("median: accused set has %d members, want ≥ 1", a)
 	}
+	// Issue 45 item 10: what was traced and why it matters, in one plain sentence first; the score's formula and Z/2 in a disclosure.
+	if s := p.text("#trace-accused"); !strings.HasPrefix(s, "From the published answer alone, Trace picked out person ") || !strings.Contains(s, "gives its people away") {
+		t.Errorf("median: the traced result's sentence %q", s)
+	}
+	if shown := eval[string](p, `document.getElementById("trace-stage-trace").innerText`); strings.Contains(shown, "Z/2") || strings.Contains(shown, "Uᵢⱼ") {
+		t.Errorf("stage 4 shows the score's formula outside its disclosure: %q", shown)
+	}
+	if s := p.text("#trace-score-how"); !strings.Contains(s, "Tardos' asymmetric score") || !strings.Contains(s, "Z/2") {
+		t.Errorf("stage 4's disclosure %q", s)
+	}
 	p.shot("#trace-stage-mechanism", "trace-3-median-output")
 	p.shot("#trace-stage-trace", "trace-4-median-scores")
 

@@ -55,7 +55,7 @@ func (v *traceView) buildSetup() {
 			"and 2d₀ all-1 dummy columns are added and all D = 5d₀ columns are shuffled by a secret permutation. A real column where "+
 			"everybody happens to agree looks exactly like a dummy, which is what makes the code robust: an algorithm that gets some "+
 			"unanimous columns wrong cannot tell whether it hit a real one. Tracing (stage 4) scores each person against the rounded "+
-			"answer and accuses everyone whose score reaches Z/2, with Z = 20n·ln(n/ξ)."),
+			"answer and accuses everyone whose score clears a line set in advance (Z/2, with Z = 20n·ln(n/ξ))."),
 		v.setup.lengths, v.setup.counts)
 	v.root.AppendChild(s)
 	kit.On(form, "submit", false, func(e kit.Event) { e.PreventDefault() })

@@ -176,13 +176,17 @@ func (v *traceView) buildScores() {
 	v.walk.accusedOut = kit.El("p", "id", v.pre+"-accused", "class", "result", "aria-live", "polite")
 	css(v.walk.accusedOut, "font-size", "16px")
 	v.walk.scoreNote = kit.Text("p", "", "class", "detail")
-	kit.AppendAll(s, v.narrationWithNote("Trace undoes the permutation, drops the dummy columns and scores every person on the real ones: "+
-		"Sᵢ = Σⱼ cⱼ·Uᵢⱼ with Uᵢⱼ = √((1−pⱼ)/pⱼ) when person i has a 1 and −√(pⱼ/(1−pⱼ)) when not (Tardos' asymmetric score). "+
-		"Everyone with Sᵢ ≥ Z/2 (the threshold of stage 1) is in the accused set A, and Trace returns one of them at random, or ⊥. "+
-		fmt.Sprintf("The grey bars are %d ghosts: fresh rows from the same biases that no mechanism ever saw — innocents, to show where an outsider's score lands. "+
-			"A ghost over the threshold is an innocent Trace would accuse: a false accusation, whose rate stage 6 measures (soundness). "+
-			"On how Trace picks among several accused, see ", traceGhosts), 4, "."),
-		v.walk.accusedOut, v.walk.scores, v.walk.scoreNote)
+	how := kit.El("details", "id", v.pre+"-score-how", "class", "paper-notes")
+	kit.AppendAll(how, kit.Text("summary", "The score and the threshold"),
+		v.narrationWithNote("Trace undoes the permutation, drops the dummy columns and scores every person on the real ones: "+
+			"Sᵢ = Σⱼ cⱼ·Uᵢⱼ with Uᵢⱼ = √((1−pⱼ)/pⱼ) when person i has a 1 and −√(pⱼ/(1−pⱼ)) when not (Tardos' asymmetric score). "+
+			"Everyone with Sᵢ ≥ Z/2 (the threshold of stage 1) is in the accused set A, and Trace returns one of them at random, or ⊥. "+
+			"On how Trace picks among several accused, see ", 4, "."))
+	kit.AppendAll(s, narration("Trace compares the rounded answer with each person's row of the code: a person whose bits the answer "+
+		"repeats where the code made that unlikely gets a high score, and everyone whose score clears the line is accused. "+
+		fmt.Sprintf("The grey bars are %d ghosts: fresh rows from the same code that no mechanism ever saw — innocents, to show where an outsider's score lands. "+
+			"A ghost over the line is an innocent Trace would accuse: a false accusation, whose rate stage 6 measures.", traceGhosts)),
+		v.walk.accusedOut, v.walk.scores, v.walk.scoreNote, how)
 	v.root.AppendChild(s)
 }
 
@@ -243,9 +247,12 @@ func (v *traceView) drawScores(ex *lowerbound.Experiment, m traceMech) {
 		for i, a := range d.Accused {
 			names[i] = strconv.Itoa(a + 1)
 		}
-		who = fmt.Sprintf("Accused set A = {%s}; Trace returns person %d.", strings.Join(names, ", "), *d.Returned+1)
+		who = fmt.Sprintf("From the published answer alone, Trace picked out person %d as someone in the data: an answer this accurate "+
+			"gives its people away, which is why a private method must be less accurate. (Accused set A = {%s}; Trace returns person %d.)",
+			*d.Returned+1, strings.Join(names, ", "), *d.Returned+1)
 	} else {
-		who = "A = ∅: Trace returns ⊥ — nobody is identified."
+		who = "Trace could not pick out anyone from this answer: it does not give its people away — and, by the same argument, it cannot " +
+			"be accurate on every table. (A = ∅: Trace returns ⊥.)"
 	}
 	v.walk.accusedOut.SetTextContent(who)
 	v.walk.accusedOut.SetAttribute("data-accused", strconv.Itoa(len(d.Accused)))
@@ -264,7 +271,7 @@ func (v *traceView) drawScores(ex *lowerbound.Experiment, m traceMech) {
 	case d.Returned != nil:
 		why = "The answer carries the members' bits: their scores climb far above the ghosts'."
 	case maxAbs(d.Scores) < 0.01*d.Threshold:
-		why = "Every score is about 0: the rounded word has (almost) no 1s on the real columns, and Tardos' asymmetric score only counts columns with cⱼ = 1."
+		why = "Every score is about 0: the rounded answer has (almost) no 1s on the real columns, and the score counts only the 1s."
 	default:
 		why = "The answer carries too little of anyone's bits: nobody clears the threshold, and the members are hard to tell from the ghosts."
 	}
