@@ -242,6 +242,8 @@ func TestElementAttributeErrors(t *testing.T) {
 		{"dp-median", `epsilon="9"`, []string{`epsilon="9"`, "a number from 0.1 to 5"}},
 		{"dp-median", `delta="0.01"`, []string{`delta="0.01" must be below 1/500`}},
 		{"dp-bounds", `epsilonn="2"`, []string{`unknown attribute epsilonn="2"`, "n, d, rank, epsilon, delta, g, radius, prefix"}},
+		{"dp-membership", `draws="50"`, []string{`draws="50"`, "an integer from 1000 to 1e6"}},
+		{"dp-membership", `broken="yes"`, []string{`broken="yes"`, `one of "0", "1"`}},
 	}
 	for i, c := range cases {
 		id := fmt.Sprintf("bad%d", i)
@@ -292,8 +294,8 @@ func TestElementAttributeErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	schema := eval[map[string][]string](p, `import(new URL("site/elements.js", document.baseURI).href).then(m => Object.fromEntries(Object.entries(m.SCHEMA).map(([k, v]) => [k, Object.keys(v.attrs)])))`)
-	if len(schema) != 6 {
-		t.Errorf("SCHEMA has %d elements, want 6: %v", len(schema), schema)
+	if len(schema) != 7 {
+		t.Errorf("SCHEMA has %d elements, want 7: %v", len(schema), schema)
 	}
 	for tag, attrs := range schema {
 		i := strings.Index(string(doc), "### `<"+tag+">`")
