@@ -434,8 +434,8 @@ func (v *estimateView) features() []string {
 // why under it.
 func (v *estimateView) followRows(n int) {
 	d := ledger.RowsDeltaText(n)
-	note := ""
-	if n > 10_000 {
+	note := "" // the page's own δ needs no word
+	if d != ledger.RowsDeltaText(0) {
 		note = fmt.Sprintf("set to %s for %s: δ must stay well below 1/n", d, kit.Count(n, "row"))
 	}
 	if v.deltaAuto && v.delta.Input.Value() != d {

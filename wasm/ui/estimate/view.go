@@ -240,7 +240,7 @@ func Build(root kit.Elem) {
 	v.rangesBox = kit.El("fieldset", "class", "features", "id", id+"-ranges")
 	v.rangesErr = kit.El("div", "id", id+"-ranges-err", "class", "error", "role", "alert")
 	v.eps = kit.NewNumberField(id+"-epsilon", "ε (epsilon)", kit.Attr(root, "epsilon", "1"), "any", "privacy loss; smaller is more private")
-	v.delta = kit.NewNumberField(id+"-delta", "δ (delta)", kit.Attr(root, "delta", "1e-5"), "any", "in (0, 1); should be ≪ 1/n")
+	v.delta = kit.NewNumberField(id+"-delta", "δ (delta)", kit.Attr(root, "delta", ledger.RowsDeltaText(0)), "any", "in (0, 1); should be ≪ 1/n")
 	// δ follows a file's row count (rowsDelta) until the user (or the
 	// element's delta attribute) sets it.
 	v.deltaAuto = kit.Attr(root, "delta", "") == ""
