@@ -36,11 +36,16 @@ type BallMin struct {
 // thousands, and the run time of the call that also releases θ told them
 // apart. Callers choose iters from public sizes (mechanism.fit: n, d).
 func (s *Set) MinimizeInBall(radius float64, iters int) BallMin {
-	return s.MinimizeInBallBy(radius, iters, func(x, g []float64) float64 {
-		f := s.Mean(x)
-		s.Subgradient(x, g)
-		return f
-	}, nil)
+	return s.MinimizeInBallBy(radius, iters, s.MeanSubgradient, nil)
+}
+
+// MeanSubgradient returns L(x) and sets g to a subgradient of L at x: a
+// Mean and a Subgradient pass, the ValueGrad of any loss (a smooth one can
+// use one Linearize pass instead).
+func (s *Set) MeanSubgradient(x, g []float64) float64 {
+	f := s.Mean(x)
+	s.Subgradient(x, g)
+	return f
 }
 
 // ValueGrad returns L(x) and sets g to a subgradient of L at x (the gradient

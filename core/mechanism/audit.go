@@ -241,17 +241,9 @@ func Audit(ctx context.Context, c AuditConfig) (AuditResult, error) {
 		}
 		quantile = func(q float64) float64 { return tailQuantile(tail[0], q, 1/math.Sqrt(pl.Eta*pl.Mu)) }
 	} else {
-		sigma := 1 / math.Sqrt(pl.Eta*pl.Mu)
-		mean := func(y []float64) float64 {
-			s := 0.0
-			for _, v := range y {
-				s += math.Copysign(1, v)
-			}
-			return pl.G * s / (float64(n) * pl.Mu)
-		}
-		mD, mD2 := mean(ys[0]), mean(ys[1])
-		if w := math.Max(math.Abs(mD), math.Abs(mD2)) + 40*sigma; w > AuditFar-2 {
-			return res, checks.Errorf("epsilon", "small enough that the output lies in the linear window (|m| + 40σ = %s > %d)", checks.Fmt(w), AuditFar-2)
+		mD, mD2, sigma, err := farPairLaw(pl, n)
+		if err != nil {
+			return res, err
 		}
 		tail[0] = func(t float64) float64 { return privacy.Phi((mD - t) / sigma) }
 		tail[1] = func(t float64) float64 { return privacy.Phi((mD2 - t) / sigma) }
@@ -417,6 +409,27 @@ func (p *prepared) setConstants(eta, mu float64) error {
 	}
 	pl.Grid = grid(*pl)
 	return nil
+}
+
+// farPairLaw is the far pair's exact law under the plan pl of n rows:
+// π = N(m, σ²) for the targets auditPair(n, side), with
+// m(side) = G·Σᵢ sign(yᵢ)/(nμ) and σ = 1/√(ημ), for side −1 (mMinus) and
+// +1 (mPlus). It is refused, naming epsilon, when |m| + 40σ would leave the
+// window |θ| < AuditFar where the loss is linear (and the law Gaussian).
+func farPairLaw(pl Plan, n int) (mMinus, mPlus, sigma float64, err error) {
+	sigma = 1 / math.Sqrt(pl.Eta*pl.Mu)
+	mean := func(side float64) float64 {
+		s := 0.0
+		for _, v := range auditPair(n, side) {
+			s += math.Copysign(1, v)
+		}
+		return pl.G * s / (float64(n) * pl.Mu)
+	}
+	mMinus, mPlus = mean(-1), mean(1)
+	if w := math.Max(math.Abs(mMinus), math.Abs(mPlus)) + 40*sigma; w > AuditFar-2 {
+		return 0, 0, 0, checks.Errorf("epsilon", "such that the output lies in the far pair's linear window (|m| + 40σ = %s > %d)", checks.Fmt(w), AuditFar-2)
+	}
+	return mMinus, mPlus, sigma, nil
 }
 
 // auditPair returns the far pair's targets: one at side·A, the others

@@ -60,18 +60,12 @@ func fitPasses(n, d int, smooth bool) float64 {
 func fit(set *loss.Set, sh *loss.Sharded, theta []float64, radius float64, after func(t, iters int)) Fit {
 	n, d := set.N(), set.Dim()
 	iters := fitIters(n, d)
-	var eval loss.ValueGrad
+	eval := loss.ValueGrad(set.MeanSubgradient)
 	if _, smooth := set.Smooth(); smooth {
 		lin := make([]float64, 3*n)
 		eval = func(x, g []float64) float64 { return set.Linearize(x, g, lin) }
 		if sh != nil {
 			eval = func(x, g []float64) float64 { return sh.Linearize(x, g, lin) }
-		}
-	} else {
-		eval = func(x, g []float64) float64 {
-			f := set.Mean(x)
-			set.Subgradient(x, g)
-			return f
 		}
 	}
 	var step func(int)

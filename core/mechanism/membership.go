@@ -2,7 +2,6 @@ package mechanism
 
 import (
 	"context"
-	"math"
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/privacy"
@@ -54,6 +53,15 @@ import (
 // MembershipLevels are the false-alarm levels q_j the thresholds are set at.
 var MembershipLevels = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7}
 
+// Limits of MembershipConfig's fields: Membership refuses a value outside
+// them, naming the field (and the JS API reads them with the same limits).
+const (
+	MembershipMinN, MembershipMaxN         = 2, 1000
+	MembershipMinDraws, MembershipMaxDraws = 100, 10_000_000
+	MembershipMinAlpha, MembershipMaxAlpha = 1e-9, 0.5
+	MembershipMinNoise, MembershipMaxNoise = 0.05, 20
+)
+
 // MembershipConfig is one attack. Zero fields take the defaults.
 type MembershipConfig struct {
 	Epsilon float64 `json:"epsilon"` // the promised ε of each release
@@ -76,7 +84,7 @@ type MembershipPoint struct {
 	CatchLo      float64 `json:"catchLo"`
 	CatchHi      float64 `json:"catchHi"`
 	ExactCatch   float64 `json:"exactCatch"` // P_in(θ > t_j) under the exact law of the mechanism run
-	Bound        float64 `json:"bound"`      // the promise at the largest false alarm: privacy.Catch(GDP, FalseAlarmHi, 0)
+	Bound        float64 `json:"bound"`      // the promise at the largest false alarm: privacy.CatchClosed(GDP, FalseAlarmHi)
 	Above        bool    `json:"above"`      // CatchLo > Bound: this test refutes the promise
 }
 
@@ -112,10 +120,10 @@ func Membership(ctx context.Context, c MembershipConfig, progress func(done, tot
 	for _, err := range []error{
 		checks.Epsilon("epsilon", c.Epsilon),
 		checks.Delta("delta", c.Delta),
-		checks.IntRange("n", c.N, 2, 1000),
-		checks.IntRange("draws", c.Draws, 100, 10_000_000),
-		checks.InRange("alpha", c.Alpha, 1e-9, 0.5),
-		checks.InRange("noise", c.Noise, 0.05, 20),
+		checks.IntRange("n", c.N, MembershipMinN, MembershipMaxN),
+		checks.IntRange("draws", c.Draws, MembershipMinDraws, MembershipMaxDraws),
+		checks.InRange("alpha", c.Alpha, MembershipMinAlpha, MembershipMaxAlpha),
+		checks.InRange("noise", c.Noise, MembershipMinNoise, MembershipMaxNoise),
 	} {
 		if err != nil {
 			return res, err
@@ -139,17 +147,9 @@ func Membership(ctx context.Context, c MembershipConfig, progress func(done, tot
 	}
 	pl := ps[0].plan
 	res.RunGDP, res.Method = pl.GDP, pl.Method
-	sigma := 1 / math.Sqrt(pl.Eta*pl.Mu)
-	mean := func(side float64) float64 {
-		s := 0.0
-		for _, v := range auditPair(n, side) {
-			s += math.Copysign(1, v)
-		}
-		return pl.G * s / (float64(n) * pl.Mu)
-	}
-	mIn, mOut := mean(1), mean(-1)
-	if w := math.Max(math.Abs(mIn), math.Abs(mOut)) + 40*sigma; w > AuditFar-2 {
-		return res, checks.Errorf("epsilon", "large enough that the releases lie in the tables' linear window (|m| + 40σ = %s > %d)", checks.Fmt(w), AuditFar-2)
+	mOut, mIn, sigma, err := farPairLaw(pl, n)
+	if err != nil {
+		return res, err
 	}
 	J := len(MembershipLevels)
 	ts := make([]float64, J)
@@ -199,31 +199,11 @@ func Membership(ctx context.Context, c MembershipConfig, progress func(done, tot
 			ExactCatch: privacy.Phi((mIn - t) / sigma)}
 		pt.FalseAlarmLo, pt.FalseAlarmHi = stats.ClopperPearson(hits[1][j], c.Draws, level)
 		pt.CatchLo, pt.CatchHi = stats.ClopperPearson(hits[0][j], c.Draws, level)
-		pt.Bound = catchBound(res.GDP, pt.FalseAlarmHi)
+		pt.Bound = privacy.CatchClosed(res.GDP, pt.FalseAlarmHi)
 		pt.Above = pt.CatchLo > pt.Bound
 		res.Above = res.Above || pt.Above
 		res.Points = append(res.Points, pt)
 	}
-	for k := 0; k <= 100; k++ {
-		a := float64(k) / 100
-		res.Curve = append(res.Curve, [2]float64{a, catchBound(res.GDP, a)})
-	}
+	res.Curve = privacy.CatchCurve(res.GDP, 100)
 	return res, nil
-}
-
-// catchBound is 1 − T_s(α) (privacy.Catch with no TV) for α in [0, 1],
-// with the ends (0 at α = 0, 1 at α = 1) that Catch's domain leaves out.
-func catchBound(s, alpha float64) float64 {
-	switch {
-	case alpha <= 0:
-		return 0
-	case alpha >= 1:
-		return 1
-	}
-	a := math.Min(math.Max(alpha, privacy.MinAlpha), privacy.MaxAlpha)
-	b, err := privacy.Catch(s, a, 0)
-	if err != nil {
-		return 1
-	}
-	return b
 }

@@ -53,6 +53,35 @@ func Catch(mu, alpha, tv float64) (float64, error) {
 	return math.Min(1, Phi(mu-PhiInvUpper(a))+tv), nil
 }
 
+// CatchClosed is Catch(μ, α, 0) over the closed interval α ∈ [0, 1]: 0 at
+// α = 0 and 1 at α = 1, the ends Catch's domain leaves out, and α clamped
+// to [MinAlpha, MaxAlpha] between them. For drawing the trade-off and for a
+// bound at an interval's end (an error, μ < 0 or NaN, gives 1: no promise).
+func CatchClosed(mu, alpha float64) float64 {
+	switch {
+	case alpha <= 0:
+		return 0
+	case alpha >= 1:
+		return 1
+	}
+	c, err := Catch(mu, math.Min(math.Max(alpha, MinAlpha), MaxAlpha), 0)
+	if err != nil {
+		return 1
+	}
+	return c
+}
+
+// CatchCurve is the promise of a μ-GDP release drawn: (α, CatchClosed(μ, α))
+// for α = 0, 1/k, …, 1.
+func CatchCurve(mu float64, k int) [][2]float64 {
+	out := make([][2]float64, 0, k+1)
+	for i := 0; i <= k; i++ {
+		a := float64(i) / float64(k)
+		out = append(out, [2]float64{a, CatchClosed(mu, a)})
+	}
+	return out
+}
+
 // LedgerCatch is Catch for everything a ledger's history released: the
 // releases compose to μ = √Σ s_i² and their slacks add, tv = Σ TV_i (the
 // ledger's own composition, Dong–Roth–Su Corollary 3.3 and the coupling of

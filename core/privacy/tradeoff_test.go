@@ -121,3 +121,22 @@ func TestAttackerSentence(t *testing.T) {
 		t.Errorf("catch at ε = 1: %g", c)
 	}
 }
+
+// TestCatchCurve: the closed-interval catch is Catch inside (0, 1), 0 and 1
+// at the ends, and the curve runs over k + 1 equally spaced α.
+func TestCatchCurve(t *testing.T) {
+	s1, _ := Calibrate(1, 1e-5)
+	c := CatchCurve(s1, 20)
+	if len(c) != 21 || c[0] != [2]float64{0, 0} || c[20] != [2]float64{1, 1} {
+		t.Fatalf("curve ends %v … %v (%d points)", c[0], c[len(c)-1], len(c))
+	}
+	for _, p := range c[1:20] {
+		want, _ := Catch(s1, p[0], 0)
+		if p[1] != want {
+			t.Errorf("α = %g: %v, want Catch's %v", p[0], p[1], want)
+		}
+	}
+	if got := CatchClosed(-1, 0.5); got != 1 {
+		t.Errorf("CatchClosed with a negative gdp: %v, want 1 (no promise)", got)
+	}
+}

@@ -242,16 +242,20 @@ func membership(a []js.Value) (any, error) {
 	if c.Delta, err = o.Num("delta", checks.Delta); err != nil {
 		return nil, rc.Finish(err)
 	}
-	if c.N, err = o.Int("n", 2, 1000, true, 0); err != nil {
+	if c.N, err = o.Int("n", mechanism.MembershipMinN, mechanism.MembershipMaxN, true, 0); err != nil {
 		return nil, rc.Finish(err)
 	}
-	if c.Draws, err = o.Int("draws", 100, 10_000_000, true, 0); err != nil {
+	if c.Draws, err = o.Int("draws", mechanism.MembershipMinDraws, mechanism.MembershipMaxDraws, true, 0); err != nil {
 		return nil, rc.Finish(err)
 	}
-	if c.Alpha, err = o.OptNum("alpha", 0, func(f string, x float64) error { return checks.InRange(f, x, 1e-9, 0.5) }); err != nil {
+	if c.Alpha, err = o.OptNum("alpha", 0, func(f string, x float64) error {
+		return checks.InRange(f, x, mechanism.MembershipMinAlpha, mechanism.MembershipMaxAlpha)
+	}); err != nil {
 		return nil, rc.Finish(err)
 	}
-	if c.Noise, err = o.OptNum("noise", 0, func(f string, x float64) error { return checks.InRange(f, x, 0.05, 20) }); err != nil {
+	if c.Noise, err = o.OptNum("noise", 0, func(f string, x float64) error {
+		return checks.InRange(f, x, mechanism.MembershipMinNoise, mechanism.MembershipMaxNoise)
+	}); err != nil {
 		return nil, rc.Finish(err)
 	}
 	seed, err := o.Seed()

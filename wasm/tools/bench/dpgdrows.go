@@ -124,7 +124,8 @@ func dpgdRowsData(n int, seed uint64) ([][]float64, []float64) {
 // dpgdBrowserJS draws n rows of the section's law in the page (a seeded
 // xorshift; the same law as dpgdRowsData, other draws) and times one
 // mechanism.sample call with method "dp-gd" on every core the page offers,
-// the rows sent as one Float64Array as the page sends them.
+// the rows sent as one Float64Array as the page sends them; it returns a
+// DPGDBrowserRow's fields but n and runnable.
 const dpgdBrowserJS = `(async (n) => {
   const d = await dpsampleRemote;
   let st = 0x9E3779B9 ^ n;
@@ -142,21 +143,10 @@ const dpgdBrowserJS = `(async (n) => {
                method: "dp-gd", workers: navigator.hardwareConcurrency, seed: 43};
   const t0 = performance.now();
   const res = await d.mechanism.sample(req);
-  const s = (performance.now() - t0) / 1000;
-  return {s, workers: res.plan.workers, isolated: crossOriginIsolated, t: res.plan.steps,
+  const seconds = (performance.now() - t0) / 1000;
+  return {seconds, workers: res.plan.workers, isolated: crossOriginIsolated, t: res.plan.steps,
           passes: res.plan.work.passes + res.plan.work.referencePasses, accuracy: res.fit.accuracy ?? 0, note: res.diagnostics.note || ""};
 })`
-
-// dpgdBrowserResult is what dpgdBrowserJS returns.
-type dpgdBrowserResult struct {
-	S        float64 `json:"s"`
-	Workers  int     `json:"workers"`
-	Isolated bool    `json:"isolated"`
-	T        int     `json:"t"`
-	Passes   float64 `json:"passes"`
-	Accuracy float64 `json:"accuracy"`
-	Note     string  `json:"note"`
-}
 
 // dpgdBrowser measures the Chromium rows (one call per n, after a warm-up
 // call at 10⁴ that is not reported).
@@ -170,8 +160,9 @@ func dpgdBrowser(br *chrome.Browser) ([]DPGDBrowserRow, string, error) {
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Minute)
 		defer cancel()
 		load := runnable()
-		r, err := chromedp.Run(cctx, chromedp.Evaluate[dpgdBrowserResult](fmt.Sprintf("%s(%d)", dpgdBrowserJS, n), chromedp.EvalAwaitPromise))
-		return DPGDBrowserRow{N: n, Workers: r.Workers, Isolated: r.Isolated, T: r.T, Passes: r.Passes, Seconds: r.S, Accuracy: r.Accuracy, Note: r.Note, Runnable: load}, err
+		r, err := chromedp.Run(cctx, chromedp.Evaluate[DPGDBrowserRow](fmt.Sprintf("%s(%d)", dpgdBrowserJS, n), chromedp.EvalAwaitPromise))
+		r.N, r.Runnable = n, load
+		return r, err
 	}
 	if _, err := run(10_000); err != nil {
 		return nil, "", err

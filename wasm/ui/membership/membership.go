@@ -141,28 +141,35 @@ func hundredths(c float64) string {
 
 func (v *view) start() {
 	v.formErr.SetTextContent("")
+	cfg, err := v.read()
+	if err != nil {
+		var shown kit.ShownError
+		if !errors.As(err, &shown) {
+			v.formErr.SetTextContent(err.Error())
+		}
+		v.run.FailedStart("the message above Run", nil)
+		return
+	}
+	v.attack(cfg)
+}
+
+// read is the form's attack: ε, δ, the answers per table, and the noise
+// (0.5 when the mechanism is broken); a field's error is shown beside it.
+func (v *view) read() (mechanism.MembershipConfig, error) {
 	eps, delta, err := v.readPromise()
-	if err == nil {
-		var n int
-		n, err = v.draws.IntIn("draws", minDraws, maxDraws)
-		v.draws.SetError(err)
-		if err != nil {
-			err = kit.Shown(err)
-		}
-		if err == nil {
-			cfg := mechanism.MembershipConfig{Epsilon: eps, Delta: delta, Draws: n, Noise: 1}
-			if v.broken.Checked() {
-				cfg.Noise = 0.5
-			}
-			v.attack(cfg)
-			return
-		}
+	if err != nil {
+		return mechanism.MembershipConfig{}, err
 	}
-	var shown kit.ShownError
-	if !errors.As(err, &shown) {
-		v.formErr.SetTextContent(err.Error())
+	n, err := v.draws.IntIn("draws", minDraws, maxDraws)
+	v.draws.SetError(err)
+	if err != nil {
+		return mechanism.MembershipConfig{}, kit.Shown(err)
 	}
-	v.run.FailedStart("the message above Run", nil)
+	cfg := mechanism.MembershipConfig{Epsilon: eps, Delta: delta, Draws: n, Noise: 1}
+	if v.broken.Checked() {
+		cfg.Noise = 0.5
+	}
+	return cfg, nil
 }
 
 // attack runs mechanism.membership in the worker, with progress.
@@ -241,14 +248,8 @@ func (v *view) draw() {
 		return
 	}
 	var xs, ys []float64
-	for k := 0; k <= 200; k++ {
-		a := float64(k) / 200
-		xs = append(xs, a)
-		c := a
-		if a > 0 && a < 1 {
-			c, _ = privacy.Catch(v.s, math.Max(a, privacy.MinAlpha), 0)
-		}
-		ys = append(ys, c)
+	for _, pt := range privacy.CatchCurve(v.s, 200) {
+		xs, ys = append(xs, pt[0]), append(ys, pt[1])
 	}
 	p := &plot.Plot{
 		Title: fmt.Sprintf("Membership test against a (%s)-private answer", v.promiseLabel()), XLabel: "false alarms (outsiders wrongly accused)",
