@@ -128,6 +128,12 @@ func coarseThreshold(p Plan) float64 {
 	return math.Ceil(p.Sigma1*math.Sqrt2*privacy.PhiInvUpper(FalseMode/(2*sideBins)) + 1)
 }
 
+// coarseClusterThreshold is τ_16 at FalseCluster: a pair of empty bins
+// reaches it with probability ≤ FalseCluster/(2M) (coarseThreshold's bound).
+func coarseClusterThreshold(p Plan) float64 {
+	return math.Ceil(p.Sigma1*math.Sqrt2*privacy.PhiInvUpper(FalseCluster/(2*sideBins)) + 1)
+}
+
 // argmaxIn is the first index of the largest value of c[lo:hi].
 func argmaxIn(c []float64, lo, hi int) int {
 	best := lo
@@ -167,6 +173,7 @@ type stage1 struct {
 	win            window
 	pinLo, pinHi   bool // the end is 0 by the zero rule: stage 2 does not trim it
 	found          bool
+	guess          bool // the mode is the coarse guess of a column the noise hides
 	modeLo, modeHi float64
 	// beyondLo, beyondHi are where an end moves when stage 2 counts rows
 	// past it (beyond).
@@ -207,13 +214,26 @@ func beyond(c []float64, lo, hi float64) (bl, bh float64) {
 }
 
 // magnitudeWindow post-processes stage 1's noisy counts (package doc, "Stage
-// 1"): the mode's run grown through its neighbours, one bin of margin
-// outwards, zero included when it is seen or when the run starts at or below
-// 1 in magnitude, a side of zero with no trusted bin given the unit scale.
+// 1"): the mode's run grown through its neighbours, zero included when it is
+// seen or when the run starts at or below 1 in magnitude, a side of zero with
+// no trusted bin given the unit scale; with one stage, a guess reaches past
+// its run when the table's rows are not all accounted for.
 func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
+	n := float64(p.N)
+	one := p.Stages == 1
+	unit := zeroBin + 1 - MinExp // the bin [1, 4)
+	wlo, whi := zeroBin-plausibleBins, zeroBin+plausibleBins+1
 	mode := argmaxIn(c, 0, Bins1)
+	if !ru.anyMode && (mode < wlo || mode >= whi) && c[mode] < p.ClusterThreshold {
+		// A mode beyond the plausible window must stand as clear of the
+		// noise as a cluster: one of the 24 bins out there reaches τ_m by
+		// noise alone in about one column-draw in a thousand, and its range
+		// is then orders of magnitude off.
+		mode = argmaxIn(c, wlo, whi)
+	}
 	s := stage1{found: c[mode] >= p.ModeThreshold}
 	run := mode // the other end of the mode's run: the coarse mode's pair
+	zeroOne := false
 	if !s.found && !ru.noCoarse {
 		// The coarse fallback: the same noisy counts summed over every pair
 		// of neighbouring bins of one side (a factor 16; post-processing),
@@ -222,14 +242,27 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 		// τ_16 (coarseThreshold); it is the mode's run either way (its sum
 		// is a better guess than one bin of noise), its larger bin the mode.
 		i, sum := coarseMode(c, 0, Bins1)
+		if !ru.anyMode && (i < wlo || i+1 >= whi) && sum < coarseClusterThreshold(p) {
+			i, sum = coarseMode(c, wlo, whi)
+		}
 		s.found = sum >= coarseThreshold(p)
 		if !s.found && !ru.noPlausible {
-			// Not found: the guess is kept to the public window of plausible
+			// Not found: the guess is kept to the public window of likely
 			// magnitudes, so that a column the noise hides gets a range of
 			// its likely scale, not one at 10³⁰⁰.
-			i, sum = coarseMode(c, zeroBin-plausibleBins, zeroBin+plausibleBins+1)
+			i, sum = guessPair(c, p, ru)
 		}
+		s.guess = !s.found
+		zo := c[zeroBin] + c[unit]
 		switch {
+		case !ru.noZeroOne && zo > sum && zo >= n-ZeroOne*p.Sigma1*math.Sqrt2:
+			// The zero bin and the unit bin hold the table between them (a
+			// 0/1 or small-integer column): they are its run, zero included.
+			s.found, s.guess, zeroOne = zo >= coarseThreshold(p), false, true
+			mode, run = unit, unit
+			if c[zeroBin] > c[unit] {
+				mode, run = zeroBin, zeroBin
+			}
 		case !s.found && c[zeroBin]*math.Sqrt2 >= sum && !ru.noZeroGuess:
 			// The zero bin stands as many noise scales clear as any pair
 			// (c₀/σ₁ ≥ sum/(σ₁√2)): a mostly-zero column keeps its zero
@@ -237,10 +270,15 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 			// columns: a pair of noise would take the guess away from its
 			// ones in a fifth of the draws).
 			mode, run = zeroBin, zeroBin
-		case c[i+1] > c[i]:
-			mode, run = i+1, i
 		default:
-			mode, run = i, i+1
+			if c[i+1] > c[i] {
+				mode, run = i+1, i
+			} else {
+				mode, run = i, i+1
+			}
+			if s.guess && !ru.noTie {
+				run = tieEnd(c, p, i, sum, run)
+			}
 		}
 	}
 	s.modeLo, s.modeHi = magnitudeEdges(mode)
@@ -257,7 +295,17 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 		return -1
 	}
 	pos, neg := core(zeroBin+1, Bins1), core(0, zeroBin)
-	zero := mode == zeroBin || c[zeroBin] >= p.GrowThreshold
+	if one && !ru.noHidden && mode == zeroBin && pos < 0 && neg < 0 && !zeroOne {
+		// A zero mode, no other bin trusted, but rows the zero and unit
+		// bins do not hold, u = n − c₀ − c₁ ≥ z_0·σ₁√2 (the sum's noise
+		// scale): they lie past the unit bin, and the range reaches the top
+		// of the largest pair of the beyondBins bins from it.
+		if u := n - c[zeroBin] - math.Max(c[unit], 0); u >= HiddenZero*p.Sigma1*math.Sqrt2 {
+			i, _ := coarseMode(c, unit, unit+beyondBins)
+			pos = i + 1
+		}
+	}
+	zero := mode == zeroBin || c[zeroBin] >= p.GrowThreshold || zeroOne
 	if ru.noZero {
 		zero = mode == zeroBin
 	}
@@ -270,12 +318,19 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 		}
 		return core, core
 	}
-	// The outer margin: one more bin when the neighbour beyond the run
-	// reaches τ_1 = ⌈σ₁ + ½⌉ (a tail too thin to grow into), else half a bin
-	// (a factor 2) — with one stage. With two stages the window is always
-	// a bin wider, and stage 2 trims what is empty.
+	// The outer edge of a run ending at bin b: with two stages one bin
+	// further (stage 2 trims what is empty); with one stage the run's own
+	// edge (nothing would trim a margin, and a factor 2 or 4 of width on
+	// every column cost more than the thin tails it kept: rows past the run
+	// are the hidden-rows rule's).
 	outer := func(b, next int) float64 {
 		lo, hi := magnitudeEdges(b)
+		if one && !ru.halfMargin && !ru.fullMargin {
+			if b < zeroBin {
+				return lo
+			}
+			return hi
+		}
 		if p.Stages == 2 || ru.fullMargin || next < 0 || next >= Bins1 || c[next] >= roundedThreshold(p.Sigma1, 1) {
 			if next < 0 || next >= Bins1 {
 				next = b
@@ -294,6 +349,23 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 	if pos >= 0 {
 		i, j := seed(pos)
 		a, b := grow(c, i, j, zeroBin+1, Bins1, p.ClusterThreshold, p.GrowThreshold)
+		if one && s.guess && !ru.noHidden && neg < 0 && b+1 < Bins1 {
+			// Hidden rows: a guess whose run (from the unit bin up) and
+			// zero bin leave u = n − Σ c̃ ≥ z_h·σ₁√k rows unexplained (k
+			// counts summed, the noise of u) reaches one bin further.
+			u, k := n, 0.0
+			for q := max(a, unit); q <= b; q++ {
+				u -= c[q]
+				k++
+			}
+			if zero {
+				u -= c[zeroBin]
+				k++
+			}
+			if u >= Hidden*p.Sigma1*math.Sqrt(k) {
+				b++
+			}
+		}
 		hi = outer(b, b+1)
 		posLo, _ = magnitudeEdges(a)
 	}
@@ -333,6 +405,50 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 	return s
 }
 
+// guessPair returns the first bin of the pair of neighbouring bins, within
+// the window of likely magnitudes 4^GuessLo ≤ |x| < 4^GuessHi, with the
+// largest noisy sum, and that sum: the positive side's unless the negative
+// side's best outscores it by SignMargin·σ₁.
+func guessPair(c []float64, p Plan, ru rules) (int, float64) {
+	lo, hi := GuessLo-MinExp+1, GuessHi-MinExp+1 // offsets from the zero bin
+	if ru.wideGuess {
+		lo, hi = 1, plausibleBins+1
+	}
+	ip, sp := coarseMode(c, zeroBin+lo, zeroBin+hi)
+	in, sn := coarseMode(c, zeroBin-hi+1, zeroBin-lo+1)
+	margin := SignMargin * p.Sigma1
+	if ru.noSignPrior {
+		margin = 0
+	}
+	if sn > sp && sn >= sp+margin {
+		return in, sn
+	}
+	return ip, sp
+}
+
+// tieEnd returns the other end of a guessed run: the guess is the pair
+// (i, i+1) with noisy sum sum, and run its end; the run reaches to the far
+// end of the outermost pair, at most TieBins bins further from zero and
+// within the likely window, whose sum is within Tie·2σ₁ of the guess's.
+func tieEnd(c []float64, p Plan, i int, sum float64, run int) int {
+	near := sum - Tie*2*p.Sigma1
+	top := GuessHi - MinExp + 1 // the likely window's end, an offset from zero
+	if i > zeroBin {
+		for j := i + 2; j <= i+TieBins && j+1 < zeroBin+top; j++ {
+			if c[j]+c[j+1] >= near {
+				run = max(run, j+1)
+			}
+		}
+		return run
+	}
+	for j := i - 2; j >= i-TieBins && j >= zeroBin-top+1; j-- {
+		if c[j]+c[j+1] >= near {
+			run = min(run, j)
+		}
+	}
+	return run
+}
+
 // trimmed returns the run [a, b] of stage 2's bins kept: the outermost bins
 // of an end that is not pinned are trimmed one by one while each one's noisy
 // count stays below TrimLevel = z_t·σ₂, never through the mode. An empty bin
@@ -369,7 +485,15 @@ type rules struct {
 	noBeyond       bool // stage 2's rows past an end do not move it
 	trimSingly     bool // stage 2 stops trimming at any bin reaching TrimLevel (the former rule)
 	noCoarse       bool // no coarse fallback: a mode below τ_m stays the largest single bin
-	fullMargin     bool // one stage's outer margin always a whole bin (the former rule)
+	fullMargin     bool // one stage's outer margin always a whole bin (the rule of 0.4)
+	halfMargin     bool // one stage's outer margin half a bin, a whole one when the next bin reaches ⌈σ₁ + ½⌉ (the rule of 0.5)
+	anyMode        bool // a mode or pair beyond the plausible window needs no cluster's strength
+	wideGuess      bool // a hidden mode is guessed within the plausible window, not the likely one
+	noSignPrior    bool // a hidden mode's side is the one whose best pair is larger, by any margin
+	noZeroOne      bool // the zero and unit bins are no candidate pair
+	noTie          bool // a guess is its pair, whatever the pairs above it hold
+	noHidden       bool // with one stage, rows the guess leaves unexplained do not move its end
+	trimGuess      bool // stage 2 trims a guessed column's outer end like a found one's
 	offsetOneStage bool // with one stage, an offset column's inner end one bin inwards, not 0 (the former rule)
 	labelShift     int  // added to τ_L (a broken threshold for the tests)
 }
@@ -406,7 +530,10 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 		all := noisy(counts2, p.Sigma2, r)
 		under, over = all[0], all[p.Bins2+1]
 		noisy2 = all[1 : p.Bins2+1]
-		a, b = trimmed(noisy2, p, s.pinLo, s.pinHi, ru)
+		// A guess's outer end is kept: the noise hid the column's spread in
+		// stage 1, and stage 2's linear bins thin it further (a column over
+		// four orders of magnitude has a few rows in each of its top bins).
+		a, b = trimmed(noisy2, p, s.pinLo, s.pinHi || (!s.found && !ru.trimGuess), ru)
 	}
 
 	var c Column

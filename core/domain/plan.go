@@ -61,6 +61,42 @@ const (
 	// n·s/√(2d) ≥ R. Below it, splitting the budget would leave stage 1 too
 	// noisy to find the mode, and stage 2 too noisy to trim anything.
 	TwoStages = 12.0
+	// GuessLo and GuessHi bound the public window of likely magnitudes,
+	// 4^GuessLo ≤ |x| < 4^GuessHi (about 0.016 to 16,384): a column whose
+	// mode the noise hides is guessed there (the plausible window,
+	// plausibleBins, is kept for modes that clear τ_m). Of the ~40 pairs of
+	// the plausible window, 20 hold no row of a typical column and one of
+	// them outscored a column spread over three bins in a fifth of the
+	// draws at 100 rows; the likely window has 9 pairs a side.
+	GuessLo = -3
+	GuessHi = 7
+	// SignMargin is m_s: a guess is negative only when the negative side's
+	// best pair outscores the positive side's by m_s·σ₁ (one noise scale of
+	// the difference of two pair sums, σ₁·2). Columns people bring are
+	// mostly non-negative, and a negative guess for one of them clamps
+	// every row.
+	SignMargin = 2.0
+	// ZeroOne is z_01: the zero bin and the unit bin [1, 4) are a candidate
+	// pair (a 0/1 or small-integer column, whose two bins are ten bins
+	// apart) when their noisy counts hold the whole table up to z_01 noise
+	// scales of the sum, c₀ + c₁ ≥ n − z_01·σ₁√2, and outscore every pair of
+	// neighbours.
+	ZeroOne = 1.25
+	// Tie is z_tie: a guess (a column whose mode the noise hides) reaches up
+	// to the highest pair, at most TieBins bins above its own, whose sum is
+	// within z_tie·2σ₁ of the guess's — a column spread thin over several
+	// bins has several pairs the noise cannot order, and the range takes
+	// the wide one.
+	Tie     = 0.5
+	TieBins = 2
+	// Hidden is z_h: with one stage, a guess whose run and zero bin leave
+	// u = n − Σ c̃ ≥ z_h·σ₁√k rows unexplained (k the bins summed) reaches one
+	// bin further out. HiddenZero is the same test for a zero mode with no
+	// other bin trusted, u = n − c₀ − c₁ ≥ z_0·σ₁√2: its rows past the unit
+	// bin reach the top of stage 1's largest pair past it (rain: mostly dry
+	// days, the wet ones spread over four bins).
+	Hidden     = 1.0
+	HiddenZero = 1.25
 	// MaxCells bounds n·d, like a CSV's (dataset.MaxCells).
 	MaxCells = 5_000_000
 	// MaxColumns bounds d.
