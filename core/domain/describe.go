@@ -319,32 +319,33 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 		return core, core
 	}
 	// The outer edge of a run ending at bin b: with two stages one bin
-	// further (stage 2 trims what is empty); with one stage the run's own
-	// edge (nothing would trim a margin, and a factor 2 or 4 of width on
-	// every column cost more than the thin tails it kept: rows past the run
-	// are the hidden-rows rule's).
+	// further (stage 2 trims what is empty). With one stage nothing would
+	// trim a margin, and half a bin (a factor 2) on every column cost more
+	// width than the thin tails it kept: the edge moves out by a factor √2
+	// when the next bin's noisy count is positive (an empty one is, half
+	// the time) and by a whole bin when it reaches ⌈σ₁ + ½⌉ (a tail too thin
+	// to grow into).
 	outer := func(b, next int) float64 {
 		lo, hi := magnitudeEdges(b)
-		if one && !ru.halfMargin && !ru.fullMargin {
-			if b < zeroBin {
-				return lo
-			}
-			return hi
-		}
-		if p.Stages == 2 || ru.fullMargin || next < 0 || next >= Bins1 || c[next] >= roundedThreshold(p.Sigma1, 1) {
-			if next < 0 || next >= Bins1 {
+		inside := next >= 0 && next < Bins1
+		step := 1.0
+		switch {
+		case p.Stages == 2 || ru.fullMargin || !inside || c[next] >= roundedThreshold(p.Sigma1, 1) && !zeroOne:
+			if !inside {
 				next = b
 			}
 			lo, hi = magnitudeEdges(next)
-			if b < zeroBin {
-				return lo
-			}
-			return hi
+		case zeroOne:
+			// the 0/1 pair's rows are in its two bins (ZeroOne's test)
+		case ru.halfMargin:
+			step = 2
+		case c[next] >= roundedThreshold(p.Sigma1, MarginLevel):
+			step = math.Sqrt2
 		}
 		if b < zeroBin {
-			return 2 * lo
+			return step * lo
 		}
-		return 2 * hi
+		return step * hi
 	}
 	if pos >= 0 {
 		i, j := seed(pos)
@@ -486,7 +487,7 @@ type rules struct {
 	trimSingly     bool // stage 2 stops trimming at any bin reaching TrimLevel (the former rule)
 	noCoarse       bool // no coarse fallback: a mode below τ_m stays the largest single bin
 	fullMargin     bool // one stage's outer margin always a whole bin (the rule of 0.4)
-	halfMargin     bool // one stage's outer margin half a bin, a whole one when the next bin reaches ⌈σ₁ + ½⌉ (the rule of 0.5)
+	halfMargin     bool // one stage's outer margin half a bin (a factor 2) whatever the next bin's count below ⌈σ₁ + ½⌉ (the rule of 0.5)
 	anyMode        bool // a mode or pair beyond the plausible window needs no cluster's strength
 	wideGuess      bool // a hidden mode is guessed within the plausible window, not the likely one
 	noSignPrior    bool // a hidden mode's side is the one whose best pair is larger, by any margin

@@ -41,12 +41,12 @@ func countDraws(t *testing.T, col []float64, d, draws int, seed uint64, ru rules
 
 // A 0/1 column, half zeros, at n = 100, d = 9: the zero and unit bins hold
 // the table between them, so they are its run and the range is [0, 1] or
-// [0, 4]. Claim: some other range in ≤ 16 % of the draws (measured 12.3 %
-// over 2000); without the pair (the rule of 0.5) 22 %, and the test fails.
+// [0, 4]. Claim: some other range in ≤ 25 % of the draws (measured 21.2 %
+// over 2000); without the pair (the rule of 0.5) 32 %, and the test fails.
 func TestZeroOnePair(t *testing.T) {
 	const draws = 2000
 	col := column(100, [2]float64{0, 0.5}, [2]float64{1, 0.5})
-	crit := binomUpper(draws, 0.16, 1e-4)
+	crit := binomUpper(draws, 0.25, 1e-4)
 	other := func(lo, hi float64) bool { return lo != 0 || hi < 1 || hi > 4 }
 	if k := countDraws(t, col, 9, draws, 11, rules{}, other); k > crit {
 		t.Errorf("a range other than [0, 1] or [0, 4] in %d of %d draws (> %d)", k, draws, crit)
@@ -80,8 +80,8 @@ func TestHiddenZeroRows(t *testing.T) {
 // below the noise (σ₁ ≈ 15.8), so the column is guessed. The guess reaches
 // the highest near-tied pair above it (Tie) and one bin further when its
 // run and zero bin leave rows unexplained (Hidden). Claim: more than 30 %
-// clamped in ≤ 45 % of the draws (measured 38 % over 2000); with neither
-// rule (0.5) in 58.6 %.
+// clamped in ≤ 45 % of the draws (measured 34.9 % over 2000); with neither
+// rule (0.5) in 58.7 %.
 func TestGuessReachesHiddenRows(t *testing.T) {
 	const draws = 2000
 	col := logUniform(100, 24, 7300)
@@ -98,8 +98,8 @@ func TestGuessReachesHiddenRows(t *testing.T) {
 // The same population at n = 250, d = 9 (two stages): stage 2's linear bins
 // hold a few rows each above the bulk, and trimming them cut the guess back
 // to the bulk. A guess's outer end is not trimmed. Claim: more than 30 %
-// clamped in ≤ 36 % of the draws (measured 32 % over 2000); trimming it (the
-// rule of 0.5) in 42 %.
+// clamped in ≤ 36 % of the draws (measured 32.4 % over 2000); trimming it
+// (the rule of 0.5) in 42.5 %.
 func TestGuessKeepsTopInStageTwo(t *testing.T) {
 	const draws = 3000
 	col := logUniform(250, 60, 7300)

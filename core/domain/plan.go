@@ -68,7 +68,7 @@ const (
 	// the plausible window, 20 hold no row of a typical column and one of
 	// them outscored a column spread over three bins in a fifth of the
 	// draws at 100 rows; the likely window has 9 pairs a side.
-	GuessLo = -3
+	GuessLo = -5
 	GuessHi = 7
 	// SignMargin is m_s: a guess is negative only when the negative side's
 	// best pair outscores the positive side's by m_s·σ₁ (one noise scale of
@@ -97,6 +97,11 @@ const (
 	// days, the wet ones spread over four bins).
 	Hidden     = 1.0
 	HiddenZero = 1.25
+	// MarginLevel is z_m: with one stage, a run's outer edge moves out by a
+	// factor √2 when the next bin's noisy count reaches ⌈z_m·σ₁ + ½⌉ (an
+	// empty bin does with probability Φ̄(z_m) ≈ ½) and by a whole bin when
+	// it reaches ⌈σ₁ + ½⌉.
+	MarginLevel = 0.0
 	// MaxCells bounds n·d, like a CSV's (dataset.MaxCells).
 	MaxCells = 5_000_000
 	// MaxColumns bounds d.
