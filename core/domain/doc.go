@@ -28,21 +28,35 @@
 //
 //   - the mode is the largest bin; it is "found" when it reaches
 //     τ_m = ⌈σ₁·Φ̄⁻¹(β/M) + ½⌉ (β = FalseMode). n < τ_m (Plan.MinRows) is
-//     the stated floor below which no single bin can be found;
+//     the stated floor below which no single bin can be found. A mode
+//     beyond the public window of plausible magnitudes |x| < 4^10 ≈ 10⁶
+//     must reach the cluster threshold τ_c (below), else the mode is the
+//     window's largest bin: one of the 24 bins out there reaches τ_m by
+//     noise alone about once in a thousand column-draws, and its range is
+//     then orders of magnitude off;
 //   - else the coarse fallback (small tables): the same noisy counts summed
 //     over every pair of neighbouring bins on one side (a factor 16), whose
 //     noise is σ₁√2 while a column spread over two bins counts every row
-//     once. The largest pair is the mode's run (its larger bin the mode),
-//     "found" when its sum reaches τ_16 = ⌈σ₁√2·Φ̄⁻¹(β/(2M)) + 1⌉ (the sum of
-//     two rounded noises is within 1 of σ₁(Z₁ + Z₂)). When it does not, the
-//     column is labelled Resolution "none" — its range is still finite — and
-//     the pair is the largest within the public window of plausible
-//     magnitudes |x| < 4^10 ≈ 10⁶ (and zero), so that a column the noise
-//     hides gets a range at its likely scale, not at 10³⁰⁰ (a guess among all
-//     66 pairs lands on noise far away at small n) — unless the zero bin
-//     stands as many noise scales clear, c₀√2 ≥ the pair's sum: then zero is
-//     the mode (a 0/1 column with 60 % zeros at 100 rows and 9 columns would
-//     otherwise lose its ones to a pair of noise in a fifth of the draws);
+//     once. The largest pair (beyond the plausible window only at τ_c's
+//     rate) is the mode's run (its larger bin the mode), "found" when its
+//     sum reaches τ_16 = ⌈σ₁√2·Φ̄⁻¹(β/(2M)) + 1⌉ (the sum of two rounded
+//     noises is within 1 of σ₁(Z₁ + Z₂)). When it does not, the column is a
+//     guess, labelled Resolution "none" — its range is still finite — and
+//     the pair is the largest within the public window of likely
+//     magnitudes 4^GuessLo ≤ |x| < 4^GuessHi (about 0.001 to 16,384), on
+//     the positive side unless the negative side's best pair outscores it
+//     by SignMargin·σ₁ (columns people bring are mostly non-negative, and a
+//     negative guess for one of them clamps every row);
+//   - the zero bin and the unit bin [1, 4) are a candidate too, ten bins
+//     apart: when their noisy counts outscore every pair and hold the
+//     table, c₀ + c₁ ≥ n − ZeroOne·σ₁√2 (n is public), they are the run
+//     (a 0/1 or small-integer column) and zero is in the range; else a
+//     guess keeps the zero bin as its mode when it stands as many noise
+//     scales clear as the pair, c₀√2 ≥ the pair's sum;
+//   - a guess reaches up to the highest pair at most TieBins bins further
+//     out whose sum is within Tie·2σ₁ of its own (a column spread thin over
+//     several bins has pairs the noise cannot order; the range takes the
+//     wide one);
 //   - a side of zero is trusted when it holds the mode or its own largest bin
 //     reaches τ_c = ⌈σ₁·Φ̄⁻¹(β_c/M) + ½⌉ (β_c = FalseCluster = 10⁻⁶: a side
 //     with no value is trusted with probability ≤ β_c), and every bin of a
@@ -50,11 +64,21 @@
 //   - on a trusted side the mode's run grows through neighbours whose noisy
 //     count reaches τ_g = ⌈Grow·σ₁ + ½⌉ — a false neighbour (probability
 //     Φ̄(Grow) a side) widens the range by one bin, a factor 4, never by
-//     orders of magnitude — and the window adds one more bin outwards for a
-//     tail too thin to show. With one stage (nothing trims the window) that
-//     margin is half a bin, a factor 2, unless the neighbour past the run
-//     reaches ⌈σ₁ + ½⌉ (an empty one does with probability Φ̄(1) ≈ 16 %, and
-//     then costs one factor 2 of width);
+//     orders of magnitude. With two stages the window adds one more bin
+//     outwards, which stage 2 trims. With one stage nothing would trim it,
+//     and half a bin on every column cost more width than the thin tails it
+//     kept: the edge moves out by a factor √2 when the bin past the run has
+//     a positive noisy count (≥ ⌈MarginLevel·σ₁ + ½⌉; an empty bin does
+//     half the time) and by a whole bin when that count reaches ⌈σ₁ + ½⌉;
+//   - with one stage, rows the release has not placed move a guess's end:
+//     n is public, so u = n − Σ c̃ over the guess's run (from the unit bin
+//     out) and the zero bin, whose noise is σ₁√k for k counts, is the
+//     number of rows elsewhere; when u ≥ Hidden·σ₁√k the run reaches one
+//     bin further out. For a zero mode with no other bin trusted the same
+//     test, u = n − c₀ − c₁ ≥ HiddenZero·σ₁√2, puts the range's top at the
+//     top of the largest pair of the beyondBins bins from the unit bin
+//     (rain: mostly dry days, the wet ones spread over four bins none of
+//     which the noise lets through);
 //   - zero is in the range when the zero bin is the mode or reaches τ_g, or
 //     when the run reaches down to magnitude 1 or below (0/1 and small-integer
 //     columns: a level at 0 held by 10 % of 100 rows is below the noise, and
@@ -81,7 +105,10 @@
 // one bin further, of stage 1's largest pair among the three magnitude bins
 // past it: a zero mode whose side stage 1 could not trust (rain: mostly
 // zeros, the rest spread over four bins none of which reaches τ_c) or a
-// tail too thin to grow into. The quartiles are read off the kept bins that
+// tail too thin to grow into. A guess's outer end is never trimmed: a column
+// the noise hid in stage 1 is spread thin, and stage 2's linear bins hold a
+// few of its rows each (a town's population: 24 % at its top at 250 rows
+// when trimmed, 18 % kept). The quartiles are read off the kept bins that
 // reach z_t·σ₂ (linear interpolation within a bin). Column.Step is the bins'
 // width, the precision of the description. Resolution "linear" says stage 2
 // trimmed something, "magnitude" that it kept the whole window.
@@ -92,8 +119,10 @@
 // ε = 1) splitting the budget would leave stage 1 too noisy to find the mode,
 // and stage 2 too noisy to trim anything, so stage 1 takes all of it.
 // Everything after the noisy counts — modes, the coarse pairs' sums, runs,
-// pins, trims, the moves past an end, bounds, quartiles and labels — is
-// post-processing.
+// the rows left unplaced (the counts and the public n), pins, trims, the
+// moves past an end, bounds, quartiles and labels — is post-processing; the
+// windows of plausible and likely magnitudes and the sign prior are public
+// constants.
 //
 // # Privacy (exact GDP)
 //
@@ -135,9 +164,13 @@
 //
 // The noise is σ per count whatever n, so the resolution improves with n. At
 // n ≈ 100 and a handful of columns one stage finds each column's factor-4
-// magnitude and its sign, and the range is the run with half a bin of margin
-// — wide (often 4–15 times the data's spread) but rarely clamping; from a
-// few hundred rows stage 2 trims the window to a few linear bins. A range
+// magnitude and its sign, and the range is the run, a little wider where the
+// counts leave room for a tail — 2–9 times the data's spread at the median
+// column, clamping 1–5 % of the values; from a few hundred rows stage 2 trims
+// the window to a few linear bins. A column spread thin over orders of
+// magnitude (a town's population at 100 rows: about ten rows a bin against
+// σ₁ ≈ 16) is beyond what the counts can place: its range is the guess's,
+// and it clamps 15–20 % of its values. A range
 // somewhat too wide costs a little signal; one too narrow clamps rows, which
 // ruins a model, so every rule above errs on the wide side. docs/PRIVACY.md §9
 // states the defaults and what they were measured on.

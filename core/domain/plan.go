@@ -62,12 +62,14 @@ const (
 	// noisy to find the mode, and stage 2 too noisy to trim anything.
 	TwoStages = 12.0
 	// GuessLo and GuessHi bound the public window of likely magnitudes,
-	// 4^GuessLo ≤ |x| < 4^GuessHi (about 0.016 to 16,384): a column whose
+	// 4^GuessLo ≤ |x| < 4^GuessHi (about 0.001 to 16,384): a column whose
 	// mode the noise hides is guessed there (the plausible window,
-	// plausibleBins, is kept for modes that clear τ_m). Of the ~40 pairs of
-	// the plausible window, 20 hold no row of a typical column and one of
-	// them outscored a column spread over three bins in a fifth of the
-	// draws at 100 rows; the likely window has 9 pairs a side.
+	// plausibleBins, is kept for modes that clear τ_m). The plausible window
+	// has 19 pairs a side, most holding no row of a typical column, and one
+	// of them outscored a column spread over three bins in about a fifth of
+	// the draws at 100 rows; the likely window has 11. Its low end holds a
+	// table's small measurements (breast cancer's error columns,
+	// 0.001–0.03).
 	GuessLo = -5
 	GuessHi = 7
 	// SignMargin is m_s: a guess is negative only when the negative side's
