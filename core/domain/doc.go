@@ -107,8 +107,8 @@
 // zeros, the rest spread over four bins none of which reaches τ_c) or a
 // tail too thin to grow into. A guess's outer end is never trimmed: a column
 // the noise hid in stage 1 is spread thin, and stage 2's linear bins hold a
-// few of its rows each (a town's population: 24 % at its top at 250 rows
-// when trimmed, 18 % kept). The quartiles are read off the kept bins that
+// few of its rows each (a town's population at 250 rows: about a quarter of
+// its values clamped when trimmed, 17–19 % kept). The quartiles are read off the kept bins that
 // reach z_t·σ₂ (linear interpolation within a bin). Column.Step is the bins'
 // width, the precision of the description. Resolution "linear" says stage 2
 // trimmed something, "magnitude" that it kept the whole window.

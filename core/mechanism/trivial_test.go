@@ -55,11 +55,16 @@ func TestRecommendedEstimator(t *testing.T) {
 		if got := RecommendedEstimator(k); got != want {
 			t.Errorf("%v: %q, want %q", k, got, want)
 		}
-		if got := RecommendedEstimatorFor(k, SmallTableRows); got != want {
-			t.Errorf("%v at n = %d: %q, want %q", k, SmallTableRows, got, want)
+		for _, found := range []bool{false, true} {
+			if got := RecommendedEstimatorFor(k, SmallTableRows, found); got != want {
+				t.Errorf("%v at n = %d (ranges found %v): %q, want %q", k, SmallTableRows, found, got, want)
+			}
 		}
-		if got := RecommendedEstimatorFor(k, SmallTableRows-1); got != EstimatorExponential {
-			t.Errorf("%v at n = %d: %q, want Algorithm 1 (issue 40)", k, SmallTableRows-1, got)
+		if got := RecommendedEstimatorFor(k, SmallTableRows-1, false); got != EstimatorExponential {
+			t.Errorf("%v at n = %d, ranges typed: %q, want Algorithm 1 (issue 40)", k, SmallTableRows-1, got)
+		}
+		if got := RecommendedEstimatorFor(k, SmallTableRows-1, true); got != want {
+			t.Errorf("%v at n = %d, ranges found privately: %q, want %q (issue 40)", k, SmallTableRows-1, got, want)
 		}
 	}
 }

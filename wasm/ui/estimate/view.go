@@ -447,23 +447,24 @@ func (v *estimateView) updateRadius() {
 	v.c.SetError(nil)
 }
 
-// estimatorFor is the estimator of a run on n rows: the user's choice, or
-// for a supervised loss the study's rule for that loss and n
-// (mechanism.RecommendedEstimatorFor: Algorithm 1 below SmallTableRows,
-// issue 40), shown in the select. n is the count after the missing-cell
-// policy, which every result releases.
+// estimatorFor is the estimator of a run on n rows (released by every
+// result): the user's choice, or for a supervised loss the study's rule for
+// that loss, n and whether a range was found privately
+// (mechanism.RecommendedEstimatorFor, issue 40), shown in the select.
 func (v *estimateView) estimatorFor(l loss.Kind, n int) string {
+	found := false
+	for _, c := range v.shownColumns() {
+		found = found || v.privateNote(c) != ""
+	}
 	if l.Supervised() && v.estWant == "" {
-		v.estSel.Sel.SetValue(string(mechanism.RecommendedEstimatorFor(l, n)))
+		v.estSel.Sel.SetValue(string(mechanism.RecommendedEstimatorFor(l, n, found)))
 	}
 	return v.estSel.Sel.Value()
 }
 
-// syncEstimator offers DP-GD for a supervised loss only: for a location loss
-// the select shows Algorithm 1, disabled (DP-GD is not defined there). A
-// supervised loss starts at docs/DEFAULTS.md's rule
-// (mechanism.RecommendedEstimator) until the user (or the estimator
-// attribute) chooses; that choice comes back with every supervised loss.
+// syncEstimator offers DP-GD for a supervised loss only (a location loss
+// shows Algorithm 1, disabled), at docs/DEFAULTS.md's rule until the user
+// (or the estimator attribute) chooses, a choice every supervised loss keeps.
 func (v *estimateView) syncEstimator() {
 	if l := v.lossKind(); l.Supervised() {
 		v.estSel.Sel.RemoveAttribute("disabled")
