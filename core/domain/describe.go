@@ -224,12 +224,14 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 	unit := zeroBin + 1 - MinExp // the bin [1, 4)
 	wlo, whi := zeroBin-plausibleBins, zeroBin+plausibleBins+1
 	mode := argmaxIn(c, 0, Bins1)
-	if !ru.anyMode && (mode < wlo || mode >= whi) && c[mode] < p.ClusterThreshold {
+	if w := argmaxIn(c, wlo, whi); !ru.anyMode && (mode < wlo || mode >= whi) && c[mode] < p.ClusterThreshold && (ru.clusterOnly || c[mode] < c[w]+FarMargin*p.Sigma1*math.Sqrt2) {
 		// A mode beyond the plausible window must stand as clear of the
-		// noise as a cluster: one of the 24 bins out there reaches τ_m by
-		// noise alone in about one column-draw in a thousand, and its range
-		// is then orders of magnitude off.
-		mode = argmaxIn(c, wlo, whi)
+		// noise as a cluster, or outscore the window's best bin by
+		// FarMargin noise scales of the difference: one of the 24 bins out
+		// there reaches τ_m by noise alone in about one column-draw in a
+		// thousand, and its range is then orders of magnitude off, while
+		// a column that is out there leaves the window to the noise.
+		mode = w
 	}
 	s := stage1{found: c[mode] >= p.ModeThreshold}
 	run := mode // the other end of the mode's run: the coarse mode's pair
@@ -242,8 +244,8 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 		// τ_16 (coarseThreshold); it is the mode's run either way (its sum
 		// is a better guess than one bin of noise), its larger bin the mode.
 		i, sum := coarseMode(c, 0, Bins1)
-		if !ru.anyMode && (i < wlo || i+1 >= whi) && sum < coarseClusterThreshold(p) {
-			i, sum = coarseMode(c, wlo, whi)
+		if w, ws := coarseMode(c, wlo, whi); !ru.anyMode && (i < wlo || i+1 >= whi) && sum < coarseClusterThreshold(p) && (ru.clusterOnly || sum < ws+FarMargin*2*p.Sigma1) {
+			i, sum = w, ws
 		}
 		s.found = sum >= coarseThreshold(p)
 		if !s.found && !ru.noPlausible {
@@ -488,7 +490,8 @@ type rules struct {
 	noCoarse       bool // no coarse fallback: a mode below τ_m stays the largest single bin
 	fullMargin     bool // one stage's outer margin always a whole bin (the rule of 0.4)
 	halfMargin     bool // one stage's outer margin half a bin (a factor 2) whatever the next bin's count below ⌈σ₁ + ½⌉ (the rule of 0.5)
-	anyMode        bool // a mode or pair beyond the plausible window needs no cluster's strength
+	anyMode        bool // a mode or pair beyond the plausible window needs no cluster's strength (the rule of 0.5)
+	clusterOnly    bool // a mode or pair beyond the plausible window needs a cluster's strength, whatever the window holds
 	wideGuess      bool // a hidden mode is guessed within the plausible window, not the likely one
 	noSignPrior    bool // a hidden mode's side is the one whose best pair is larger, by any margin
 	noZeroOne      bool // the zero and unit bins are no candidate pair

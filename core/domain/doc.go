@@ -30,15 +30,17 @@
 //     τ_m = ⌈σ₁·Φ̄⁻¹(β/M) + ½⌉ (β = FalseMode). n < τ_m (Plan.MinRows) is
 //     the stated floor below which no single bin can be found. A mode
 //     beyond the public window of plausible magnitudes |x| < 4^10 ≈ 10⁶
-//     must reach the cluster threshold τ_c (below), else the mode is the
+//     must reach the cluster threshold τ_c (below) or outscore the
+//     window's largest bin by FarMargin·σ₁√2, else the mode is the
 //     window's largest bin: one of the 24 bins out there reaches τ_m by
 //     noise alone about once in a thousand column-draws, and its range is
-//     then orders of magnitude off;
+//     then orders of magnitude off, while a column that lies out there (a
+//     country's population) leaves only noise in the window;
 //   - else the coarse fallback (small tables): the same noisy counts summed
 //     over every pair of neighbouring bins on one side (a factor 16), whose
 //     noise is σ₁√2 while a column spread over two bins counts every row
 //     once. The largest pair (beyond the plausible window only at τ_c's
-//     rate) is the mode's run (its larger bin the mode), "found" when its
+//     strength or FarMargin·2σ₁ above the window's best) is the mode's run (its larger bin the mode), "found" when its
 //     sum reaches τ_16 = ⌈σ₁√2·Φ̄⁻¹(β/(2M)) + 1⌉ (the sum of two rounded
 //     noises is within 1 of σ₁(Z₁ + Z₂)). When it does not, the column is a
 //     guess, labelled Resolution "none" — its range is still finite — and

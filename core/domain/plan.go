@@ -99,6 +99,12 @@ const (
 	// days, the wet ones spread over four bins).
 	Hidden     = 1.0
 	HiddenZero = 1.25
+	// FarMargin is z_f: a mode (or pair) beyond the plausible window is the
+	// mode only when it reaches the cluster threshold or outscores the
+	// window's best bin (pair) by z_f noise scales of the difference, σ₁√2
+	// (2σ₁): a false one beats a column's own bins that rarely, and a
+	// column that lies out there leaves only noise in the window.
+	FarMargin = 1.0
 	// MarginLevel is z_m: with one stage, a run's outer edge moves out by a
 	// factor √2 when the next bin's noisy count reaches ⌈z_m·σ₁ + ½⌉ (an
 	// empty bin does with probability Φ̄(z_m) ≈ ½) and by a whole bin when
