@@ -40,8 +40,8 @@
 //     over every pair of neighbouring bins on one side (a factor 16), whose
 //     noise is σ₁√2 while a column spread over two bins counts every row
 //     once. The largest pair (beyond the plausible window only at τ_c's
-//     strength or FarMargin·2σ₁ above the window's best) is the mode's run (its larger bin the mode), "found" when its
-//     sum reaches τ_16 = ⌈σ₁√2·Φ̄⁻¹(β/(2M)) + 1⌉ (the sum of two rounded
+//     strength or FarMargin·2σ₁ above the window's best) is the mode's run
+//     (its larger bin the mode), "found" when its sum reaches τ_16 = ⌈σ₁√2·Φ̄⁻¹(β/(2M)) + 1⌉ (the sum of two rounded
 //     noises is within 1 of σ₁(Z₁ + Z₂)). When it does not, the column is a
 //     guess, labelled Resolution "none" — its range is still finite — and
 //     the pair is the largest within the public window of likely
