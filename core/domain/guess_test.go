@@ -25,18 +25,45 @@ func logUniform(n, zeros int, top float64) []float64 {
 	return col
 }
 
-// countDraws describes col draws times (n = len(col), d columns, ε = 1,
-// δ = 10⁻⁵) under ru and counts the draws whose range [lo, hi] is bad.
-func countDraws(t *testing.T, col []float64, d, draws int, seed uint64, ru rules, bad func(lo, hi float64) bool) int {
+// ruleCase is one statistical claim about a rule: col described draws times
+// (n = len(col), d columns, ε = 1, δ = 10⁻⁵, seeded) has a bad range in at
+// most the share claim of the draws under the default rules, and in more
+// than the claim's critical value at a false-failure rate of 10⁻⁴ under
+// former (the rule switched back), so that the test can fail.
+type ruleCase struct {
+	col          []float64
+	d, draws     int
+	seed         uint64
+	claim        float64
+	former       rules
+	bad          func(lo, hi float64) bool
+	what, undone string // "a bad range" and "with the rule switched back", for the messages
+}
+
+func (rc ruleCase) check(t *testing.T) {
 	t.Helper()
-	rs, _ := drawColumn(t, col, d, draws, seed, ru)
-	k := 0
-	for _, r := range rs {
-		if bad(r[0], r[1]) {
-			k++
+	count := func(ru rules) int {
+		rs, _ := drawColumn(t, rc.col, rc.d, rc.draws, rc.seed, ru)
+		k := 0
+		for _, r := range rs {
+			if rc.bad(r[0], r[1]) {
+				k++
+			}
 		}
+		return k
 	}
-	return k
+	crit := binomUpper(rc.draws, rc.claim, 1e-4)
+	if k := count(rules{}); k > crit {
+		t.Errorf("%s in %d of %d draws (> %d, the %g claim's critical value)", rc.what, k, rc.draws, crit, rc.claim)
+	}
+	if k := count(rc.former); k <= crit {
+		t.Errorf("%s, %s in only %d of %d draws (≤ %d): the test cannot tell", rc.undone, rc.what, k, rc.draws, crit)
+	}
+}
+
+// clampsOver says a range clamps more than the share f of col.
+func clampsOver(col []float64, f float64) func(lo, hi float64) bool {
+	return func(lo, hi float64) bool { return clampedShare(col, lo, hi) > f }
 }
 
 // A 0/1 column, half zeros, at n = 100, d = 9: the zero and unit bins hold
@@ -44,16 +71,9 @@ func countDraws(t *testing.T, col []float64, d, draws int, seed uint64, ru rules
 // [0, 4]. Claim: some other range in ≤ 25 % of the draws (measured 21.2 %
 // over 2000); without the pair (the rule of 0.5) 32 %, and the test fails.
 func TestZeroOnePair(t *testing.T) {
-	const draws = 2000
-	col := column(100, [2]float64{0, 0.5}, [2]float64{1, 0.5})
-	crit := binomUpper(draws, 0.25, 1e-4)
-	other := func(lo, hi float64) bool { return lo != 0 || hi < 1 || hi > 4 }
-	if k := countDraws(t, col, 9, draws, 11, rules{}, other); k > crit {
-		t.Errorf("a range other than [0, 1] or [0, 4] in %d of %d draws (> %d)", k, draws, crit)
-	}
-	if k := countDraws(t, col, 9, draws, 11, rules{noZeroOne: true}, other); k <= crit {
-		t.Errorf("without the 0/1 pair only %d of %d draws had another range (≤ %d): the test cannot tell", k, draws, crit)
-	}
+	ruleCase{col: column(100, [2]float64{0, 0.5}, [2]float64{1, 0.5}), d: 9, draws: 2000, seed: 11, claim: 0.25,
+		former: rules{noZeroOne: true}, bad: func(lo, hi float64) bool { return lo != 0 || hi < 1 || hi > 4 },
+		what: "a range other than [0, 1] or [0, 4]", undone: "without the 0/1 pair"}.check(t)
 }
 
 // Rain at n = 100, d = 4 (one stage): 55 % dry days and a tail, 8 % at 0.5,
@@ -63,16 +83,9 @@ func TestZeroOnePair(t *testing.T) {
 // of the values clamped in ≤ 30 % of the draws (measured 23.3 %); without
 // the hidden rows (the rule of 0.5: the unit scale [0, 1]) in 98.6 %.
 func TestHiddenZeroRows(t *testing.T) {
-	const draws = 1000
 	col := column(100, [2]float64{0, 0.55}, [2]float64{0.5, 0.08}, [2]float64{2, 0.16}, [2]float64{8, 0.16}, [2]float64{30, 0.05})
-	crit := binomUpper(draws, 0.30, 1e-4)
-	clamps := func(lo, hi float64) bool { return clampedShare(col, lo, hi) > 0.2 }
-	if k := countDraws(t, col, 4, draws, 3, rules{}, clamps); k > crit {
-		t.Errorf("more than 20 %% clamped in %d of %d draws (> %d)", k, draws, crit)
-	}
-	if k := countDraws(t, col, 4, draws, 3, rules{noHidden: true}, clamps); k <= crit {
-		t.Errorf("without the hidden rows only %d of %d draws clamped more than 20 %% (≤ %d): the test cannot tell", k, draws, crit)
-	}
+	ruleCase{col: col, d: 4, draws: 1000, seed: 3, claim: 0.30, former: rules{noHidden: true}, bad: clampsOver(col, 0.2),
+		what: "more than 20 % clamped", undone: "without the hidden rows"}.check(t)
 }
 
 // A town's population at n = 100, d = 9 (one stage): 24 % zeros and the
@@ -83,16 +96,9 @@ func TestHiddenZeroRows(t *testing.T) {
 // clamped in ≤ 45 % of the draws (measured 34.9 % over 2000); with neither
 // rule (0.5) in 58.7 %.
 func TestGuessReachesHiddenRows(t *testing.T) {
-	const draws = 2000
 	col := logUniform(100, 24, 7300)
-	crit := binomUpper(draws, 0.45, 1e-4)
-	clamps := func(lo, hi float64) bool { return clampedShare(col, lo, hi) > 0.3 }
-	if k := countDraws(t, col, 9, draws, 4, rules{}, clamps); k > crit {
-		t.Errorf("more than 30 %% clamped in %d of %d draws (> %d)", k, draws, crit)
-	}
-	if k := countDraws(t, col, 9, draws, 4, rules{noHidden: true, noTie: true}, clamps); k <= crit {
-		t.Errorf("without the tie and the hidden rows only %d of %d draws clamped more than 30 %% (≤ %d): the test cannot tell", k, draws, crit)
-	}
+	ruleCase{col: col, d: 9, draws: 2000, seed: 4, claim: 0.45, former: rules{noHidden: true, noTie: true}, bad: clampsOver(col, 0.3),
+		what: "more than 30 % clamped", undone: "without the tie and the hidden rows"}.check(t)
 }
 
 // The same population at n = 250, d = 9 (two stages): stage 2's linear bins
@@ -101,19 +107,12 @@ func TestGuessReachesHiddenRows(t *testing.T) {
 // clamped in ≤ 36 % of the draws (measured 32.4 % over 2000); trimming it
 // (the rule of 0.5) in 42.5 %.
 func TestGuessKeepsTopInStageTwo(t *testing.T) {
-	const draws = 3000
 	col := logUniform(250, 60, 7300)
 	if p, _ := NewPlan(len(col), 9, 1, 1e-5); p.Stages != 2 {
 		t.Fatalf("the plan has %d stages, want 2", p.Stages)
 	}
-	crit := binomUpper(draws, 0.36, 1e-4)
-	clamps := func(lo, hi float64) bool { return clampedShare(col, lo, hi) > 0.3 }
-	if k := countDraws(t, col, 9, draws, 4, rules{}, clamps); k > crit {
-		t.Errorf("more than 30 %% clamped in %d of %d draws (> %d)", k, draws, crit)
-	}
-	if k := countDraws(t, col, 9, draws, 4, rules{trimGuess: true}, clamps); k <= crit {
-		t.Errorf("trimming the guess's end only %d of %d draws clamped more than 30 %% (≤ %d): the test cannot tell", k, draws, crit)
-	}
+	ruleCase{col: col, d: 9, draws: 3000, seed: 4, claim: 0.36, former: rules{trimGuess: true}, bad: clampsOver(col, 0.3),
+		what: "more than 30 % clamped", undone: "trimming the guess's end"}.check(t)
 }
 
 // noisyCounts returns stage-1 counts of zero but at the given bins
@@ -126,10 +125,11 @@ func noisyCounts(at map[int]float64) []float64 {
 	return c
 }
 
-// A mode beyond the plausible window must reach τ_c: a bin at 4^16 whose
-// noisy count is τ_m (a false mode: one of 24 such bins reaches it in about
-// one column-draw in a thousand) does not take the range there when the
-// column's rows are at [1, 16). With any mode anywhere (0.5) it does.
+// A mode beyond the plausible window must reach τ_c or outscore the
+// window's best bin by FarMargin·σ₁√2: a bin at 4^16 whose noisy count is
+// τ_m (a false mode: one of 24 such bins reaches it in about one column-draw
+// in a thousand) does not take the range there when the column's rows are at
+// [1, 16) (its bins hold 50 and 45). With any mode anywhere (0.5) it does.
 // Deterministic: the noisy counts are given.
 func TestModeBeyondWindowNeedsCluster(t *testing.T) {
 	p, err := NewPlan(100, 9, 1, 1e-5)
@@ -167,25 +167,16 @@ func TestSignPrior(t *testing.T) {
 
 // A column that lies beyond the plausible window — 100 values from 3·10⁶ to
 // 1.5·10⁷, as a country's population, at n = 100, d = 9 — leaves only noise
-// in the window, so its pair outscores the window's best by FarMargin noise
-// scales and keeps the mode although it is far from a cluster's strength.
-// Claim: more than half the values clamped in ≤ 18 % of the draws
-// (measured 13.8 %); asking a cluster's strength of it in every case loses
-// it in 62 %, and fails.
+// in the window, so its mode outscores the window's best by FarMargin noise
+// scales and is kept although it is far from a cluster's strength. Claim:
+// more than half the values clamped in ≤ 18 % of the draws (measured
+// 13.8 %); asking a cluster's strength of it in every case loses it in 62 %,
+// and fails.
 func TestFarColumnKept(t *testing.T) {
-	const draws = 1000
 	col := make([]float64, 100)
 	for i := range col {
 		col[i] = 3e6 * math.Pow(5, float64(i)/99)
 	}
-	crit := binomUpper(draws, 0.18, 1e-4)
-	lost := func(lo, hi float64) bool { return clampedShare(col, lo, hi) > 0.5 }
-	if k := countDraws(t, col, 9, draws, 12, rules{}, lost); k > crit {
-		t.Errorf("more than half the values clamped in %d of %d draws (> %d)", k, draws, crit)
-	}
-	k := countDraws(t, col, 9, draws, 12, rules{clusterOnly: true}, lost)
-	if k <= crit {
-		t.Errorf("asking a cluster's strength only %d of %d draws lost the column (≤ %d): the test cannot tell", k, draws, crit)
-	}
-	t.Logf("asking a cluster's strength: %d of %d lost", k, draws)
+	ruleCase{col: col, d: 9, draws: 1000, seed: 12, claim: 0.18, former: rules{clusterOnly: true}, bad: clampsOver(col, 0.5),
+		what: "more than half the values clamped", undone: "asking a cluster's strength"}.check(t)
 }
