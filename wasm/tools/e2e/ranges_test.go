@@ -54,7 +54,13 @@ func TestFindRangesPrivately(t *testing.T) {
 	var lo, hi float64
 	fmt.Sscan(lo0, &lo)
 	fmt.Sscan(hi0, &hi)
-	if !(lo < hi) || lo < -1000 || hi > 1000 {
+	// Ages 20–79 lie in the magnitude bins [16, 64) and [64, 256). A false
+	// neighbour (probability Φ̄(2) a side, core/domain) widens the range by a
+	// bin, a factor 4, which stage 2 does not always trim: hi up to 1027 in
+	// 0.7 % of 20,000 seeded draws (the former bound 1000 failed them), up to
+	// 4099 in 17 of them (two such bins). 5000 still fails a range orders of
+	// magnitude off.
+	if !(lo < hi) || lo < -1000 || hi > 5000 {
 		t.Errorf("age's range found: [%g, %g]", lo, hi)
 	}
 	if n := eval[int](p, `document.querySelectorAll("#est-ranges .found-private").length`); n != 2 {
