@@ -291,3 +291,31 @@ func TestFindRangesNarrow(t *testing.T) {
 	}
 	p.noConsoleErrors()
 }
+
+// TestSmallTableEstimator (issue 40, docs/DEFAULTS.md "Small tables"): below
+// mechanism.SmallTableRows a supervised loss runs on Algorithm 1 only when
+// every range was typed; when the ranges were found privately it keeps
+// DP-GD, which matched or beat Algorithm 1 on every development table at 100
+// rows with private ranges. The estimator select shows what ran.
+func TestSmallTableEstimator(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	eval[bool](p, `(localStorage.clear(), true)`)
+	p.setValue("est-data", "csv")
+	p.setValue("est-loss", "logistic")
+	p.setValue("est-csv", smallCSV())
+	p.waitJS(`document.getElementById("est-target").options.length === 5`, 5*time.Second)
+	p.setValue("est-target", "flag")
+	p.waitJS(`document.getElementById("est-positive") !== null`, 5*time.Second)
+	p.setValue("est-positive", "1")
+	p.runEstimate() // the blank ranges are found privately first
+	if s := p.text("#est-statement"); !strings.Contains(s, "Estimator: drawn by DP-GD") || p.value("est-estimator") != "dp-gd" {
+		t.Errorf("111 rows, ranges found privately: estimator %q, statement %q; want DP-GD", p.value("est-estimator"), s)
+	}
+	p.setValue("est-ranges-line", "reading: 0..400, wind: 0..25, temp: 40..110, count: 0..10")
+	p.click("est-ranges-apply")
+	p.runEstimate()
+	if s := p.text("#est-statement"); strings.Contains(s, "drawn by DP-GD") || p.value("est-estimator") != "exponential" {
+		t.Errorf("111 rows, every range typed: estimator %q, statement %q; want Algorithm 1", p.value("est-estimator"), s)
+	}
+}
