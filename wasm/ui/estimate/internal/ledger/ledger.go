@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"syscall/js"
 
 	"github.com/dpsample/dpsample/core/checks"
@@ -352,7 +353,8 @@ func (lv *View) Prepare(txt string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer unlock()
+	defer func() { shareStored(key); unlock() }()
+	foldShared(key)
 	st, err := lv.sync(key, lv.legacyFor(txt))
 	if err != nil {
 		return "", err
@@ -416,6 +418,7 @@ func (lv *View) RunOptions(opts js.Value, key string) (release func(), err error
 	if err != nil {
 		return nil, err
 	}
+	foldShared(key)
 	st, err := lv.sync(key, "")
 	if err != nil {
 		unlock()
@@ -424,18 +427,24 @@ func (lv *View) RunOptions(opts js.Value, key string) (release func(), err error
 	if st != nil {
 		lv.show(*st)
 	}
+	var shared sync.WaitGroup // the charge's copy to IndexedDB, before the lock goes (shared.go)
 	on := js.FuncOf(func(_ js.Value, a []js.Value) any {
 		if st, err := DecodeState(jsio.Arg(a, 0)); err == nil && st.Key == lv.Key {
 			lv.SetState(st)
 		} else if err == nil {
 			write(st, false) // the page shows another table now; the charge is stored all the same
 		}
-		unlock()
+		shared.Add(1)
+		go func() {
+			defer shared.Done()
+			shareStored(key)
+			unlock()
+		}()
 		return nil
 	})
 	opts.Set("ledger", key)
 	opts.Set("onLedger", on)
-	return func() { on.Release(); unlock() }, nil
+	return func() { on.Release(); shared.Wait(); unlock() }, nil
 }
 
 // Sample runs mechanism.sample(req, opts) in the worker charged to the
@@ -530,6 +539,7 @@ func (lv *View) reset() {
 	if !write(st, true) {
 		lv.msg.SetTextContent("This browser does not let the page keep the table's budget (storage is disabled or full): it is kept only until the page is closed or reloaded.")
 	} else {
+		shareStored(key)   // replaced in IndexedDB too, or the next holder of the lock would merge the releases back
 		lv.dropLegacy(key) // what the table's former key still holds is forgotten too (sync would merge it back)
 		lv.msg.SetTextContent("The table's releases were forgotten; its budget starts again from zero.")
 	}
