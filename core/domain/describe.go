@@ -537,7 +537,11 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 		// A guess's outer end is kept: the noise hid the column's spread in
 		// stage 1, and stage 2's linear bins thin it further (a column over
 		// four orders of magnitude has a few rows in each of its top bins).
-		a, b = trimmed(noisy2, p, s.pinLo, s.pinHi || (!s.found && !ru.trimGuess), ru)
+		keepLo, keepHi := s.pinLo, s.pinHi
+		if !s.found && !ru.trimGuess {
+			keepHi, keepLo = keepHi || w.H > 0, keepLo || w.H <= 0 // the end away from zero
+		}
+		a, b = trimmed(noisy2, p, keepLo, keepHi, ru)
 	}
 
 	var c Column
