@@ -119,19 +119,20 @@ func coarseMode(c []float64, lo, hi int) (int, float64) {
 	return best, sum
 }
 
-// coarseThreshold is τ_16 = ⌈σ₁√2·z + 1⌉ with z = Φ̄⁻¹(FalseMode/(2M)). Two
-// empty bins' noisy counts sum to round(σ₁Z₁) + round(σ₁Z₂) ≤ σ₁(Z₁ + Z₂) + 1
-// with Z₁ + Z₂ ~ N(0, 2), so the sum reaches τ_16 only if σ₁√2·Z ≥ τ_16 − 1
-// ≥ σ₁√2·z: with probability ≤ Φ̄(z) = FalseMode/(2M), and some pair of the
-// 2(M − 1) with no rows does with probability < FalseMode.
-func coarseThreshold(p Plan) float64 {
-	return math.Ceil(p.Sigma1*math.Sqrt2*privacy.PhiInvUpper(FalseMode/(2*sideBins)) + 1)
-}
+// coarseThreshold is τ_16 = ⌈σ₁√2·z + 1⌉ with z = Φ̄⁻¹(FalseMode/(2M)) (pairThreshold).
+func coarseThreshold(p Plan) float64 { return pairThreshold(p, FalseMode) }
 
-// coarseClusterThreshold is τ_16 at FalseCluster: a pair of empty bins
-// reaches it with probability ≤ FalseCluster/(2M) (coarseThreshold's bound).
-func coarseClusterThreshold(p Plan) float64 {
-	return math.Ceil(p.Sigma1*math.Sqrt2*privacy.PhiInvUpper(FalseCluster/(2*sideBins)) + 1)
+// coarseClusterThreshold is τ_16 at FalseCluster: the strength a pair beyond
+// the plausible window needs on its own (pairThreshold).
+func coarseClusterThreshold(p Plan) float64 { return pairThreshold(p, FalseCluster) }
+
+// pairThreshold is ⌈σ₁√2·z + 1⌉ with z = Φ̄⁻¹(β/(2M)). Two empty bins' noisy
+// counts sum to round(σ₁Z₁) + round(σ₁Z₂) ≤ σ₁(Z₁ + Z₂) + 1 with
+// Z₁ + Z₂ ~ N(0, 2), so the sum reaches it only if σ₁√2·Z ≥ σ₁√2·z: with
+// probability ≤ Φ̄(z) = β/(2M), and some pair of the 2(M − 1) with no rows
+// does with probability < β.
+func pairThreshold(p Plan, beta float64) float64 {
+	return math.Ceil(p.Sigma1*math.Sqrt2*privacy.PhiInvUpper(beta/(2*sideBins)) + 1)
 }
 
 // argmaxIn is the first index of the largest value of c[lo:hi].

@@ -62,25 +62,9 @@ func clampedShare(col []float64, lo, hi float64) float64 {
 // draws (measured: 96.3 % over 2000); with the largest single bin as the
 // mode (the former rule, 90 %) the test fails.
 func TestCoarseFallbackKeepsLevels(t *testing.T) {
-	const draws = 1000
-	col := column(100, [2]float64{0, 0.17}, [2]float64{2, 0.33}, [2]float64{5, 0.5})
-	crit := binomUpper(draws, 0.055, 1e-4)
-	misses := func(ru rules) int {
-		rs, _ := drawColumn(t, col, 9, draws, 1, ru)
-		m := 0
-		for _, r := range rs {
-			if r[0] > 0 || r[1] < 5 {
-				m++
-			}
-		}
-		return m
-	}
-	if m := misses(rules{}); m > crit {
-		t.Errorf("a level missed in %d of %d draws (> %d, the 5.5 %% claim's critical value)", m, draws, crit)
-	}
-	if m := misses(rules{noCoarse: true}); m <= crit {
-		t.Errorf("without the coarse fallback a level was missed in only %d of %d draws (≤ %d): the test cannot tell", m, draws, crit)
-	}
+	ruleCase{col: column(100, [2]float64{0, 0.17}, [2]float64{2, 0.33}, [2]float64{5, 0.5}), d: 9, draws: 1000, seed: 1, claim: 0.055,
+		former: rules{noCoarse: true}, bad: func(lo, hi float64) bool { return lo > 0 || hi < 5 },
+		what: "a level missed", undone: "without the coarse fallback"}.check(t)
 }
 
 // With one stage (n = 100, d = 9) a column of the levels 1…7 in equal shares
@@ -233,28 +217,13 @@ func TestHiddenColumnStaysPlausible(t *testing.T) {
 // draws (measured 0); the former rule (inner end one bin inwards) clamps
 // them in most draws.
 func TestOneStagePinsZero(t *testing.T) {
-	const draws = 300
 	col := column(100, [2]float64{0, 0.12})
 	for i := 0; len(col) < 100; i++ {
 		col = append(col, float64(5+i%11))
 	}
-	crit := binomUpper(draws, 0.05, 1e-4)
-	miss := func(ru rules) int {
-		rs, _ := drawColumn(t, col, 9, draws, 6, ru)
-		m := 0
-		for _, r := range rs {
-			if r[0] > 0 || r[1] < 15 {
-				m++
-			}
-		}
-		return m
-	}
-	if m := miss(rules{}); m > crit {
-		t.Errorf("zeros or 15 clamped in %d of %d draws (> %d)", m, draws, crit)
-	}
-	if m := miss(rules{offsetOneStage: true}); m <= crit {
-		t.Errorf("with the inner end one bin inwards only %d of %d draws clamped (≤ %d): the test cannot tell", m, draws, crit)
-	}
+	ruleCase{col: col, d: 9, draws: 300, seed: 6, claim: 0.05, former: rules{offsetOneStage: true},
+		bad:  func(lo, hi float64) bool { return lo > 0 || hi < 15 },
+		what: "zeros or 15 clamped", undone: "with the inner end one bin inwards"}.check(t)
 }
 
 // A 0/1 column with 60 % zeros at n = 100, d = 9 (σ₁ ≈ 15.8): no bin clears
@@ -266,23 +235,7 @@ func TestOneStagePinsZero(t *testing.T) {
 // over 2000). Without the four (the best pair of the plausible window,
 // whichever its side: the rule of 0.4) it misses in 19 % and fails.
 func TestZeroGuessKeepsZeroOne(t *testing.T) {
-	const draws = 1000
-	col := column(100, [2]float64{0, 0.6}, [2]float64{1, 0.4})
-	crit := binomUpper(draws, 0.02, 1e-4)
-	misses := func(ru rules) int {
-		rs, _ := drawColumn(t, col, 9, draws, 9, ru)
-		m := 0
-		for _, r := range rs {
-			if r[0] > 0 || r[1] < 1 {
-				m++
-			}
-		}
-		return m
-	}
-	if m := misses(rules{}); m > crit {
-		t.Errorf("a level missed in %d of %d draws (> %d)", m, draws, crit)
-	}
-	if m := misses(rules{noZeroGuess: true, noZeroOne: true, wideGuess: true, noSignPrior: true}); m <= crit {
-		t.Errorf("guessing the best pair of the plausible window whatever the zero bin holds, only %d of %d draws missed (≤ %d): the test cannot tell", m, draws, crit)
-	}
+	ruleCase{col: column(100, [2]float64{0, 0.6}, [2]float64{1, 0.4}), d: 9, draws: 1000, seed: 9, claim: 0.02,
+		former: rules{noZeroGuess: true, noZeroOne: true, wideGuess: true, noSignPrior: true}, bad: func(lo, hi float64) bool { return lo > 0 || hi < 1 },
+		what: "a level missed", undone: "guessing the best pair of the plausible window whatever the zero bin holds"}.check(t)
 }
