@@ -114,18 +114,26 @@ func smallCSV() string {
 	return b.String()
 }
 
+// smallTablePage opens the page with nothing stored and smallCSV pasted
+// into the estimate under loss.
+func smallTablePage(t *testing.T, loss string) *page {
+	t.Helper()
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	eval[bool](p, `(localStorage.clear(), true)`)
+	p.setValue("est-data", "csv")
+	p.setValue("est-loss", loss)
+	p.setValue("est-csv", smallCSV())
+	return p
+}
+
 // TestFindRangesSmallTable (issue 40 items 4 and 6): a 111-row table with
 // every range blank gets a model on the first press of Run, which charges
 // the ranges once and the model once (2 releases); every range is filled
 // (the 0/1 column's holds 0 and 1); the next press adds exactly one release.
 // An invalid ε is reported before anything is charged (item 5).
 func TestFindRangesSmallTable(t *testing.T) {
-	p := newPage(t, "/")
-	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
-	eval[bool](p, `(localStorage.clear(), true)`)
-	p.setValue("est-data", "csv")
-	p.setValue("est-loss", "l1")
-	p.setValue("est-csv", smallCSV())
+	p := smallTablePage(t, "l1")
 	p.waitJS(`document.querySelectorAll("#est-features input").length === 5`, 5*time.Second)
 	p.checkFeatures("reading", "wind", "temp", "flag", "count")
 	p.ledgerReleases(0)
@@ -298,12 +306,7 @@ func TestFindRangesNarrow(t *testing.T) {
 // DP-GD, which matched or beat Algorithm 1 on every development table at 100
 // rows with private ranges. The estimator select shows what ran.
 func TestSmallTableEstimator(t *testing.T) {
-	p := newPage(t, "/")
-	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
-	eval[bool](p, `(localStorage.clear(), true)`)
-	p.setValue("est-data", "csv")
-	p.setValue("est-loss", "logistic")
-	p.setValue("est-csv", smallCSV())
+	p := smallTablePage(t, "logistic")
 	p.waitJS(`document.getElementById("est-target").options.length === 5`, 5*time.Second)
 	p.setValue("est-target", "flag")
 	p.waitJS(`document.getElementById("est-positive") !== null`, 5*time.Second)
