@@ -11,7 +11,7 @@ import (
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/plot"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
-	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/categories"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/form"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
@@ -104,11 +104,11 @@ func (v *estimateView) drawResult(in *report.Input, r *mechanism.Result, units [
 		p = report.CoefPlot(in, r)
 		caption = "Bars: the private release. Orange dots: the non-private fit — not private, for your eyes only."
 	}
-	p = kit.FitWidth(v.fig, p)
+	p = kit.FitWidth(v.el.fig, p)
 	if len(p.YCategories) > 0 { // one row per column, not the width's aspect
 		p.Height = 110 + 44*float64(len(p.YCategories))
 	}
-	v.fig.SetInnerHTML(`<figcaption class="owner-only">` + kit.Esc(caption) + `</figcaption>` + p.SVG())
+	v.el.fig.SetInnerHTML(`<figcaption class="owner-only">` + kit.Esc(caption) + `</figcaption>` + p.SVG())
 }
 
 // exportJSON offers the result and plan as a JSON download (a Blob URL).
@@ -149,10 +149,10 @@ func (v *estimateView) exportJSON(in *report.Input, r *mechanism.Result) {
 	if in.Positive != "" {
 		payload["positive"] = in.Positive
 	}
-	if found := v.privateExport(in, r.Privacy.Ledger); len(found) > 0 {
+	if found := v.st.PrivateExport(in.Spec, r.Privacy.Ledger); len(found) > 0 {
 		payload["privateRanges"] = found // which declared ranges were found privately, and what that release cost (its id in privacy.ledger)
 	}
-	if cats := categories.Export(in.Cats, r.Privacy.Ledger); len(cats) > 0 {
+	if cats := form.CatsExport(in.Cats, r.Privacy.Ledger); len(cats) > 0 {
 		payload["categories"] = cats // each text feature's labels (its columns name=label) and where they came from: typed, or the release in privacy.ledger
 	}
 	b := jsio.JSON(payload, "  ") // not encoding/json: ≈ 47 KB less to download (jsio.JSON)
@@ -165,7 +165,7 @@ func (v *estimateView) exportJSON(in *report.Input, r *mechanism.Result) {
 	opts.Set("type", "application/json")
 	blob := js.Global().Get("Blob").New(parts, opts)
 	v.exportURL = js.Global().Get("URL").Call("createObjectURL", blob).String()
-	v.export.SetInnerHTML("")
+	v.el.export.SetInnerHTML("")
 	a := kit.Text("a", "Download the private result and its plan (JSON)", "href", v.exportURL, "download", "dpsample-estimate.json", "id", v.id+"-download")
-	kit.AppendAll(v.export, a, kit.TextNode(" — contains θ, the samples, the plan and the privacy report; not the data or the non-private fit."))
+	kit.AppendAll(v.el.export, a, kit.TextNode(" — contains θ, the samples, the plan and the privacy report; not the data or the non-private fit."))
 }

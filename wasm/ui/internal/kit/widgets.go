@@ -102,7 +102,6 @@ func ParseInt(field, s string, lo, hi int) (int, error) { return words.ParseInt(
 // Count is words.Count ("1 row", "3 rows").
 func Count(n int, noun string) string { return words.Count(n, noun) }
 
-
 // ShownError is an error already displayed next to its field or box; the
 // run's error line does not repeat it (one message per problem).
 type ShownError struct{ error }

@@ -66,4 +66,3 @@ func TestParseNumberStrict(t *testing.T) {
 		t.Errorf("n = 1e3 over the range: %v", err)
 	}
 }
-

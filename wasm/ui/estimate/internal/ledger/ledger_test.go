@@ -168,23 +168,6 @@ func TestWithLegacy(t *testing.T) {
 	}
 }
 
-// TestRowsDelta: the page's δ for a file of n rows is 1e-5 up to 10⁴ rows
-// and then the power of ten at or below 1/(10n), always below 1/n.
-func TestRowsDelta(t *testing.T) {
-	for _, c := range []struct {
-		n    int
-		want string
-	}{{0, "1e-5"}, {150, "1e-5"}, {569, "1e-5"}, {10_000, "1e-5"}, {10_001, "1e-6"}, {100_000, "1e-6"}, {100_001, "1e-7"}, {2_000_000, "1e-8"}} {
-		got := RowsDelta(c.n)
-		if s := RowsDeltaText(c.n); s != c.want {
-			t.Errorf("RowsDelta(%d) = %s (%g), want %s", c.n, s, got, c.want)
-		}
-		if c.n > 0 && !(got < 1/float64(c.n)) {
-			t.Errorf("RowsDelta(%d) = %g is not below 1/n", c.n, got)
-		}
-	}
-}
-
 // TestRoomLeftOneRule (issue 45 item 6): the meter's line, a result's
 // statement and a refusal print the same ε still to spend, rounded down —
 // at a remaining ε whose rounding to the nearest goes up (the meter said

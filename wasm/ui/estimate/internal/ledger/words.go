@@ -7,7 +7,6 @@ package ledger
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/dpsample/dpsample/core/plot"
 	"github.com/dpsample/dpsample/core/privacy"
@@ -102,15 +101,6 @@ func ledgerPlot(st privacy.LedgerState) *plot.Plot {
 			{At: b.Epsilon, Color: "#888888"},
 		},
 	}
-}
-
-// trimFloat prints a budget value as typed (1e-05 → 1e-5).
-func trimFloat(x float64) string {
-	s := fmt.Sprint(x)
-	if i := strings.Index(s, "e-0"); i >= 0 {
-		s = s[:i] + "e-" + s[i+3:]
-	}
-	return s
 }
 
 // Export is the table's ledger as the JSON export carries it: without
