@@ -111,6 +111,30 @@ type Used struct {
 	Labels []string // empty: found privately, no category had enough rows (the column is left out)
 	Typed  bool
 	Found  Found // when not typed
+	// Reference is the label coded as all zeros, its column left out
+	// (data.parseCSV's reference, issue 53 item 2): set by SetReferences;
+	// empty, every label has its column.
+	Reference string
+}
+
+// SetReferences picks each text feature's reference label for treatment
+// coding (issue 53 item 2) — the first of its list: a found list is ordered
+// most frequent first by its released noisy counts, so that is the most
+// frequent released label (post-processing of the release); a typed list's
+// first label is the owner's choice — and returns them as data.parseCSV's
+// reference option. A feature with fewer than two labels gets none (one
+// label as the reference would code nothing). The statement and the export
+// then name each reference.
+func SetReferences(used []Used) map[string]string {
+	out := map[string]string{}
+	for i := range used {
+		used[i].Reference = ""
+		if len(used[i].Labels) >= 2 {
+			used[i].Reference = used[i].Labels[0]
+			out[used[i].Col] = used[i].Labels[0]
+		}
+	}
+	return out
 }
 
 // Lists resolves the text features cols against st, the table's ledger: a
@@ -144,11 +168,24 @@ func (b *Book) Lists(cols []string, st *privacy.LedgerState) (cats map[string][]
 
 // OneHotDims is what the one-hot blocks of cats add to a row beyond one
 // column each: docs/DEFAULTS.md counts a block (norm 1 or 0) as one column of
-// the clip √(numeric columns + blocks + 1).
-func OneHotDims(cats map[string][]string) int {
+// the clip √(numeric columns + blocks + 1). Without reference coding;
+// BlockDims is the same count with it.
+func OneHotDims(cats map[string][]string) int { return BlockDims(cats, nil) }
+
+// BlockDims is OneHotDims when the features of reference are coded against
+// a reference label (issue 53 item 2): such a block has one column fewer,
+// len(labels) − 1, and its norm is still 1 or 0 (the reference, an unlisted
+// label and a missing cell code as zeros), so it too counts as one column of
+// the clip and adds len(labels) − 2 beyond it. The clip is then
+// √(len(row) − BlockDims(cats, reference)), the intercept and each "was
+// missing" column (0/1) counted among the row's columns.
+func BlockDims(cats map[string][]string, reference map[string]string) int {
 	n := 0
-	for _, l := range cats {
+	for c, l := range cats {
 		n += len(l) - 1
+		if _, ok := reference[c]; ok {
+			n--
+		}
 	}
 	return n
 }
@@ -213,17 +250,19 @@ func (b *Book) Field(id, col string, st *privacy.LedgerState, changed func()) ki
 func Statement(used []Used, st *privacy.LedgerState) string {
 	var typed, found, none []string
 	eps, delta := 0.0, 0.0
+	refs := false
 	for _, u := range used {
 		switch rel := u.Found.HeldIn(st); {
 		case u.Typed:
-			typed = append(typed, fmt.Sprintf("%s (%s)", u.Col, strings.Join(u.Labels, ", ")))
+			typed = append(typed, fmt.Sprintf("%s (%s)", u.Col, u.listed()))
 		case rel != nil && len(u.Labels) == 0:
 			none = append(none, u.Col)
 			eps, delta = rel.Epsilon, rel.Delta
 		case rel != nil:
-			found = append(found, fmt.Sprintf("%s (%s)", u.Col, strings.Join(u.Labels, ", ")))
+			found = append(found, fmt.Sprintf("%s (%s)", u.Col, u.listed()))
 			eps, delta = rel.Epsilon, rel.Delta
 		}
+		refs = refs || u.Reference != ""
 	}
 	s := ""
 	if len(typed) > 0 {
@@ -236,24 +275,47 @@ func Statement(used []Used, st *privacy.LedgerState) string {
 	if len(none) > 0 {
 		s += fmt.Sprintf(" Left out: %s — no category has enough rows (found privately by the (ε = %g, δ = %g) release).", strings.Join(none, ", "), eps, delta)
 	}
-	if s != "" {
-		s += " A label outside a list codes as all zeros."
+	switch {
+	case s != "" && refs:
+		s += " Each is coded against its reference label (treatment coding: its coefficients compare a label with the reference); " +
+			"a label outside a list, or a missing cell, codes like the reference (all zeros)."
+	case s != "":
+		s += " A label outside a list, or a missing cell, codes as all zeros."
 	}
 	return s
 }
 
+// listed is the feature's labels for the statement, the reference named.
+func (u Used) listed() string {
+	var ls []string
+	for _, l := range u.Labels {
+		if l == u.Reference {
+			l += " = reference"
+		}
+		ls = append(ls, l)
+	}
+	return strings.Join(ls, ", ")
+}
+
 // Export lists the run's text features for the export: each one's labels and
 // where they came from ("typed", or "private" with the release's ε, δ and id
-// in privacy.ledger).
+// in privacy.ledger), and its reference label when it has one.
 func Export(used []Used, st *privacy.LedgerState) map[string]any {
 	out := map[string]any{}
 	for _, u := range used {
 		labels := append([]string{}, u.Labels...)
+		var e map[string]any
 		if u.Typed {
-			out[u.Col] = map[string]any{"labels": labels, "source": "typed"}
+			e = map[string]any{"labels": labels, "source": "typed"}
 		} else if rel := u.Found.HeldIn(st); rel != nil {
-			out[u.Col] = map[string]any{"labels": labels, "source": "private", "other": u.Found.Other,
+			e = map[string]any{"labels": labels, "source": "private", "other": u.Found.Other,
 				"epsilon": rel.Epsilon, "delta": rel.Delta, "release": rel.ID}
+		}
+		if e != nil && u.Reference != "" {
+			e["reference"] = u.Reference
+		}
+		if e != nil {
+			out[u.Col] = e
 		}
 	}
 	return out

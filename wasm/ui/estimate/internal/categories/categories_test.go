@@ -101,3 +101,39 @@ func TestChanged(t *testing.T) {
 		t.Error("Changed: wrong after the redraw, or blind to a ledger that no longer holds the release (a reset)")
 	}
 }
+
+// TestReferences (issue 53 item 2): the reference of each feature is the
+// first label of its list (a found list's most frequent released label); a
+// reference-coded block has one column fewer and still counts as one column
+// of the clip (BlockDims); the statement and the export name it and say how
+// other labels code.
+func TestReferences(t *testing.T) {
+	st := &privacy.LedgerState{Key: "k1", History: []privacy.Release{{ID: "r1", Epsilon: 1, Delta: 1e-5}}}
+	used := []Used{
+		{Col: "island", Labels: []string{"Biscoe", "Dream", "Torgersen"}, Found: Found{Labels: []string{"Biscoe", "Dream", "Torgersen"}, Release: "r1", Table: "k1"}},
+		{Col: "sex", Labels: []string{"f", "m"}, Typed: true},
+		{Col: "one", Labels: []string{"x"}, Typed: true},
+	}
+	refs := SetReferences(used)
+	if !reflect.DeepEqual(refs, map[string]string{"island": "Biscoe", "sex": "f"}) || used[2].Reference != "" {
+		t.Fatalf("references %v, used %+v", refs, used)
+	}
+	cats := map[string][]string{"island": used[0].Labels, "sex": used[1].Labels, "one": used[2].Labels}
+	// Columns of a row: island's 2, sex's 1, one's 1, then 2 numbers and the
+	// intercept = 7; blocks 3, numbers 2, intercept 1 = 6 columns of the clip.
+	if got := 7 - BlockDims(cats, refs); got != 6 {
+		t.Errorf("clip columns %d, want 6 (BlockDims %d)", got, BlockDims(cats, refs))
+	}
+	if OneHotDims(cats) != BlockDims(cats, nil) || OneHotDims(cats) != 3 {
+		t.Errorf("OneHotDims %d", OneHotDims(cats))
+	}
+	s := Statement(used, st)
+	for _, w := range []string{"island (Biscoe = reference, Dream, Torgersen)", "sex (f = reference, m)", "codes like the reference (all zeros)"} {
+		if !strings.Contains(s, w) {
+			t.Errorf("statement lacks %q: %q", w, s)
+		}
+	}
+	if ex := Export(used, st); ex["island"].(map[string]any)["reference"] != "Biscoe" || ex["one"].(map[string]any)["reference"] != nil {
+		t.Errorf("export %v", ex)
+	}
+}
