@@ -125,4 +125,12 @@ func TestProfileMissingTokens(t *testing.T) {
 	if !found {
 		t.Errorf("no problem names None in exercise: %+v", p.Problems)
 	}
+	// "." and "?" are markers, never words: listed, not warned about (penguins' sex has one ".").
+	q, err := ProfileText("sex,w\nMALE,1\n.,2\nFEMALE,3\n?,4\n", HeaderAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := q.Column("sex"); len(c.MissingTokens) != 2 || len(q.Problems) != 0 {
+		t.Errorf("sex: tokens %v, problems %+v", c.MissingTokens, q.Problems)
+	}
 }

@@ -203,11 +203,15 @@ func ProfileTextContext(ctx context.Context, text, header string, progress func(
 	p.headerProblems(first, header)
 	p.raggedProblems(raggedRows, raggedWidth, firstWidth)
 	for _, c := range p.Columns {
-		if c.Kind == KindText && len(c.MissingTokens) > 0 {
-			var what []string
-			for _, tk := range c.MissingTokens {
+		// A word among a text column's missing tokens (None, NA, N/A,
+		// null, NaN: not "." or "?") may be one of its levels: say so.
+		var what []string
+		for _, tk := range c.MissingTokens {
+			if strings.ContainsAny(strings.ToLower(tk.Label), "abcdefghijklmnopqrstuvwxyz") {
 				what = append(what, fmt.Sprintf("%q (%s)", tk.Label, cells(tk.Rows)))
 			}
+		}
+		if c.Kind == KindText && len(what) > 0 {
 			p.Problems = append(p.Problems, Problem{Column: c.Name,
 				Text: fmt.Sprintf("Column %q: %s read as missing. If one is a level of the column, list it among its categories "+
 					"(a listed label is a level, not a missing cell).", c.Name, strings.Join(what, ", "))})
