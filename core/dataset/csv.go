@@ -12,10 +12,14 @@
 //     whether a row is dropped must not be guessed from that row alone).
 //     Without a header the columns are named c1, c2, ….
 //   - Missing cells are empty, "NA", "N/A", "NaN", "null", "none", "?" or "."
-//     (any case; the penguins data marks one unknown sex with ".").
-//     By default a missing cell is an error listing the rows (1-based data
-//     rows) that have one; with Drop = "missing" those rows are dropped and
-//     counted.
+//     (any case; the penguins data marks one unknown sex with "."), except
+//     where such a token is declared a level of its column (a label of its
+//     category list, the positive label, Options.Levels: a survey's exercise
+//     level "None"). By default a missing cell is an error listing the rows
+//     (1-based data rows) that have one; with Drop = "missing" those rows
+//     are dropped and counted (n then counts complete rows, which one row
+//     can change); with Missing = "fill" every row is kept and each missing
+//     cell takes a public value in its domain (missing.go).
 //   - Feature columns must be numeric. The target is coded from a declared
 //     schema (target.go): Positive names the +1 label (every other label is
 //     −1), TargetType "numeric" keeps numbers; without a declaration a

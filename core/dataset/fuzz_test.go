@@ -278,6 +278,16 @@ func FuzzProfile(f *testing.F) {
 			if c.ManyLabels && c.Labels != nil || len(c.Labels) > MaxLabels {
 				t.Fatalf("column %q: %d labels, many %v", c.Name, len(c.Labels), c.ManyLabels)
 			}
+			tokens := 0
+			for k, tk := range c.MissingTokens {
+				if tk.Rows < 1 || tk.Label == "" || !isMissing(tk.Label) || k > 0 && !(c.MissingTokens[k-1].Label < tk.Label) {
+					t.Fatalf("column %q: missing tokens %v", c.Name, c.MissingTokens)
+				}
+				tokens += tk.Rows
+			}
+			if tokens > c.Missing {
+				t.Fatalf("column %q: %d token cells of %d missing", c.Name, tokens, c.Missing)
+			}
 			total := c.Missing
 			for k, l := range c.Labels {
 				if l.Rows < 1 || k > 0 && !(c.Labels[k-1].Label < l.Label) {
