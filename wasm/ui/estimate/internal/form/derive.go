@@ -299,6 +299,10 @@ type Used struct {
 	Labels []string // empty: found privately, no category had enough rows (the column is left out)
 	Typed  bool
 	Found  FoundCats // when not typed
+	// Reference is the label coded as all zeros, its column left out
+	// (data.parseCSV's reference, issue 53 item 2); "" when every label has
+	// its column (a list of fewer than two).
+	Reference string
 }
 
 // ParseList reads a typed list of labels: comma-separated, each trimmed.
@@ -376,13 +380,55 @@ func (s State) CatNote(col string) string {
 
 // OneHotDims is what the one-hot blocks of cats add to a row beyond one
 // column each: docs/DEFAULTS.md counts a block (norm 1 or 0) as one column
-// of the clip √(numeric columns + blocks + 1).
-func OneHotDims(cats map[string][]string) int {
+// of the clip √(numeric columns + blocks + 1). Without reference coding;
+// BlockDims is the same count with it.
+func OneHotDims(cats map[string][]string) int { return BlockDims(cats, nil) }
+
+// BlockDims is OneHotDims when the features of reference are coded against
+// a reference label (issue 53 item 2): such a block has one column fewer,
+// len(labels) − 1, and its norm is still 1 or 0 (the reference, an unlisted
+// label and a missing cell code as zeros), so it too counts as one column of
+// the clip and adds len(labels) − 2 beyond it.
+func BlockDims(cats map[string][]string, reference map[string]string) int {
 	n := 0
-	for _, l := range cats {
+	for c, l := range cats {
 		n += len(l) - 1
+		if _, ok := reference[c]; ok {
+			n--
+		}
 	}
 	return n
+}
+
+// References are the text features' reference labels for treatment coding
+// (issue 53 item 2) — the first of each list: a found list is ordered most
+// frequent first by its released noisy counts, so that is the most frequent
+// released label (post-processing of the release); a typed list's first
+// label is the owner's choice. A feature with fewer than two labels has
+// none (one label as the reference would code nothing). It sets each used
+// feature's Reference, and returns them as data.parseCSV's reference.
+func References(used []Used) map[string]string {
+	out := map[string]string{}
+	for i := range used {
+		used[i].Reference = ""
+		if len(used[i].Labels) >= 2 {
+			used[i].Reference = used[i].Labels[0]
+			out[used[i].Col] = used[i].Labels[0]
+		}
+	}
+	return out
+}
+
+// listed is the feature's labels for the statement, the reference named.
+func (u Used) listed() string {
+	var ls []string
+	for _, l := range u.Labels {
+		if l == u.Reference {
+			l += " = reference"
+		}
+		ls = append(ls, l)
+	}
+	return strings.Join(ls, ", ")
 }
 
 // OneHot are the coded columns' names (name=label, as data.parseCSV names

@@ -163,21 +163,23 @@ func (s State) PrivateExport(spec *RunSpec, st *privacy.LedgerState) map[string]
 
 // CatsStatement is the result statement's sentence about the run's text
 // features, st being the table's ledger after the run (a found list's ε
-// and δ are read there).
+// and δ are read there), each one's reference named.
 func CatsStatement(used []Used, st *privacy.LedgerState) string {
 	var typed, found, none []string
 	eps, delta := 0.0, 0.0
+	refs := false
 	for _, u := range used {
 		switch rel := u.Found.HeldIn(st); {
 		case u.Typed:
-			typed = append(typed, fmt.Sprintf("%s (%s)", u.Col, strings.Join(u.Labels, ", ")))
+			typed = append(typed, fmt.Sprintf("%s (%s)", u.Col, u.listed()))
 		case rel != nil && len(u.Labels) == 0:
 			none = append(none, u.Col)
 			eps, delta = rel.Epsilon, rel.Delta
 		case rel != nil:
-			found = append(found, fmt.Sprintf("%s (%s)", u.Col, strings.Join(u.Labels, ", ")))
+			found = append(found, fmt.Sprintf("%s (%s)", u.Col, u.listed()))
 			eps, delta = rel.Epsilon, rel.Delta
 		}
+		refs = refs || u.Reference != ""
 	}
 	s := ""
 	if len(typed) > 0 {
@@ -190,24 +192,36 @@ func CatsStatement(used []Used, st *privacy.LedgerState) string {
 	if len(none) > 0 {
 		s += fmt.Sprintf(" Left out: %s — no category has enough rows (found privately by the (ε = %g, δ = %g) release).", strings.Join(none, ", "), eps, delta)
 	}
-	if s != "" {
-		s += " A label outside a list codes as all zeros."
+	switch {
+	case s != "" && refs:
+		s += " Each is coded against its reference label (treatment coding: its coefficients compare a label with the reference); " +
+			"a label outside a list, or a missing cell, codes like the reference (all zeros)."
+	case s != "":
+		s += " A label outside a list, or a missing cell, codes as all zeros."
 	}
 	return s
 }
 
 // CatsExport lists the run's text features for the export: each one's
 // labels and where they came from ("typed", or "private" with the
-// release's ε, δ and id in privacy.ledger).
+// release's ε, δ and id in privacy.ledger), and its reference label when it
+// has one.
 func CatsExport(used []Used, st *privacy.LedgerState) map[string]any {
 	out := map[string]any{}
 	for _, u := range used {
 		labels := append([]string{}, u.Labels...)
+		var e map[string]any
 		if u.Typed {
-			out[u.Col] = map[string]any{"labels": labels, "source": "typed"}
+			e = map[string]any{"labels": labels, "source": "typed"}
 		} else if rel := u.Found.HeldIn(st); rel != nil {
-			out[u.Col] = map[string]any{"labels": labels, "source": "private", "other": u.Found.Other,
+			e = map[string]any{"labels": labels, "source": "private", "other": u.Found.Other,
 				"epsilon": rel.Epsilon, "delta": rel.Delta, "release": rel.ID}
+		}
+		if e != nil && u.Reference != "" {
+			e["reference"] = u.Reference
+		}
+		if e != nil {
+			out[u.Col] = e
 		}
 	}
 	return out
