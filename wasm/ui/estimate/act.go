@@ -7,16 +7,13 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"syscall/js"
 	"time"
 
 	"github.com/dpsample/dpsample/core/dataset"
-	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/categories"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/form"
-	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/pieces"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
@@ -132,54 +129,7 @@ func (v *estimateView) find(f *form.FindSpec) {
 		ev.Ledger = v.ledgerSeen().State
 		v.dispatch(ev)
 	}()
-	if f.Cells {
-		ev.Columns, ev.Release, ev.Err = categories.Describe(v.run, v.ledger, f.Key, v.textJS(), v.st.Choice.Header, f.Epsilon, f.Delta, f.Status)
-		return
-	}
-	txt, _ := v.text()
-	t, err := v.parseTable(txt, f.Parse)
-	if err != nil {
-		ev.Err = dataError(err)
-		return
-	}
-	req := map[string]any{"epsilon": f.Epsilon, "delta": f.Delta}
-	opts, release := v.run.Start(f.Status)
-	opts.Delete("onProgress") // describe is one short call: no progress, no cancel
-	opts.Delete("signal")
-	// Under the table's lock, like a model run: the stored budget (other
-	// tabs' releases included) is in the worker before the charge, and the
-	// charge is stored before the lock is released (internal/ledger/store.go).
-	releaseLedger, err := v.ledger.RunOptions(opts, f.Key)
-	var res js.Value
-	if err == nil {
-		res, err = kit.CallRemote("describe", pieces.FlatRequest(req, t.X), opts)
-		releaseLedger()
-	}
-	release()
-	var cols []domain.Column
-	if err == nil {
-		err = jsio.Decode(res.Get("columns"), &cols)
-	}
-	if err == nil && res.Get("privacy").Get("ledger").Truthy() {
-		if st, e := ledger.DecodeState(res.Get("privacy").Get("ledger")); e == nil {
-			v.ledger.SetState(st)
-			if st.Key == f.Key && len(st.History) > 0 {
-				ev.Release = st.History[len(st.History)-1].ID
-			}
-		}
-	} else {
-		v.ledger.AfterRun(f.Key)
-	}
-	v.run.Done(err, "Ranges found privately.")
-	if err != nil {
-		ev.Err = err
-		return
-	}
-	for j, c := range cols {
-		if j < len(f.Columns) {
-			ev.Columns = append(ev.Columns, domain.CellsColumn{Name: f.Columns[j], Kind: domain.KindNumeric, Column: c})
-		}
-	}
+	ev.Columns, ev.Release, ev.Err = categories.DescribeColumns(v.run, v.ledger, f.Key, v.textJS(), v.st.Choice.Header, f.Columns, f.Epsilon, f.Delta, f.Status)
 }
 
 // runModel runs the model spec: the prepared table scaled by its declared
@@ -253,7 +203,8 @@ func (v *estimateView) input(spec *form.RunSpec) (*report.Input, error) {
 		ranges[c] = r
 		in.Ranges = append(in.Ranges, r)
 	}
-	if err := pieces.Scale(t, ranges); err != nil {
+	err := pieces.Scale(t, ranges)
+	if err != nil {
 		return nil, err
 	}
 	req := spec.Req
@@ -273,6 +224,11 @@ func (v *estimateView) input(spec *form.RunSpec) (*report.Input, error) {
 		// marks one array of a million row slices, not two.
 		t.X = nil
 		in.Columns = append(in.Columns, "intercept")
+		// A row whose target is missing weighs nothing (ℓ(0, y) is a
+		// constant) and still counts in n (issue 51 item 1).
+		if in.Zeroed, err = dataset.ZeroMissingTargets(req.X, req.Y, spec.MissingTarget); err != nil {
+			return nil, err
+		}
 	}
 	in.Req = req
 	pl, err := mechanism.PlanShape(req, len(req.X), len(req.X[0]))

@@ -11,6 +11,7 @@ import (
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/pieces"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 )
 
@@ -59,7 +60,7 @@ func (v *estimateView) parseTable(txt string, opt dataset.Options) (*dataset.Tab
 	if err := jsio.Decode(res, t); err != nil {
 		return nil, err
 	}
-	if t.X, err = jsio.MatrixPieces(x, "x"); err != nil {
+	if t.X, err = pieces.Rows(x); err != nil {
 		return nil, err
 	}
 	return t, nil

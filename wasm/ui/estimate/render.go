@@ -90,6 +90,12 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 	if in.Table.Dropped > 0 {
 		clamps = append(clamps, kit.Count(in.Table.Dropped, "row")+" dropped for missing cells")
 	}
+	if in.Table.MissingCells > 0 {
+		clamps = append(clamps, kit.Count(in.Table.MissingCells, "empty cell")+" filled with the middle of its column's declared range")
+	}
+	if in.Zeroed > 0 {
+		clamps = append(clamps, kit.Count(in.Zeroed, "row")+" without a target, which weigh nothing (n still counts them)")
+	}
 	work := fmt.Sprintf("The run took %.2f s", dg.Seconds)
 	if dg.Trials > 0 {
 		work += fmt.Sprintf(", %s and %s", kit.Count(int(dg.Trials), "rejection trial"), kit.Count(int(dg.LossEvals), "loss evaluation"))

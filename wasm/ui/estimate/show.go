@@ -4,8 +4,10 @@ package estimate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"syscall/js"
+	"unicode"
 
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/domain"
@@ -264,6 +266,16 @@ func (v *estimateView) buildRanges() {
 			lab.AppendChild(kit.Text("span", " — "+note, "class", "found-private", "data-private", key))
 		}
 		kit.AppendAll(wrap, lab, lo, kit.TextNode(" to "), hi)
+		// A feature with empty cells: they take the range's middle; a 0/1
+		// column saying which were empty is the person's choice (issue 51).
+		if ci, ok := s.ProfileColumn(key); r == nil && ok && ci.Missing > 0 && key != target {
+			in := kit.El("input", "type", "checkbox", "id", v.id+"-ind-"+idx, "data-indicator", key)
+			ind := kit.El("label", "for", v.id+"-ind-"+idx, "class", "check help")
+			kit.AppendAll(ind, in, kit.TextNode(fmt.Sprintf(" add a 0/1 column “%s%s” (%s of %s empty, filled with the range's middle — counted on this device, shown only to you)",
+				key, dataset.IndicatorSuffix, kit.Count(ci.Missing, "cell"), key)))
+			kit.SetStyle(ind, "display", "block")
+			wrap.AppendChild(ind)
+		}
 		box.AppendChild(wrap)
 	}
 	builtinRange := func(c string) *dataset.Range {
@@ -308,6 +320,23 @@ func (v *estimateView) buildRanges() {
 				wrap.AppendChild(list)
 				wrap.AppendChild(kit.Text("div", "Pick the label that means “yes” from this column's labels (listed from your file on this device, shown only to you) or type it.", "class", "help"))
 			}
+			// A word read as a missing cell ("None") may be one of the
+			// target's labels: the person says so (a declaration; issue 51
+			// item 3); else its rows weigh nothing.
+			if ci, ok := p.Column(target); ok {
+				for i, tk := range ci.MissingTokens {
+					if strings.IndexFunc(tk.Label, unicode.IsLetter) < 0 {
+						continue
+					}
+					id := fmt.Sprintf("%s-level-%d", v.id, i)
+					in := kit.El("input", "type", "checkbox", "id", id, "data-level", target, "value", tk.Label)
+					lab := kit.El("label", "for", id, "class", "check help")
+					kit.AppendAll(lab, in, kit.TextNode(fmt.Sprintf(" “%s” is a label of %s, not an empty cell (%s on this device; unticked, those rows have no target and weigh nothing)",
+						tk.Label, target, kit.Count(tk.Rows, "row"))))
+					kit.SetStyle(lab, "display", "block")
+					wrap.AppendChild(lab)
+				}
+			}
 		}
 		wrap.AppendChild(e.positiveNote)
 		box.AppendChild(wrap)
@@ -350,6 +379,14 @@ func (v *estimateView) syncRanges() {
 	s, e := v.st, &v.el
 	for _, in := range kit.Qsa(e.rangesBox, "input") {
 		x := kit.AsInput(in)
+		switch col := in.GetAttribute("data-indicator"); {
+		case col != "":
+			x.SetChecked(s.Choice.Indicators[col])
+			continue
+		case in.GetAttribute("data-level") != "":
+			x.SetChecked(slices.Contains(s.Choice.Levels[in.GetAttribute("data-level")], x.Value()))
+			continue
+		}
 		if x.HasAttribute("readonly") || focused(x) || in.GetAttribute("data-line") != "" {
 			continue
 		}

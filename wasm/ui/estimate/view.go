@@ -123,7 +123,7 @@ type elems struct {
 	csvBox, csvErr, csvProg, checkBox         kit.Elem
 	heldLine                                  kit.Elem
 	csvText                                   *dom.HTMLTextAreaElement
-	dropMissing, fixedWork                    *dom.HTMLInputElement
+	fixedWork                                 *dom.HTMLInputElement
 	headerSel                                 *dom.HTMLSelectElement
 	featBox, rangesBox, rangesErr             kit.Elem
 	eps, delta, c, k, m                       kit.NumberField
@@ -179,9 +179,6 @@ func Build(root kit.Elem) {
 	e.csvText = kit.AsTextArea(kit.El("textarea", "id", id+"-csv", "rows", "6", "spellcheck", "false",
 		"placeholder", csvPlaceholder, "aria-describedby", id+"-csv-help "+id+"-csv-err"))
 	file := kit.El("input", "type", "file", "id", id+"-file", "accept", ".csv,.tsv,text/csv,text/tab-separated-values,text/plain")
-	e.dropMissing = kit.AsInput(kit.El("input", "type", "checkbox", "id", id+"-drop"))
-	dropLab := kit.El("label", "for", id+"-drop", "class", "check")
-	kit.AppendAll(dropLab, e.dropMissing, kit.TextNode(" drop rows with missing cells (and say how many)"))
 	e.headerSel = kit.AsSelect(kit.El("select", "id", id+"-header"))
 	kit.SetOptions(e.headerSel, [][2]string{{dataset.HeaderAuto, "auto (a row of names only)"}, {dataset.HeaderPresent, "yes"}, {dataset.HeaderAbsent, "no"}}, dataset.HeaderAuto)
 	headerRow := kit.El("div", "class", "filerow")
@@ -196,7 +193,7 @@ func Build(root kit.Elem) {
 			"a header line names the columns; at most %d MB. You declare each used column's range below, and the features are scaled "+
 			"by those ranges to [−1, 1]; results are shown in your columns' units.", maxPasteBytes>>20), "id", id+"-csv-help", "class", "help"),
 		kit.AppendAll(kit.El("div", "class", "filerow"), kit.Text("label", fmt.Sprintf("or choose a file (at most %d MB): ", maxPasteBytes>>20), "for", id+"-file"), file),
-		headerRow, dropLab, e.csvErr, e.csvProg, e.checkBox)
+		headerRow, e.csvErr, e.csvProg, e.checkBox)
 
 	e.featBox = kit.El("fieldset", "class", "features", "id", id+"-features")
 	e.rangesBox = kit.El("fieldset", "class", "features", "id", id+"-ranges")
@@ -354,10 +351,6 @@ func (v *estimateView) wire(file kit.Elem) {
 		stale("the features changed")
 		v.dispatch(form.FeaturesTicked{On: on})
 	})
-	kit.On(e.dropMissing, "change", false, func(kit.Event) {
-		stale("the missing-cell choice changed")
-		v.dispatch(form.DropTicked{On: e.dropMissing.Checked()})
-	})
 	kit.On(e.headerSel, "change", false, func(kit.Event) {
 		stale("the header choice changed")
 		v.dispatch(form.HeaderChosen{Mode: e.headerSel.Value()})
@@ -385,6 +378,10 @@ func (v *estimateView) declarationTyped(t kit.Elem) {
 	kit.MarkStale(v.el.out, v.id, "a declared range changed")
 	val := kit.AsInput(t).Value()
 	switch {
+	case t.GetAttribute("data-indicator") != "":
+		v.dispatch(form.IndicatorTicked{Col: t.GetAttribute("data-indicator"), On: kit.AsInput(t).Checked()})
+	case t.GetAttribute("data-level") != "":
+		v.dispatch(form.LevelDeclared{Col: t.GetAttribute("data-level"), Token: val, On: kit.AsInput(t).Checked()})
 	case t.GetAttribute("data-positive") != "":
 		v.dispatch(form.PositiveTyped{Col: t.GetAttribute("data-positive"), Label: val})
 	case t.GetAttribute("data-cat") != "":

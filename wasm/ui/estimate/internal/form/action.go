@@ -54,26 +54,31 @@ type Message struct {
 	Check       *privacy.Check // a refusal for the budget: the ledger's check
 }
 
-// FindSpec is a describe release: of the blank columns' values
-// (describe({x}): Parse reads them as features), or of every column of the
-// file when a text feature's categories are blank (describe({csv}), Cells).
+// FindSpec is a describe release of the file read as cells in the worker
+// (describe({csv}): n is the file's data-row count, a missing cell in no
+// bin — issue 51 item 1): of the blank columns (describe({csv, columns})),
+// or of every column when a text feature's categories are blank (Columns
+// nil: one release for all, issue 42).
 type FindSpec struct {
 	Columns        []string
-	Cells          bool
-	Parse          dataset.Options
 	Epsilon, Delta float64
 	Key            string // the table's ledger
 	Status         string // the status line while it runs
 }
 
-// RunSpec is a model run without its rows: the view parses (Parse), scales
-// by Ranges (the columns as parsed: one-hot columns name=label at
-// [−1, 1], the identity), adds the intercept for a supervised loss and sends
-// Req with the rows to the worker, charged to Key.
+// RunSpec is a model run without its rows: the view parses (Parse: every
+// data row kept, a missing cell filled), scales by Ranges (the columns as
+// parsed: one-hot and "was missing" columns at [−1, 1], the identity; a
+// missing number becomes its range's middle, 0 scaled), adds the intercept
+// for a supervised loss, zeroes each row whose target is missing with
+// target MissingTarget (dataset.ZeroMissingTargets: ℓ(0, y) is a constant,
+// so the row weighs nothing and still counts in n) and sends Req with the
+// rows to the worker, charged to Key.
 type RunSpec struct {
-	Parse     dataset.Options
-	Ranges    map[string]dataset.Range
-	Target    *dataset.Range // a regression's declared target range (y scaled by it)
+	Parse         dataset.Options
+	Ranges        map[string]dataset.Range
+	Target        *dataset.Range // a regression's declared target range (y scaled by it)
+	MissingTarget float64        // the target of a row zeroed for its missing one (scaled units)
 	Req       mechanism.Request
 	Key       string
 	Source    string // "your CSV", or the built-in's label

@@ -40,6 +40,10 @@ func (s State) column(name string) (dataset.ColumnInfo, bool) {
 	return s.Table.Profile.Column(name)
 }
 
+// ProfileColumn is a CSV column's profile (false for a built-in, or while
+// the profile is being read).
+func (s State) ProfileColumn(name string) (dataset.ColumnInfo, bool) { return s.column(name) }
+
 // IsText reports whether c is a text column of the CSV shown (one-hot coded
 // when ticked as a feature).
 func (s State) IsText(c string) bool {

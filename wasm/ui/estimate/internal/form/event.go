@@ -48,7 +48,18 @@ type (
 	// ticked; the boxes not in the map keep their state).
 	FeaturesTicked struct{ On map[string]bool }
 	HeaderChosen   struct{ Mode string }
-	DropTicked     struct{ On bool }
+	// IndicatorTicked: a feature's "was missing" column was asked for (or
+	// not).
+	IndicatorTicked struct {
+		Col string
+		On  bool
+	}
+	// LevelDeclared: a token of a target column (a missing-cell marker such
+	// as "None") was declared one of its labels (or not).
+	LevelDeclared struct {
+		Col, Token string
+		On         bool
+	}
 	// RangeTyped: one end of a column's range was typed (Hi: the upper).
 	RangeTyped struct {
 		Col  string
@@ -122,7 +133,8 @@ func (EstimatorChosen) event() {}
 func (TargetChosen) event()    {}
 func (FeaturesTicked) event()  {}
 func (HeaderChosen) event()    {}
-func (DropTicked) event()      {}
+func (IndicatorTicked) event() {}
+func (LevelDeclared) event()   {}
 func (RangeTyped) event()      {}
 func (PositiveTyped) event()   {}
 func (CatsTyped) event()       {}

@@ -1,6 +1,7 @@
 package form
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
 )
 
@@ -128,23 +130,61 @@ func TestBudgetBeforeRanges(t *testing.T) {
 	}
 }
 
-// TestRowsCheckedBeforeRanges: the rows' own errors (a bad cell, missing
-// cells) are found before the ranges are paid for (issue 51: press 3 on
-// UScereal paid ε = 1 for ranges, then refused the missing cells).
+// TestRowsCheckedBeforeRanges: the rows' own errors (a bad cell in a
+// numeric column) are found before the ranges are paid for (issue 51: press
+// 3 on UScereal paid ε = 1 for ranges, then refused its missing cells).
 func TestRowsCheckedBeforeRanges(t *testing.T) {
-	csv := strings.Replace(numericCSV(400, 4), "\n", "\n30,,1500\n", 1)
+	csv := strings.Replace(numericCSV(400, 4), "\n", "\n30,n/k,1500\n", 1)
 	p := newPage(t, csv)
 	p.confirmTask()
 	a := p.press()
-	if a.Do != Refuse || a.Field != "csv" || !strings.Contains(a.Text, "missing") {
+	if a.Do != Refuse || a.Field != "csv" || !strings.Contains(a.Text, `column "height"`) {
 		t.Fatalf("press: %+v", a)
 	}
 	if p.releases() != 0 {
 		t.Fatalf("%d releases before the refusal", p.releases())
 	}
-	p.event(DropTicked{On: true})
+	p.event(FeaturesTicked{On: map[string]bool{"height": false}})
 	if a := p.press(); a.Do != Show || p.releases() != 2 {
-		t.Fatalf("with the rows dropped: %+v, %d releases", a, p.releases())
+		t.Fatalf("with height unticked: %+v, %d releases", a, p.releases())
+	}
+}
+
+// TestMissingCellsKeepN (issue 51 item 1): a table with empty cells runs as
+// it is — n is its data-row count, a missing feature takes its range's
+// middle, a row without its target weighs nothing — and a table and its
+// neighbour with one cell emptied release the same n and the same plan.
+func TestMissingCellsKeepN(t *testing.T) {
+	base := numericCSV(300, 15)
+	lines := strings.Split(base, "\n")
+	emptied := func(row, col int) string {
+		l := append([]string(nil), lines...)
+		cells := strings.Split(l[row], ",")
+		cells[col] = ""
+		l[row] = strings.Join(cells, ",")
+		return strings.Join(l, "\n")
+	}
+	var plans []string
+	for _, csv := range []string{base, emptied(5, 0), emptied(9, 2)} {
+		p := newPage(t, csv)
+		p.confirmTask()
+		p.ranges("age", "0..120", "height", "100..250", "income", "0..10000")
+		if a := p.press(); a.Do != Show {
+			t.Fatalf("press: %+v", a)
+		}
+		spec := p.acts[len(p.acts)-2].Run
+		if spec.Rows != 300 || spec.Parse.Missing != "fill" {
+			t.Fatalf("n = %d, parse %+v", spec.Rows, spec.Parse)
+		}
+		pl, err := mechanism.PlanShape(*p.lastRun, len(p.lastRun.X), len(p.lastRun.X[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(pl)
+		plans = append(plans, string(b))
+	}
+	if plans[0] != plans[1] || plans[0] != plans[2] {
+		t.Errorf("a neighbour with one cell emptied has another plan:\n%s\n%s\n%s", plans[0], plans[1], plans[2])
 	}
 }
 

@@ -88,10 +88,10 @@ func (s State) pressed(find bool) (State, Action) {
 		return s.end(a)
 	}
 	s.Press = &Press{FindOnly: find, Step: Preparing}
-	opt := s.runParse()
 	if find {
-		opt = s.findParse(s.BlankColumns())
+		return s, Action{Do: Prepare} // the release reads the file itself: only the budget is opened
 	}
+	opt := s.runParse()
 	return s, Action{Do: Prepare, Parse: &opt}
 }
 
@@ -319,12 +319,16 @@ func (s State) runFeatures(numericOnly bool) []string {
 }
 
 // runParse is the run's parse of the table: its features (text ones coded
-// from their known lists), the target with its declared schema (a
-// classifier's positive label, or a numeric target), the header and the
-// missing-cell policy.
+// from their known lists against their reference label, issue 53 item 2;
+// numeric ones with a "was missing" column where the person asked for one),
+// the target with its declared schema (a classifier's positive label, or a
+// numeric target; tokens declared its levels) and the header. A CSV keeps
+// every data row, a missing cell filled (issue 51 item 1: n is the file's
+// data-row count, whatever is missing); a built-in's declared options drop
+// its incomplete rows (its file is public).
 func (s State) runParse() dataset.Options {
 	l := s.Choice.Loss
-	cats, _, _, _ := s.CatLists()
+	cats, used, _, _ := s.CatLists()
 	opt := dataset.Options{Features: s.runFeatures(false), Header: s.Choice.Header}
 	for f := range cats {
 		if !containsStr(opt.Features, f) {
@@ -333,32 +337,38 @@ func (s State) runParse() dataset.Options {
 	}
 	if len(cats) > 0 {
 		opt.Categories = cats
+		refs := References(used)
+		for c := range refs {
+			if cats[c] == nil {
+				delete(refs, c)
+			}
+		}
+		if len(refs) > 0 {
+			opt.Reference = refs
+		}
 	}
 	if l.Supervised() {
 		opt.Target = s.Target()
 	}
-	b := s.Table.Builtin
-	if b != nil || s.Choice.Drop {
+	if b := s.Table.Builtin; b != nil {
 		opt.Drop = "missing"
-	}
-	if b != nil {
 		opt.Header = b.Options().Header // declared for the built-ins
+	} else {
+		opt.Missing = dataset.MissingFill
+		for _, f := range s.runFeatures(true) {
+			if s.Choice.Indicators[f] {
+				opt.Indicators = append(opt.Indicators, f)
+			}
+		}
+		if ls := s.Choice.Levels[opt.Target]; opt.Target != "" && len(ls) > 0 {
+			opt.Levels = map[string][]string{opt.Target: ls}
+		}
 	}
 	switch {
 	case l.Classification():
 		opt.Positive, opt.TargetType = s.positive(), dataset.TargetLabel
 	case l.Supervised():
 		opt.TargetType = dataset.TargetNumeric
-	}
-	return opt
-}
-
-// findParse reads the blank columns' values for describe({x}) (as
-// features).
-func (s State) findParse(cols []string) dataset.Options {
-	opt := dataset.Options{Features: cols, Header: s.Choice.Header}
-	if s.Choice.Drop {
-		opt.Drop = "missing"
 	}
 	return opt
 }
@@ -404,7 +414,7 @@ func (s State) prepared(e Prepared) (State, Action) {
 	}
 	blank, cats := s.BlankColumns(), s.BlankCats()
 	if len(blank)+len(cats) > 0 {
-		f, a := s.findSpec(blank, cats, e.Rows)
+		f, a := s.findSpec(blank, cats)
 		if a.Do != None {
 			return s.end(a)
 		}
@@ -451,53 +461,46 @@ func (s State) prepared(e Prepared) (State, Action) {
 	return s, act
 }
 
-// findSpec is the release of the blank ranges (describe({x}) of their
-// columns) or, when a text feature's categories are blank, of every column
-// of the file (describe({csv}): one release for all, issue 42), or a refusal
-// when the table is below the release's floor (n, d and the plan are
-// public: nothing is spent).
-func (s State) findSpec(blank, cats []string, n int) (*FindSpec, Action) {
-	delta := s.budgetDelta()
-	f := &FindSpec{Columns: blank, Epsilon: PrivateEpsilon, Delta: delta, Key: s.Ledger.Key, Parse: s.findParse(blank)}
-	field := "ranges."
-	if len(blank) > 0 {
-		field += blank[0]
-	}
+// findSpec is the release of the blank ranges (describe({csv, columns}) of
+// their columns) or, when a text feature's categories are blank, of every
+// column of the file (describe({csv}): one release for all, issue 42), or a
+// refusal when the table is below the release's floor (n, d and the plan
+// are public: nothing is spent).
+func (s State) findSpec(blank, cats []string) (*FindSpec, Action) {
+	p := s.Table.Profile
+	f := &FindSpec{Columns: blank, Epsilon: PrivateEpsilon, Delta: s.budgetDelta(), Key: s.Ledger.Key}
+	d := len(blank)
 	if len(cats) > 0 {
-		f.Cells = true
-		p := s.Table.Profile
-		pl, err := domain.NewCellsPlan(p.Rows, len(p.Columns), PrivateEpsilon, delta)
-		if err != nil {
-			return nil, refuseErr("budget", err)
-		}
-		if p.Rows < pl.MinRows() {
-			return nil, refuse("categories."+cats[0], fmt.Sprintf("Too few rows to find ranges and categories privately: n = %d, but at ε = %g describing the "+
-				"file's %d columns needs about %d rows. Type the ranges and the categories. Nothing was spent.", p.Rows, float64(PrivateEpsilon), len(p.Columns), pl.MinRows()))
-		}
-		f.Status = fmt.Sprintf("Finding the ranges and categories of %s privately (ε = %g of this table's budget)…", words.Count(len(p.Columns), "column"), float64(PrivateEpsilon))
-		return f, Action{}
+		f.Columns, d = nil, len(p.Columns)
 	}
-	pl, err := domain.NewPlan(n, len(blank), PrivateEpsilon, delta)
+	pl, err := domain.NewCellsPlan(p.Rows, d, PrivateEpsilon, f.Delta)
 	if err != nil {
 		return nil, refuseErr("budget", err)
 	}
-	if n < pl.MinRows() {
-		return nil, refuse(field, fmt.Sprintf("Too few rows to find ranges privately: n = %d, but at ε = %g a column needs about %d of its values "+
+	switch {
+	case len(cats) > 0 && p.Rows < pl.MinRows():
+		return nil, refuse("categories."+cats[0], fmt.Sprintf("Too few rows to find ranges and categories privately: n = %d, but at ε = %g describing the "+
+			"file's %d columns needs about %d rows. Type the ranges and the categories. Nothing was spent.", p.Rows, float64(PrivateEpsilon), len(p.Columns), pl.MinRows()))
+	case p.Rows < pl.MinRows():
+		return nil, refuse("ranges."+blank[0], fmt.Sprintf("Too few rows to find ranges privately: n = %d, but at ε = %g a column needs about %d of its values "+
 			"within one factor of 4 to clear the noise. Type the ranges of %s — bounds known without looking at the data. "+
-			"Nothing was spent.", n, float64(PrivateEpsilon), pl.MinRows(), strings.Join(blank, ", ")))
+			"Nothing was spent.", p.Rows, float64(PrivateEpsilon), pl.MinRows(), strings.Join(blank, ", ")))
+	case len(cats) > 0:
+		f.Status = fmt.Sprintf("Finding the ranges and categories of %s privately (ε = %g of this table's budget)…", words.Count(len(p.Columns), "column"), float64(PrivateEpsilon))
+	default:
+		f.Status = fmt.Sprintf("Finding the ranges of %s privately (ε = %g of this table's budget)…", words.Count(len(blank), "column"), float64(PrivateEpsilon))
 	}
-	f.Status = fmt.Sprintf("Finding the ranges of %s privately (ε = %g of this table's budget)…", words.Count(len(blank), "column"), float64(PrivateEpsilon))
 	return f, Action{}
 }
 
 // findRelease is what f charges, planned as the worker plans it under l.
 func (s State) findRelease(f *FindSpec, l *privacy.Ledger) (privacy.Release, error) {
-	if f.Cells {
-		p := s.Table.Profile
-		pl, err := domain.PlanCellsFor(p.Rows, len(p.Columns), f.Epsilon, f.Delta, l)
-		return pl.Charge(), err
+	p := s.Table.Profile
+	d := len(f.Columns)
+	if f.Columns == nil {
+		d = len(p.Columns)
 	}
-	pl, err := domain.NewPlan(max(s.Press.Rows, 1), len(f.Columns), f.Epsilon, f.Delta)
+	pl, err := domain.PlanCellsFor(p.Rows, d, f.Epsilon, f.Delta, l)
 	return pl.Charge(), err
 }
 
@@ -560,9 +563,13 @@ func (s State) request(n int) (req mechanism.Request, dMin, dMax int, err error)
 	cats, _, blank, _ := s.CatLists()
 	numeric := len(s.runFeatures(true))
 	lists, blocks := 0, 0
+	refs := s.runParse().Reference
 	for _, f := range s.runFeatures(false) {
 		if c, ok := cats[f]; ok {
 			lists += len(c)
+			if _, ok := refs[f]; ok {
+				lists-- // the reference label has no column
+			}
 			blocks++
 		}
 	}
@@ -575,9 +582,10 @@ func (s State) request(n int) (req mechanism.Request, dMin, dMax int, err error)
 		}
 		widest += k
 	}
-	dMin = numeric + lists
+	indicators := len(s.runParse().Indicators)
+	dMin = numeric + indicators + lists
 	dMax = dMin + widest
-	clipDims := numeric + blocks
+	clipDims := numeric + indicators + blocks
 	if l.Supervised() {
 		dMin, dMax, clipDims = dMin+1, dMax+1, clipDims+1 // the intercept
 	}
@@ -661,11 +669,11 @@ func (s State) found(e Found) (State, Action) {
 	p.Charged = true
 	f := p.Find
 	for _, col := range e.Columns {
-		ci, isCSVCol := s.column(col.Name)
+		ci, ok := s.column(col.Name)
 		switch {
-		case f.Cells && isCSVCol && ci.Kind == dataset.KindText:
+		case ok && ci.Kind == dataset.KindText:
 			s.FoundCats[col.Name] = FoundCats{Labels: col.Categories, Other: col.Other, Epsilon: f.Epsilon, Delta: f.Delta, Release: e.Release, Table: e.Table}
-		case f.Cells && !(isCSVCol && usable(ci)):
+		case !ok || !usable(ci):
 		default:
 			// Every blank column keeps what the release gave, so that the
 			// next press finds nothing blank and charges nothing for
@@ -683,7 +691,7 @@ func (s State) found(e Found) (State, Action) {
 	if p.FindOnly {
 		return s.end(Action{Do: Done, Text: "Ranges found privately."})
 	}
-	if f.Cells && len(s.TextFeatures()) > 0 {
+	if f.Columns == nil && len(s.TextFeatures()) > 0 {
 		p.Step = Reparsing // the text features are coded from the lists found
 		opt := s.runParse()
 		return s, Action{Do: Prepare, Parse: &opt}
@@ -741,7 +749,17 @@ func (s State) RunSpec(n int) (*RunSpec, error) {
 	}
 	spec := &RunSpec{Parse: opt, Ranges: map[string]dataset.Range{}, Req: req, Key: s.Ledger.Key, Source: "your CSV", Positive: opt.Positive,
 		OneHot: OneHot(opt.Categories), Rows: n}
+	References(used) // each used feature names its reference, as opt.Reference codes it
 	spec.Cats = used
+	for c, ref := range opt.Reference {
+		delete(spec.OneHot, c+"="+ref) // the reference has no column
+	}
+	for _, c := range opt.Indicators {
+		spec.Ranges[c+dataset.IndicatorSuffix] = dataset.IndicatorRange
+	}
+	if l.Classification() {
+		spec.MissingTarget = -1
+	}
 	b := s.Table.Builtin
 	if b != nil {
 		spec.Source = b.Label

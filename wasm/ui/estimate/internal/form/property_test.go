@@ -104,7 +104,7 @@ func genEvent(r *rand.Rand, p *page) Event {
 		f := []string{"epsilon", "epsilon", "samples", "rank", "delta"}[r.IntN(5)]
 		return NumberTyped{Field: f, Text: []string{"0.5", "1", "3", "0", "2", "", "1,5"}[r.IntN(7)]}
 	case 13:
-		return DropTicked{On: r.IntN(2) == 0}
+		return IndicatorTicked{Col: pick(), On: r.IntN(2) == 0}
 	case 14:
 		return Forgot{}
 	}
@@ -140,7 +140,7 @@ func (c *checker) check(p *page, e Event) string {
 		c.chosen[key+"|"+te.Col] = true
 	}
 	if _, ok := e.(Forgot); ok {
-		c.found[key] = nil
+		clear(c.found) // the declarations for these column names, on every table with them
 	}
 	if rt, ok := e.(RangeTyped); ok && strings.TrimSpace(rt.Text) == "" {
 		delete(c.found[key], rt.Col) // blanked by the person: finding it again is a new request
@@ -158,7 +158,7 @@ func (c *checker) check(p *page, e Event) string {
 					bad = fmt.Sprintf("the range of %s was paid for again on the same table", col)
 				}
 			}
-			if a.Find.Cells {
+			if a.Find.Columns == nil {
 				for _, col := range p.st.BlankCats() {
 					if c.found[key][col] && bad == "" {
 						bad = fmt.Sprintf("the categories of %s were paid for again on the same table", col)
@@ -191,9 +191,11 @@ func (c *checker) check(p *page, e Event) string {
 				c.found[key] = map[string]bool{}
 			}
 			for _, col := range x.Find.Columns {
-				c.found[key][col] = true
+				if d, ok := p.st.Range(col); ok && d.From != nil { // found (a failed release finds nothing)
+					c.found[key][col] = true
+				}
 			}
-			if x.Find.Cells {
+			if x.Find.Columns == nil {
 				for col := range p.st.FoundCats {
 					c.found[key][col] = true
 				}

@@ -34,6 +34,7 @@ type page struct {
 	// workerRefused is the worker's refusal of the last press's run (the
 	// form sent a run mechanism.Charge rejects).
 	workerRefused error
+	lastRun       *mechanism.Request // the request of the last run charged
 }
 
 // newPage is a page on the CSV text csv (chosen as "your own CSV"), the form
@@ -168,40 +169,40 @@ func (p *page) prepare(opt *dataset.Options) Prepared {
 }
 
 // find releases f as the worker does: describe({csv}) of every column, or
-// describe({x}) of the blank ones, charged to the table's ledger.
+// of the blank ones (describe({csv, columns})), charged to the table's
+// ledger.
 func (p *page) find(f *FindSpec) (ev Found) {
 	ev.Table = p.key()
 	w := p.open()
 	defer func() { ev.Ledger = p.ledgerSeen().State }()
-	var err error
-	if f.Cells {
-		var cells []dataset.Cells
-		var n int
-		if cells, n, err = dataset.ReadCells(p.csv, p.st.Choice.Header); err == nil {
-			var pl domain.Plan
-			if pl, err = domain.PlanCellsFor(n, len(cells), f.Epsilon, f.Delta, w); err == nil {
-				var c *domain.Charged
-				if c, err = domain.Charge(pl, w); err == nil {
-					dc := make([]domain.Cells, len(cells))
-					for j, x := range cells {
-						dc[j] = domain.Cells{Name: x.Name, Nums: x.Nums, Labels: x.Labels}
-					}
-					var res domain.CellsResult
-					if res, err = c.DescribeCells(dc); err == nil {
-						ev.Columns = res.Columns
-					}
+	cells, n, err := dataset.ReadCells(p.csv, p.st.Choice.Header)
+	if err == nil && f.Columns != nil {
+		var some []dataset.Cells
+		for _, name := range f.Columns {
+			for _, c := range cells {
+				if c.Name == name {
+					some = append(some, c)
 				}
 			}
 		}
-	} else {
-		var t *dataset.Table
-		if t, err = dataset.Parse(p.csv, f.Parse); err == nil {
-			var res domain.Result
-			if res, _, err = domain.DescribeCharged(t.X, f.Epsilon, f.Delta, w); err == nil {
-				for j, c := range res.Columns {
-					ev.Columns = append(ev.Columns, domain.CellsColumn{Name: f.Columns[j], Kind: domain.KindNumeric, Column: c})
-				}
-			}
+		cells = some
+	}
+	var pl domain.Plan
+	if err == nil {
+		pl, err = domain.PlanCellsFor(n, len(cells), f.Epsilon, f.Delta, w)
+	}
+	var c *domain.Charged
+	if err == nil {
+		c, err = domain.Charge(pl, w)
+	}
+	if err == nil {
+		dc := make([]domain.Cells, len(cells))
+		for j, x := range cells {
+			dc[j] = domain.Cells{Name: x.Name, Nums: x.Nums, Labels: x.Labels}
+		}
+		var res domain.CellsResult
+		if res, err = c.DescribeCells(dc); err == nil {
+			ev.Columns = res.Columns
 		}
 	}
 	if h := w.State().History; len(h) > 0 {
@@ -239,7 +240,11 @@ func (p *page) run(spec *RunSpec) Ran {
 		for i, r := range t.X {
 			req.X[i] = append(append([]float64(nil), r...), 1)
 		}
+		if _, err := dataset.ZeroMissingTargets(req.X, req.Y, spec.MissingTarget); err != nil {
+			p.t.Fatalf("ZeroMissingTargets: %v", err)
+		}
 	}
+	p.lastRun = &req
 	if _, err := mechanism.Charge(req, p.open()); err != nil {
 		p.workerRefused = err
 		return Ran{Err: err, Ledger: p.ledgerSeen().State}

@@ -73,8 +73,13 @@ type Choice struct {
 	Target    string          // the column to predict ("" when none is chosen)
 	Features  map[string]bool // column → ticked, the person's last choice for it
 	Header    string          // dataset.HeaderAuto, HeaderPresent or HeaderAbsent
-	Drop      bool            // rows with a missing cell are dropped
-	Ranges    map[string]Declared
+	// Indicators are the features given a 0/1 "was missing" column beside
+	// them (issue 51 item 1: only where the person asks).
+	Indicators map[string]bool
+	// Levels are tokens the person declared labels of a target column
+	// rather than missing cells (issue 51 item 3: "None" as a level).
+	Levels   map[string][]string
+	Ranges   map[string]Declared
 	Positive  map[string]string // target column → the label coded +1
 	Cats      map[string]string // text column → its typed list (as typed)
 	// The numbers' fields, as typed.
@@ -182,6 +187,8 @@ func (s State) clone() State {
 	c.Choice.Ranges = maps.Clone(s.Choice.Ranges)
 	c.Choice.Positive = maps.Clone(s.Choice.Positive)
 	c.Choice.Cats = maps.Clone(s.Choice.Cats)
+	c.Choice.Indicators = maps.Clone(s.Choice.Indicators)
+	c.Choice.Levels = maps.Clone(s.Choice.Levels)
 	c.FoundCats = maps.Clone(s.FoundCats)
 	if c.Choice.Features == nil {
 		c.Choice.Features = map[string]bool{}
@@ -194,6 +201,12 @@ func (s State) clone() State {
 	}
 	if c.Choice.Cats == nil {
 		c.Choice.Cats = map[string]string{}
+	}
+	if c.Choice.Indicators == nil {
+		c.Choice.Indicators = map[string]bool{}
+	}
+	if c.Choice.Levels == nil {
+		c.Choice.Levels = map[string][]string{}
 	}
 	if c.FoundCats == nil {
 		c.FoundCats = map[string]FoundCats{}

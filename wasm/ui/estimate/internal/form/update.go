@@ -66,8 +66,14 @@ func Update(s State, e Event) (State, Action) {
 		}
 	case HeaderChosen:
 		s.Choice.Header = e.Mode
-	case DropTicked:
-		s.Choice.Drop = e.On
+	case IndicatorTicked:
+		s.Choice.Indicators[e.Col] = e.On
+	case LevelDeclared:
+		ls := slices.DeleteFunc(slices.Clone(s.Choice.Levels[e.Col]), func(t string) bool { return t == e.Token })
+		if e.On {
+			ls = append(ls, e.Token)
+		}
+		s.Choice.Levels[e.Col] = ls
 	case RangeTyped:
 		s.rangeTyped(e)
 	case PositiveTyped:

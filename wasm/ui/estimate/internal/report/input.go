@@ -27,6 +27,7 @@ type Input struct {
 	Cats      []form.Used     // the text features, one-hot coded (or left out), and where their lists came from
 	OneHot    map[string]bool // the one-hot columns (name=label), declared [−1, 1]: the identity
 	Spec      *form.RunSpec   // the run the form decided (internal/form)
+	Zeroed    int             // rows zeroed for a missing target (dataset.ZeroMissingTargets): not private, for the owner
 }
 
 // ToUnits maps one θ (scaled units) to the columns' units: a centre through
