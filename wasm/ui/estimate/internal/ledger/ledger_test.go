@@ -80,7 +80,10 @@ func TestLedgerWording(t *testing.T) {
 	if !strings.Contains(words, "at most ") || !strings.Contains(words, " times in 100") {
 		t.Errorf("the attacker's odds: %q", words)
 	}
-	if got := ledgerSummary(&st); got != "This table: 3 releases, spent ε = 2.77 of 3 (δ = 1e-05). "+words+" Room left: one more run at ε ≤ 0.661 (δ = 1e-05), or several smaller ones."+
+	if !strings.Contains(words, "so far") {
+		t.Errorf("the meter's sentence does not say it covers what was spent so far: %q", words)
+	}
+	if got := ledgerSummary(&st); got != "This table: 3 releases, spent ε = 2.77 of 3 (δ = 1e-05). "+words+" Once the whole budget (ε = 3) is spent: at most 18 times in 100. Room left: one more run at ε ≤ 0.661 (δ = 1e-05), or several smaller ones."+
 		" (Spent is less than the ε the runs asked for, 4.5: privacy losses add up more gently than their ε's (see “What the table's budget means”), and a sampler keeps part of δ for its sampling error, so its guarantee at this table's δ is a little stronger than asked.)" {
 		t.Errorf("summary %q", got)
 	}
