@@ -3,11 +3,13 @@ package form
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
@@ -494,5 +496,91 @@ func TestRadiusFollowsFeatures(t *testing.T) {
 	p.event(FeaturesTicked{On: map[string]bool{"age": false}})
 	if got := p.st.Radius(); got != "3" {
 		t.Errorf("C typed 3 became %q", got)
+	}
+}
+
+// TestFindButtonAlone: "Find ranges privately" charges the ranges' release
+// and nothing else, after the same checks (its floor, the budget); a second
+// press has nothing left to find.
+func TestFindButtonAlone(t *testing.T) {
+	p := newPage(t, numericCSV(400, 16))
+	if a := p.event(FindPressed{}); a.Do != Done || a.Text != "Ranges found privately." || p.releases() != 1 {
+		t.Fatalf("find: %+v, %d releases", a, p.releases())
+	}
+	if a := p.event(FindPressed{}); a.Do != Done || !strings.HasPrefix(a.Text, "Nothing is left to find") || p.releases() != 1 {
+		t.Fatalf("again: %+v, %d releases", a, p.releases())
+	}
+	q := newPage(t, numericCSV(400, 16))
+	q.budget = [2]float64{0.5, 1e-5}
+	q.event(LedgerSeen{Ledger: q.ledgerSeen()})
+	if a := q.event(FindPressed{}); a.Do != Refuse || a.Field != "budget" || q.releases() != 0 {
+		t.Fatalf("over the budget: %+v", a)
+	}
+}
+
+// TestReferenceCoding (issue 53 item 2): a text feature is coded against its
+// reference — the first label of its list, the most frequent of a found
+// one — whose column is left out; the clip counts the block as one column.
+func TestReferenceCoding(t *testing.T) {
+	p := newPage(t, mixedCSV(500, 17))
+	p.confirmTask()
+	p.event(FeaturesTicked{On: map[string]bool{"region": true, "age": true}})
+	p.event(PositiveTyped{Col: "label", Label: "yes"})
+	p.ranges("age", "0..120")
+	p.event(CatsTyped{Col: "region", Text: "south, north, east"})
+	if a := p.press(); a.Do != Show {
+		t.Fatalf("press: %+v", a)
+	}
+	spec := p.acts[len(p.acts)-2].Run
+	if spec.Parse.Reference["region"] != "south" || spec.OneHot["region=south"] || !spec.OneHot["region=north"] || len(spec.OneHot) != 2 {
+		t.Errorf("reference %v, one-hot columns %v", spec.Parse.Reference, spec.OneHot)
+	}
+	if got := spec.Req.Clip; math.Abs(got-math.Sqrt(3)) > 1e-12 { // age, the region block, the intercept
+		t.Errorf("clip %g, want √3", got)
+	}
+	if len(p.lastRun.X[0]) != 4 { // region=north, region=east, age, intercept
+		t.Errorf("row of %d columns", len(p.lastRun.X[0]))
+	}
+	if s := CatsStatement(spec.Cats, p.st.Ledger.State); !strings.Contains(s, "region (south = reference, north, east)") || !strings.Contains(s, "codes like the reference") {
+		t.Errorf("statement %q", s)
+	}
+}
+
+// TestIndicatorAndLevel (issue 51 items 1 and 3): a feature with empty cells
+// gets its 0/1 "was missing" column only when asked (at [−1, 1], the
+// identity); a target's token declared a level codes as a label, else its
+// rows have no target and are zeroed.
+func TestIndicatorAndLevel(t *testing.T) {
+	csv := strings.Replace(strings.Replace(mixedCSV(300, 18), ",no\n", ",None\n", 9), "\n", "\nnorth,,p9999,yes\n", 1)
+	p := newPage(t, csv)
+	p.confirmTask()
+	p.event(FeaturesTicked{On: map[string]bool{"age": true}})
+	p.event(PositiveTyped{Col: "label", Label: "yes"})
+	p.ranges("age", "0..120")
+	if a := p.press(); a.Do != Show {
+		t.Fatalf("press: %+v", a)
+	}
+	zeroed := func() (n int) {
+		for _, r := range p.lastRun.X {
+			if r[len(r)-1] == 0 {
+				n++
+			}
+		}
+		return n
+	}
+	if n, d := zeroed(), len(p.lastRun.X[0]); n != 9 || d != 2 || len(p.lastRun.X) != 301 {
+		t.Errorf("%d rows zeroed (want the 9 'None'), %d columns, n = %d", n, d, len(p.lastRun.X))
+	}
+	p.event(IndicatorTicked{Col: "age", On: true})
+	p.event(LevelDeclared{Col: "label", Token: "None", On: true})
+	if a := p.press(); a.Do != Show {
+		t.Fatalf("press: %+v", a)
+	}
+	spec := p.acts[len(p.acts)-2].Run
+	if spec.Ranges["age missing"] != (dataset.IndicatorRange) || strings.Join(spec.Parse.Levels["label"], ",") != "None" {
+		t.Errorf("ranges %v, levels %v", spec.Ranges, spec.Parse.Levels)
+	}
+	if n, d := zeroed(), len(p.lastRun.X[0]); n != 0 || d != 3 {
+		t.Errorf("with None a label: %d rows zeroed, %d columns (want age, age missing, intercept)", n, d)
 	}
 }
