@@ -79,14 +79,14 @@ type RunSpec struct {
 	Ranges        map[string]dataset.Range
 	Target        *dataset.Range // a regression's declared target range (y scaled by it)
 	MissingTarget float64        // the target of a row zeroed for its missing one (scaled units)
-	Req       mechanism.Request
-	Key       string
-	Source    string // "your CSV", or the built-in's label
-	TargetCol string
-	Positive  string
-	Cats      []Used
-	OneHot    map[string]bool
-	Rows      int // n
+	Req           mechanism.Request
+	Key           string
+	Source        string // "your CSV", or the built-in's label
+	TargetCol     string
+	Positive      string
+	Cats          []Used
+	OneHot        map[string]bool
+	Rows          int // n
 }
 
 // errorf is a checks.Error naming field.

@@ -80,8 +80,8 @@ type Choice struct {
 	// rather than missing cells (issue 51 item 3: "None" as a level).
 	Levels   map[string][]string
 	Ranges   map[string]Declared
-	Positive  map[string]string // target column → the label coded +1
-	Cats      map[string]string // text column → its typed list (as typed)
+	Positive map[string]string // target column → the label coded +1
+	Cats     map[string]string // text column → its typed list (as typed)
 	// The numbers' fields, as typed.
 	Epsilon, Delta, Radius, Rank, Samples string
 	// DeltaAuto: δ follows the table's rows (RowsDelta) until the person
