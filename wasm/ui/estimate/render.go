@@ -26,6 +26,13 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 	if du > len(names) { // a shift with no intercept column (not used by the page's losses)
 		names = append(names, "offset")
 	}
+	for _, u := range in.Cats { // a label's coefficient compares it with its reference (issue 53 item 2)
+		for j, c := range names {
+			if u.Reference != "" && strings.HasPrefix(c, u.Col+"=") && in.OneHot[c] {
+				names[j] = c + " (vs " + u.Reference + ")"
+			}
+		}
+	}
 	_, sd := report.MeanSD(units, du)
 	fit := in.ToUnits(r.Fit.Theta[:min(d, len(r.Fit.Theta))])
 	_, ssd := report.MeanSD(r.Samples, d)

@@ -111,7 +111,7 @@ type estimateView struct {
 	res       *report.Input     // the input of the result shown (redrawn at a resize)
 	out       *mechanism.Result // the result shown
 	redraw    func()
-	exportURL string
+	exportURLs []string // the downloads' object URLs (revoked when replaced)
 	memo      string // what this browser keeps for the file, as last stored (memory.go)
 	drawn     drawn  // what the form's regions were drawn from (show.go)
 	est       timing.WorkEstimate

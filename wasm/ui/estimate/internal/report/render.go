@@ -176,8 +176,9 @@ func Statement(r *mechanism.Result) string {
 		released = fmt.Sprintf("the %d released samples together are", pv.ComposedOver)
 	}
 	s := fmt.Sprintf("Privacy of this release: %s (ε = %g, δ = %.2g)-differentially private "+
-		"with respect to replacing any one row (%.3g-GDP). The unit of privacy is one complete row of the table the "+
-		"mechanism received (rows with a missing cell, if dropped, are not counted); n = %d is public. Whatever anyone "+
+		"with respect to replacing any one row (%.3g-GDP). The unit of privacy is one row of the table, complete or not, "+
+		"replaced by any other possible row (an empty cell takes a public value, a row without its target weighs nothing); "+
+		"n = %d, its number of rows, is public. Whatever anyone "+
 		"learns from the release, they could have learned almost as well (within a factor e^ε, plus probability δ) had any "+
 		"single row been different. Treated as public: n = %d, d = %d, the loss, ε, δ, the radius C = %g, the rank k = %d, "+
 		"the clipping norm %.3g, the declared ranges and labels. Sampler: %s (%s).", released, pv.Epsilon, pv.Delta, pv.GDP,
