@@ -510,9 +510,9 @@ const (
 // field.
 func slotOf(field string, question bool) slot {
 	switch {
-	case field == "run":
-		return slotWork
-	case question:
+	case field == "run" && question:
+		return slotWork // a long run: press Run again
+	case question || field == "run":
 		return slotForm
 	case field == "csv" || field == "header":
 		return slotCSV

@@ -142,11 +142,17 @@ const csvPlaceholder = "x1,x2,label\n0.1,0.5,yes\n…"
 func Build(root kit.Elem) {
 	v := &estimateView{id: kit.IdPrefix(root, "est"), root: root}
 	id := v.id
+	how := kit.El("details", "class", "lede-more", "id", id+"-how")
+	kit.AppendAll(how, kit.Text("summary", "How the estimate is drawn"),
+		kit.Text("p", "DP-GD takes a public number of gradient steps over your rows, each with Gaussian noise, and averages the last half; "+
+			"Algorithm 1 (the paper's regularized exponential mechanism) samples θ from the density ∝ exp(−η·(L(θ) + μ‖θ‖²/2)), with η and μ "+
+			"set from ε, δ and the public bounds only. Both are charged to the table's budget by the same accountant.", "class", "detail"))
 	kit.AppendAll(root,
 		kit.Text("h2", "Private estimate"),
-		kit.Text("p", "Fit a centre, a classifier or a regression line to a table, privately, on this device. "+
-			"dpsample draws the estimate from Algorithm 1's distribution ∝ exp(−η·(L(θ) + μ‖θ‖²/2)), "+
-			"with η and μ set from ε, δ and the public bounds only. Your file is read by this page and never sent anywhere.", "class", "lede"))
+		kit.Text("p", "Fit a centre, a classifier or a regression line to a table, privately, on this device. dpsample draws a "+
+			"model at random so that what it shows about any one row is bounded by ε and δ — by noisy gradient descent (DP-GD) for "+
+			"the smooth classifiers and regressions, by sampling (the paper's Algorithm 1) otherwise. Your file is read by this page "+
+			"and never sent anywhere.", "class", "lede"), how)
 	ds := kit.Attr(root, "dataset", "penguins")
 	if ds == "cancer" { // the key before the datasets were registered in core/dataset
 		ds = "breast-cancer"

@@ -196,7 +196,7 @@ func TestLongRunAskedBeforeRanges(t *testing.T) {
 	p := newPage(t, numericCSV(600, 5))
 	p.confirmTask()
 	p.seconds = 2 * MaxRunSeconds
-	if a := p.press(); a.Do != Refuse || a.Field != "csv" || !strings.Contains(a.Text, "the page stops at 60 min") || p.releases() != 0 {
+	if a := p.press(); a.Do != Refuse || a.Field != "run" || !strings.Contains(a.Text, "the page stops at 60 min: lower ε") || p.releases() != 0 {
 		t.Fatalf("over the limit: %+v, %d releases", a, p.releases())
 	}
 	p.seconds = 200

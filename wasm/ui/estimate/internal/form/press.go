@@ -617,12 +617,12 @@ func (s State) timed(e Timed) (State, Action) {
 		switch {
 		case e.Seconds > MaxRunSeconds:
 			s.Work = strings.TrimSpace(without)
-			return s.end(refuse("csv", fmt.Sprintf("the table: this run would take %s on this device (%s), and the page stops at %d min: "+
-				"sample the rows down to about %s, or lower ε", words.About(e.Seconds), e.Words, MaxRunSeconds/60, words.Count(e.FitMax, "row"))))
+			return s.end(refuse("run", fmt.Sprintf("the table: this run would take %s on this device (%s), and the page stops at %d min: "+
+				"%s (a table of about %s would fit)", words.About(e.Seconds), e.Words, MaxRunSeconds/60, s.faster(), words.Count(e.FitMax, "row"))))
 		case e.Seconds >= ConfirmSeconds && s.Asked.LongRun != key:
 			s.Asked.LongRun = key
 			msg := fmt.Sprintf("This run will take %s on this device (%s). Press Run again to start it, "+
-				"or sample the rows down (about %s run in a minute).%s", words.About(e.Seconds), e.Words, words.Count(e.Fit60, "row"), without)
+				"or %s (a table of about %s runs in a minute).%s", words.About(e.Seconds), e.Words, s.faster(), words.Count(e.Fit60, "row"), without)
 			s.Work = msg
 			return s.end(ask("run", msg))
 		}
@@ -636,6 +636,17 @@ func (s State) timed(e Timed) (State, Action) {
 		return s, Action{Do: Find, Find: p.Find}
 	}
 	return s.run()
+}
+
+// faster is what the form itself offers to make a run faster (issue 53
+// item 7: no advice without a control): DP-GD, whose time grows with the
+// rows rather than their square, for a supervised loss drawn by Algorithm
+// 1; a smaller ε (fewer steps) otherwise.
+func (s State) faster() string {
+	if m, on := s.EstimatorShown(); on && m != string(mechanism.EstimatorDPGD) {
+		return "choose the DP-GD estimator (its time grows with the rows, not with their square), or lower ε"
+	}
+	return "lower ε (fewer steps)"
 }
 
 // runKey names the run the form describes (a long run's confirmation holds
