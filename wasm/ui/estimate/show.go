@@ -119,12 +119,16 @@ type drawn struct {
 func (v *estimateView) showTargets() {
 	s, sel := v.st, v.el.targetSel.Sel
 	targets := s.Targets()
+	// While a CSV waits for its target (form.AwaitsTarget: the task follows
+	// the target, none chosen yet) the list asks for one and is enabled,
+	// whatever task is shown: Run's question sends the focus to it.
+	awaits := s.AwaitsTarget()
 	var opts [][2]string
 	switch {
+	case awaits || (s.Choice.Loss.Supervised() && s.Target() == ""):
+		opts = append(opts, [2]string{"", "— choose the column to predict —"})
 	case !s.Choice.Loss.Supervised():
 		opts = [][2]string{{"", "— none (a centre needs no target)"}}
-	case s.Target() == "":
-		opts = append(opts, [2]string{"", "— choose the column to predict —"})
 	}
 	for _, c := range targets {
 		opts = append(opts, [2]string{c, c})
@@ -137,7 +141,7 @@ func (v *estimateView) showTargets() {
 			sel.SetValue("")
 		}
 	}
-	sel.SetDisabled(!s.Choice.Loss.Supervised())
+	sel.SetDisabled(!s.Choice.Loss.Supervised() && !awaits)
 }
 
 func (v *estimateView) showFeatures() {
