@@ -225,9 +225,9 @@ func (v *estimateView) showRanges() {
 func (v *estimateView) buildRanges() {
 	s, e := v.st, &v.el
 	active := js.Global().Get("document").Get("activeElement")
-	activeID, selStart := "", js.Undefined()
+	activeID, activeVal, selStart := "", js.Undefined(), js.Undefined()
 	if active.Truthy() && e.rangesBox.Underlying().Call("contains", active).Bool() {
-		activeID, selStart = active.Get("id").String(), active.Get("selectionStart")
+		activeID, activeVal, selStart = active.Get("id").String(), active.Get("value"), active.Get("selectionStart")
 	}
 	b := s.Table.Builtin
 	target := s.Target()
@@ -369,6 +369,13 @@ func (v *estimateView) buildRanges() {
 	}
 	if activeID != "" {
 		if el := kit.ByID(activeID); el != nil {
+			// The rebuilt input takes what was being typed in it (syncRanges
+			// leaves the focused input alone): a range's first keystroke
+			// rebuilds the box when its note changes ("found privately" →
+			// "then edited by you"), and was lost.
+			if activeVal.Type() == js.TypeString && el.Underlying().Get("type").String() != "checkbox" {
+				el.Underlying().Set("value", activeVal)
+			}
 			el.Underlying().Call("focus")
 			if selStart.Type() == js.TypeNumber {
 				el.Underlying().Call("setSelectionRange", selStart, selStart)
