@@ -100,21 +100,21 @@ var estimatorOptions = [][2]string{
 // estimateView is the element: its state (form.State, the one place a
 // choice lives), its DOM, and what carrying out the form's actions needs.
 type estimateView struct {
-	id        string
-	root      kit.Elem
-	st        form.State
-	el        elems
-	run       *kit.Runner
-	ledger    *ledger.View // the table's privacy budget, next to Run (internal/ledger)
-	csv       csvSource    // the CSV's text (the box's or a held file's) and its profile (data.go, profile.go)
-	prep      *preparedTable
-	res       *report.Input     // the input of the result shown (redrawn at a resize)
-	out       *mechanism.Result // the result shown
-	redraw    func()
+	id         string
+	root       kit.Elem
+	st         form.State
+	el         elems
+	run        *kit.Runner
+	ledger     *ledger.View // the table's privacy budget, next to Run (internal/ledger)
+	csv        csvSource    // the CSV's text (the box's or a held file's) and its profile (data.go, profile.go)
+	prep       *preparedTable
+	res        *report.Input     // the input of the result shown (redrawn at a resize)
+	out        *mechanism.Result // the result shown
+	redraw     func()
 	exportURLs []string // the downloads' object URLs (revoked when replaced)
-	memo      string // what this browser keeps for the file, as last stored (memory.go)
-	drawn     drawn  // what the form's regions were drawn from (show.go)
-	est       timing.WorkEstimate
+	memo       string   // what this browser keeps for the file, as last stored (memory.go)
+	drawn      drawn    // what the form's regions were drawn from (show.go)
+	est        timing.WorkEstimate
 }
 
 // elems are the form's elements.
