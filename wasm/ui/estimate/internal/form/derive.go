@@ -12,6 +12,7 @@ import (
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/wasm/ui/internal/words"
 )
 
 // What the form shows, derived from the state: the view renders these and
@@ -548,7 +549,7 @@ func (s State) DeltaField() (value, note string) {
 	n := s.Rows()
 	d := RowsDeltaText(n)
 	if d != RowsDeltaText(0) {
-		note = fmt.Sprintf("set to %s for %d rows: δ must stay well below 1/n", d, n)
+		note = fmt.Sprintf("set to %s for %s: δ must stay well below 1/n", d, words.Count(n, "row")) // "100 000 rows", as the page writes a row count
 	}
 	return d, note
 }

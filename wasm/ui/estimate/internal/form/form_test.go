@@ -624,3 +624,14 @@ func TestEstimatorShownIsWhatRuns(t *testing.T) {
 		t.Errorf("the person's choice: shown %q", m)
 	}
 }
+
+// TestDeltaNote: the δ field's note writes the row count as the page does
+// everywhere (words.Count: thin-space groups), "set to 1e-6 for 100 000
+// rows" (TestEstimate100kRows reads it).
+func TestDeltaNote(t *testing.T) {
+	s := initialState()
+	s.Table.Profile = &dataset.Profile{Rows: 100000}
+	if d, note := s.DeltaField(); d != "1e-6" || note != "set to 1e-6 for 100\u202f000 rows: δ must stay well below 1/n" {
+		t.Errorf("δ field %q, note %q", d, note)
+	}
+}
