@@ -162,7 +162,7 @@ func TestEveryRowCounts(t *testing.T) {
 		t.Errorf("export's plan.n = %d (%v), want the file's 65 rows: %s", plan.N, err, planA)
 	}
 	diag := p.text("#est-diagnostics")
-	if !strings.Contains(diag, fmt.Sprintf("%d empty cells filled", gaps)) || !strings.Contains(diag, fmt.Sprintf("%d row without a target, which weigh nothing", noTarget)) {
+	if !strings.Contains(diag, fmt.Sprintf("%d empty cells filled (a number with the middle of its column's declared range, a text label with zeros)", gaps)) || !strings.Contains(diag, fmt.Sprintf("%d row without a target, which weigh nothing", noTarget)) {
 		t.Errorf("diagnostics %q: want %d cells filled and %d row without a target", diag, gaps, noTarget)
 	}
 	if exp := eval[string](p, `window.lastExport.text()`); strings.Contains(exp, "empty cell") || strings.Contains(exp, "without a target") || strings.Contains(exp, "missingCells") {

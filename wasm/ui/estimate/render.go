@@ -98,7 +98,11 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 		clamps = append(clamps, kit.Count(in.Table.Dropped, "row")+" dropped for missing cells")
 	}
 	if in.Table.MissingCells > 0 {
-		clamps = append(clamps, kit.Count(in.Table.MissingCells, "empty cell")+" filled with the middle of its column's declared range")
+		how := " filled with the middle of its column's declared range"
+		if len(in.Cats) > 0 { // a text feature's empty cell is counted too: it codes as zeros (dataset.Table.MissingCells)
+			how = " filled (a number with the middle of its column's declared range, a text label with zeros)"
+		}
+		clamps = append(clamps, kit.Count(in.Table.MissingCells, "empty cell")+how)
 	}
 	if in.Zeroed > 0 {
 		clamps = append(clamps, kit.Count(in.Zeroed, "row")+" without a target, which weigh nothing (n still counts them)")
