@@ -157,6 +157,9 @@ func TestEstimateOwnCSV(t *testing.T) {
 		!strings.Contains(s, "Nothing was spent") {
 		t.Errorf("missing range: %q", s)
 	}
+	if f := eval[string](p, `document.activeElement.id`); f != "est-lo-0" {
+		t.Errorf("focus after the ranges' refusal: %q, want the first blank end, est-lo-0", f)
+	}
 
 	if s := p.text("#est-err"); s != "" {
 		t.Errorf("the range error is repeated on the form's line: %q", s)
