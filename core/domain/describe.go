@@ -492,12 +492,16 @@ func trimmed(c []float64, p Plan, pinLo, pinHi bool, ru rules) (a, b int) {
 	if p.Levels >= 2 && !ru.treeAlone3 {
 		za = TreeTrimAlone
 	}
-	alone := math.Max(p.TrimLevel, za*p.Sigma2)
+	level := p.TrimLevel
+	if ru.treeTrim2 && p.Levels >= 2 {
+		level = Trim * p.Sigma2
+	}
+	alone := math.Max(level, za*p.Sigma2)
 	if ru.trimSingly {
-		alone = p.TrimLevel
+		alone = level
 	}
 	// keeps says bin i (inner neighbour k) stops the trimming.
-	keeps := func(i, k int) bool { return c[i] >= alone || c[i] >= p.TrimLevel && c[k] >= p.TrimLevel }
+	keeps := func(i, k int) bool { return c[i] >= alone || c[i] >= level && c[k] >= level }
 	if !pinHi {
 		for b > mode && !keeps(b, b-1) {
 			b--
@@ -535,6 +539,8 @@ type rules struct {
 	noDescent      bool // stage 2's ends stay at its first level's bins (0.6.0's)
 	noPlaced       bool // the tree refines the ends whatever rows the kept run leaves unplaced
 	noFreeze       bool // the descent stops both ends when one end's zoom fails
+	pastLevel0     bool // with a tree, Beyond tests the first level's counts past the window alone (σ₂)
+	treeTrim2      bool // a tree's first level trims at Trim noise scales (0.6.0's), not TreeTrim
 	zeroGrow       bool // with a tree, the zero bin alone puts 0 in the range from τ_g, not τ_c (0.6.0's)
 	zeroTiny       bool // an end at 0 that counts rows past it moves to the smallest magnitudes past 0 (0.6.0's)
 	noPlace        bool // the descent's last level keeps the zoom's ends (no conservative placing)
@@ -577,7 +583,7 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 		under, over = all[0], all[p.Bins2+1]
 		noisy2 = all[1 : p.Bins2+1]
 		tr = drawTree(col, w, p, r)
-		if p.Levels >= 2 {
+		if p.Levels >= 2 && !ru.pastLevel0 {
 			under, over = tr.past(p, under, over)
 		}
 		// A guess's outer end is kept: the noise hid the column's spread in
@@ -599,7 +605,7 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	// bin with MarginFine more.
 	loEnd, hiEnd, level := end{0, a}, end{0, b}, 0
 	if p.Levels >= 2 && (ru.noPlaced || placed(noisy2, a, b, under, over, p)) {
-		loEnd, hiEnd, level = tr.descend(p, a, b, keepLo, keepHi, ru)
+		loEnd, hiEnd, level = tr.descend(p, noisy2, a, b, keepLo, keepHi, ru)
 	}
 	switch {
 	case keepLo:
@@ -627,7 +633,11 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	// ≤ Φ̄(Beyond) ≈ 3.2·10⁻⁵, the end moves to beyond's bound (a zero mode's
 	// unit scale [0, 1] whose side the noise hid in stage 1, or a tail too
 	// thin to grow into).
-	if past := roundedThreshold(p.sigmaPast(), Beyond); p.Stages == 2 && !ru.noBeyond {
+	sigmaPast := p.sigmaPast()
+	if ru.pastLevel0 {
+		sigmaPast = p.Sigma2
+	}
+	if past := roundedThreshold(sigmaPast, Beyond); p.Stages == 2 && !ru.noBeyond {
 		if over >= past {
 			c.Hi = math.Max(c.Hi, s.beyondHi)
 		}

@@ -145,17 +145,23 @@ const (
 	// Empty is z_e: the descent passes a finer bin whose noisy count is
 	// below ⌈z_e·σ_f + ½⌉ as empty (an empty bin does not, with probability
 	// Φ̄(2.5) ≈ 0.6 %, and then the descent stops a level higher).
-	Empty = 2.5
+	Empty = 2.0
 	// Span is J: the descent zooms while the kept run spans fewer than J
 	// bins of its level, and stops at the first level where it spans J or
 	// more: there the bins are about a J-th of the data's extent or finer,
 	// and finer ones would see less of a thin tail.
-	Span = 4
+	Span = 3
 	// Ambiguous is z_c: where the descent stops, an end is the outermost
 	// bin inside its former end bin whose count reaches ⌈z_c·σ_f + ½⌉ — a
 	// bin that may hold rows is kept (an empty one is, with probability
 	// Φ̄(1) ≈ 16 %, at the cost of one bin of that level).
 	Ambiguous = 1.0
+	// Hold is h: a finer bin holding at least h times its parent bin's noisy
+	// count is not passed as empty, whatever σ_f (a column's tail bin at
+	// n = 1000 and 8 columns holds 150 rows, 3.4σ_f, and passed as empty in
+	// a third of the draws at z_e alone, clamping 15 %); a parent worth
+	// zooming into holds many rows, so an empty bin reaches h of it rarely.
+	Hold = 0.15
 	// Placed is z_u: the tree refines the ends only when the first level's
 	// kept run and the counts past the window leave fewer than z_u noise
 	// scales of the table's n rows unplaced (placed).
@@ -211,6 +217,7 @@ type Plan struct {
 	// Empty, Span and Ambiguous are the descent's z_e, J and z_c, Placed
 	// its z_u.
 	Placed    float64 `json:"-"`
+	Hold      float64 `json:"-"`
 	Empty     float64 `json:"-"`
 	Span      int     `json:"-"`
 	Ambiguous float64 `json:"-"`
@@ -255,11 +262,12 @@ type Options struct {
 	Level1Share float64
 	// MarginFine ≥ 0; default MarginFine (set NoMargin for 0).
 	MarginFine int
-	// Empty, Ambiguous in (0, 6), Span in [1, 64]: the descent's z_e, z_c
-	// and J; default Empty, Ambiguous, Span.
+	// Empty, Ambiguous in (0, 6), Span in [1, 64], Placed in (0, 20) and
+	// Hold in (0, 1]: the descent's z_e, z_c, J, z_u and h; default Empty,
+	// Ambiguous, Span, Placed, Hold.
 	Empty, Ambiguous float64
 	Span             int
-	Placed           float64
+	Placed, Hold     float64
 	// Before52 is the mechanism of 0.6.0, for the study's before and after
 	// (issue 52): one level, Share1's split, and an end at 0 whose rows past
 	// it are counted moves to the smallest magnitudes past 0.
@@ -355,7 +363,8 @@ func NewPlanWith(n, d int, eps, delta float64, o Options) (Plan, error) {
 		marginFine = o.MarginFine
 	}
 	if err := checks.First(optIntRange("options.levels", o.Levels, 1, MaxLevels), optRange("options.level1Share", o.Level1Share, 0.01, 0.99),
-		optRange("options.empty", o.Empty, 0.01, 6), optRange("options.ambiguous", o.Ambiguous, 0.01, 6), optIntRange("options.span", o.Span, 1, 64)); err != nil {
+		optRange("options.empty", o.Empty, 0.01, 6), optRange("options.ambiguous", o.Ambiguous, 0.01, 6), optIntRange("options.span", o.Span, 1, 64),
+		optRange("options.placed", o.Placed, 0.01, 20), optRange("options.hold", o.Hold, 0.01, 1)); err != nil {
 		return Plan{}, err
 	}
 	sens := math.Sqrt(2 * float64(d))
@@ -390,9 +399,12 @@ func NewPlanWith(n, d int, eps, delta float64, o Options) (Plan, error) {
 		p.SigmaFine = sens / (p.GDP2 * math.Sqrt((1-omega)/float64(levels-1)))
 		p.Branch, p.MarginFine = Branch, marginFine
 		p.TrimFine = trim * p.SigmaFine
-		p.Empty, p.Ambiguous, p.Span, p.Placed = Empty, Ambiguous, Span, Placed
+		p.Empty, p.Ambiguous, p.Span, p.Placed, p.Hold = Empty, Ambiguous, Span, Placed, Hold
 		if o.Placed != 0 {
 			p.Placed = o.Placed
+		}
+		if o.Hold != 0 {
+			p.Hold = o.Hold
 		}
 		if o.Empty != 0 {
 			p.Empty = o.Empty

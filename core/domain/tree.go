@@ -115,7 +115,7 @@ type end struct{ level, bin int }
 // kept), or on the bin the zoom chose when none further out does. It
 // returns the ends and the level the run got to. Post-processing of the
 // noisy counts.
-func (t tree) descend(p Plan, a, b int, keepLo, keepHi bool, ru rules) (lo, hi end, level int) {
+func (t tree) descend(p Plan, noisy0 []float64, a, b int, keepLo, keepHi bool, ru rules) (lo, hi end, level int) {
 	lo, hi = end{0, a}, end{0, b}
 	if ru.noDescent || p.Levels < 2 || b-a+1 >= p.Span {
 		return lo, hi, 0
@@ -141,10 +141,10 @@ func (t tree) descend(p Plan, a, b int, keepLo, keepHi bool, ru rules) (lo, hi e
 			}
 			return first + j, first + j + 1
 		}
-		zoom := func(e int, up bool) (int, bool) {
+		zoom := func(e int, up bool, parent float64) (int, bool) {
 			for j := 0; j < t.branch; j++ {
 				i, inner := order(e, j, up)
-				if c[i] < empty {
+				if c[i] < empty || c[i] < p.Hold*parent && c[i] < alone {
 					continue
 				}
 				return i, c[i] >= alone || c[i] >= p.TrimFine && inner >= 0 && inner < len(c) && c[inner] >= p.TrimFine
@@ -153,11 +153,11 @@ func (t tree) descend(p Plan, a, b int, keepLo, keepHi bool, ru rules) (lo, hi e
 		}
 		nlo, okLo := -1, false
 		if !stuckLo {
-			nlo, okLo = zoom(lo.bin, false)
+			nlo, okLo = zoom(lo.bin, false, t.count(noisy0, lo))
 		}
 		nhi, okHi := -1, false
 		if !stuckHi {
-			nhi, okHi = zoom(hi.bin, true)
+			nhi, okHi = zoom(hi.bin, true, t.count(noisy0, hi))
 		}
 		if ru.noFreeze && (!okLo && !stuckLo || !okHi && !stuckHi) {
 			return lo, hi, k - 1
@@ -196,4 +196,12 @@ func (t tree) descend(p Plan, a, b int, keepLo, keepHi bool, ru rules) (lo, hi e
 		return lo, hi, k
 	}
 	return lo, hi, 0
+}
+
+// count is the noisy count of bin e.
+func (t tree) count(noisy0 []float64, e end) float64 {
+	if e.level == 0 {
+		return noisy0[e.bin]
+	}
+	return t.fine[e.level-1][e.bin]
 }
