@@ -143,8 +143,8 @@ const (
 	// at [256, 16384]: 300 times its spread), which the tree cannot undo.
 	TreeTrimAlone = 4.0
 	// Empty is z_e: the descent passes a finer bin whose noisy count is
-	// below ⌈z_e·σ_f + ½⌉ as empty (an empty bin does not, with probability
-	// Φ̄(2.5) ≈ 0.6 %, and then the descent stops a level higher).
+	// below ⌈z_e·σ_f + ½⌉ as empty (an empty bin reaches it with probability
+	// Φ̄(2) ≈ 2.3 %; Hold keeps such a bin beside a full one passed).
 	Empty = 2.0
 	// Span is J: the descent zooms while the kept run spans fewer than J
 	// bins of its level, and stops at the first level where it spans J or
@@ -214,8 +214,8 @@ type Plan struct {
 	SigmaFine  float64 `json:"sigmaFine,omitempty"`
 	TrimFine   float64 `json:"thresholdFine,omitempty"`
 	MarginFine int     `json:"marginFine,omitempty"`
-	// Empty, Span and Ambiguous are the descent's z_e, J and z_c, Placed
-	// its z_u.
+	// Empty, Hold, Span, Ambiguous and Placed are the descent's z_e, h, J,
+	// z_c and z_u (public constants, or the study's Options).
 	Placed    float64 `json:"-"`
 	Hold      float64 `json:"-"`
 	Empty     float64 `json:"-"`

@@ -3,6 +3,7 @@ package domain
 import (
 	"math"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/dpsample/dpsample/core/rng"
@@ -232,4 +233,29 @@ func TestTreePastCombined(t *testing.T) {
 	treeCase{col: col, d: 4, draws: 2000, seed: 10, claim: 0.58, former: rules{pastLevel0: true},
 		bad:  func(c Column) bool { return clampedShare(col, c.Lo, c.Hi) > 0.05 },
 		what: "more than 5 % clamped", undone: "testing the first level's count past the window alone"}.check(t)
+}
+
+// The tree's options (for the study) are checked, each error naming its
+// field, and Before52 is 0.6.0's plan: one level, half of s² a stage.
+func TestTreeOptions(t *testing.T) {
+	for _, c := range []struct {
+		o     Options
+		field string
+	}{
+		{Options{Levels: MaxLevels + 1}, "options.levels"}, {Options{Level1Share: 1}, "options.level1Share"},
+		{Options{Empty: 7}, "options.empty"}, {Options{Ambiguous: -1}, "options.ambiguous"}, {Options{Span: 65}, "options.span"},
+		{Options{Placed: 21}, "options.placed"}, {Options{Hold: 1.5}, "options.hold"}, {Options{MarginFine: 65}, "options.marginFine"},
+	} {
+		if _, err := NewPlanWith(1000, 3, 1, 1e-5, c.o); err == nil || !strings.HasPrefix(err.Error(), c.field+" must") {
+			t.Errorf("%+v: %v; want an error naming %s", c.o, err, c.field)
+		}
+	}
+	p, err := NewPlanWith(1000, 3, 1, 1e-5, Options{Before52: true})
+	if err != nil || p.Levels != 1 || p.Share1 != Share1 || p.SigmaFine != 0 || !p.valid() {
+		t.Errorf("Before52: %+v, %v", p, err)
+	}
+	q, _ := NewPlan(1000, 3, 1, 1e-5)
+	if q.Levels != 4 || q.Share1 != TreeShare1 || q.TrimLevel != TreeTrim*q.Sigma2 {
+		t.Errorf("default at n·s/√(2d) ≈ 109: %+v", q)
+	}
 }
