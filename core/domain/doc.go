@@ -169,7 +169,8 @@
 //     cost of one bin of that level), else on the bin the zoom chose;
 //   - the bounds are an end's bin edge widened by MarginFine = 2 bins of its
 //     level (Margin bins of level 0 for an end that stayed there). Step is
-//     the width of the bins of the level the ends got to.
+//     the width of the coarser end's bins (of the refined end's when the
+//     other is pinned or kept).
 //
 // The quartiles are read off the bins of the level the ends were placed on,
 // between them, whose noisy count reaches that level's trim level (linear

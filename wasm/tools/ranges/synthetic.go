@@ -38,7 +38,7 @@ var syntheticOffsets = study.StudyDataset{
 	Key: "synthetic-offsets", Half: study.HalfDev, Task: study.TaskClassification, Dir: "synthetic",
 	Target: "high", Positive: "1",
 	Ranges: map[string]dataset.Range{
-		"year": {Lo: 1980, Hi: 2030}, "latitude": {Lo: -45, Hi: 0}, "longitude": {Lo: 160, Hi: 195},
+		"year": {Lo: 1980, Hi: 2030}, "latitude": {Lo: -45, Hi: 0}, "longitude": {Lo: 150, Hi: 200},
 		"magnitude": {Lo: 3, Hi: 9}, "score": {Lo: -5, Hi: 5}, "pulse": {Lo: 30, Hi: 200},
 		"height": {Lo: 120, Hi: 220}, "temp": {Lo: 34, Hi: 42},
 	},
