@@ -345,7 +345,8 @@ func TestAnyColumnGivesFiniteRange(t *testing.T) {
 					t.Fatal(err)
 				}
 				c := res.Columns[0]
-				ok := !math.IsInf(c.Lo, 0) && !math.IsInf(c.Hi, 0) && c.Lo < c.Hi && c.Lo <= c.Q1 && c.Q1 <= c.Median && c.Median <= c.Q3 && c.Q3 <= c.Hi
+				ok := !math.IsInf(c.Lo, 0) && !math.IsInf(c.Hi, 0) && c.Lo < c.Hi && c.Lo <= c.Q1 && c.Q1 <= c.Median && c.Median <= c.Q3 && c.Q3 <= c.Hi &&
+					c.Step > 0 && !math.IsInf(c.Step, 0) && c.QuartileStep > 0 && !math.IsInf(c.QuartileStep, 0)
 				if !ok || res.Private {
 					t.Fatalf("%s, n = %d, seed %d: %+v (private %v)", name, n, seed, c, res.Private)
 				}
