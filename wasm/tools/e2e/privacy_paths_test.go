@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -111,7 +112,8 @@ func cerealCSV(empty ...[2]int) (csv string, featureGaps, targetGaps int) {
 // many cells were filled and how many rows had no target. A neighbour table
 // with one more cell emptied gives the same plan.n and the same plan (its
 // own budget pays for its own ranges). The meter gives the whole budget's
-// figure (item 5).
+// figure (item 5). A feature's "was missing" column, ticked, joins the
+// model without a declared range of its own.
 func TestEveryRowCounts(t *testing.T) {
 	p := openEstimateCSV(t)
 	csv, gaps, noTarget := cerealCSV()
@@ -186,6 +188,26 @@ func TestEveryRowCounts(t *testing.T) {
 	}
 	if d := p.text("#est-diagnostics"); !strings.Contains(d, fmt.Sprintf("%d empty cells filled", gaps+1)) {
 		t.Errorf("neighbour's diagnostics %q: want %d cells filled", d, gaps+1)
+	}
+
+	// A "was missing" column, when asked for: protein's 0/1 column joins
+	// the model (one more coefficient), with no declared range of its own.
+	if s := p.text("label[for=est-ind-1]"); !strings.Contains(s, "“protein missing”") || !strings.Contains(s, "2 cells of protein empty") {
+		t.Errorf("protein's offer: %q", s)
+	}
+	p.click("est-ind-1")
+	p.runEstimate()
+	p.ledgerReleases(3) // the model only: the ranges are held
+	if names := p.coefNames(); !slices.Contains(names, "protein missing") || len(names) != 12 {
+		t.Errorf("coefficient rows %q: want protein's 0/1 column beside the 10 features and the intercept", names)
+	}
+	ind := eval[map[string]any](p, `window.lastExport.text().then(t => JSON.parse(t)).then(e => ({col: e.columns.includes("protein missing"),
+		declared: "protein missing" in e.declaredRanges, line: e.declaredRangesLine.includes("missing"), d: e.plan.d, n: e.plan.n}))`)
+	if ind["col"] != true || ind["declared"] != false || ind["line"] != false || ind["d"] != 12.0 || ind["n"] != 65.0 {
+		t.Errorf("export with protein's 0/1 column: %v", ind)
+	}
+	if s := p.text("#est-declared"); !strings.Contains(s, "protein missing 0/1") || strings.Contains(s, "protein missing [") {
+		t.Errorf("declared ranges shown: %q", s)
 	}
 	p.noConsoleErrors()
 }
