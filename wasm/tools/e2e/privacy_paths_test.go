@@ -212,20 +212,25 @@ func TestEveryRowCounts(t *testing.T) {
 	p.noConsoleErrors()
 }
 
-// surveyCSV is a survey-like table written for the test: 237 students, sex,
-// writing hand, exercise (Freq / Some / None: "None" is a level, read as a
-// missing cell unless declared one), smoking, height (a few empty) and age.
+// surveyCSV is a survey-like table written for the test: 900 students,
+// sex, writing hand, exercise (Freq / Some / None, a third each: "None" is
+// a level, read as a missing cell unless declared one), smoking, height (a
+// few empty) and age. Each exercise label has about 300 rows; a
+// describe({csv}) release of its 6 columns at ε = 1 keeps a label whose
+// noisy count (σ₁ = 24.6) clears τ = 126 (domain.NewCellsPlan(900, 6, 1,
+// 1e-5)), so a label is missed with probability about Φ̄(7) ≈ 10⁻¹², the
+// test's false-failure rate.
 func surveyCSV() string {
 	r := rand.New(rand.NewPCG(51, 237))
 	var b strings.Builder
 	b.WriteString("Sex,W.Hnd,Exer,Smoke,Height,Age\n")
-	for i := 0; i < 237; i++ {
+	for i := 0; i < 900; i++ {
 		sex := []string{"Female", "Male"}[r.IntN(2)]
 		hand := "Right"
 		if r.IntN(12) == 0 {
 			hand = "Left"
 		}
-		exer := []string{"Freq", "Freq", "Some", "Some", "None"}[r.IntN(5)]
+		exer := []string{"Freq", "Some", "None"}[r.IntN(3)]
 		smoke := []string{"Never", "Never", "Never", "Occas", "Regul", "Heavy"}[r.IntN(6)]
 		h := 165.0 + 8*r.NormFloat64()
 		if sex == "Male" {
@@ -250,7 +255,8 @@ func surveyCSV() string {
 // column's "None" is read as a missing cell, and the file's check says so,
 // naming the token; listed among the column's categories ("Freq, Some,
 // None", typed) it is a level: it gets its own coefficient row, compared
-// with the reference (the first typed label). As the target of a
+// with the reference (the first typed label). Left blank, the list found
+// privately holds "None" too (a row, or the reference). As the target of a
 // classifier, a checkbox under the positive label declares "None" a label
 // of the target: unticked, its rows have no target and weigh nothing (the
 // owner is told how many); ticked, every row has one.
@@ -261,7 +267,7 @@ func TestNoneIsALabel(t *testing.T) {
 	if s := p.text("#est-csv-check"); !strings.Contains(s, `Column "Exer": "None"`) || !strings.Contains(s, "read as missing") {
 		t.Errorf("the file's check does not name the token read as missing: %q", s)
 	}
-	p.setValue("est-budget-epsilon", "6")
+	p.setValue("est-budget-epsilon", "10")
 	p.setValue("est-loss", "smooth-quantile") // the owner's task: no confirming press
 	p.chooseTarget("Height")
 	p.checkFeatures("Exer", "Age")
@@ -277,6 +283,19 @@ func TestNoneIsALabel(t *testing.T) {
 	if s := p.text("#est-statement"); !strings.Contains(s, "Exer (Freq = reference, Some, None)") {
 		t.Errorf("statement: %q", s)
 	}
+	// The list left blank: found privately (one describe release, then the model).
+	p.setValue("est-cat-0", "")
+	p.runEstimate()
+	p.ledgerReleases(3)
+	names := strings.Join(p.coefNames(), ",")
+	if !regexp.MustCompile(`^Exer=(Freq|Some|None) \(vs (Freq|Some|None)\),Exer=(Freq|Some|None) \(vs (Freq|Some|None)\),Age,intercept$`).MatchString(names) ||
+		!strings.Contains(names, "None") {
+		t.Errorf("coefficient rows %q with Exer's list found privately: want its three labels, None among them (a row or the reference)", names)
+	}
+	if s := p.text(`#est-ranges [data-private-cat="Exer"]`); !strings.Contains(s, "found privately") || !strings.Contains(s, "None") {
+		t.Errorf("Exer's note: %q", s)
+	}
+	t.Logf("found privately: rows %s; Exer's note %q", names, p.text(`#est-ranges [data-private-cat="Exer"]`))
 
 	// Exer as the target of a classifier: "None" may be declared a label.
 	p.setValue("est-loss", "logistic")
@@ -297,7 +316,7 @@ func TestNoneIsALabel(t *testing.T) {
 	if s := p.text("#est-diagnostics"); strings.Contains(s, "without a target") {
 		t.Errorf("None declared a label: diagnostics still count rows without a target: %q", s)
 	}
-	if s := p.text("#est-data-note"); !strings.Contains(s, "237 rows used") {
+	if s := p.text("#est-data-note"); !strings.Contains(s, "900 rows used") {
 		t.Errorf("data note %q", s)
 	}
 	p.noConsoleErrors()
