@@ -1,5 +1,7 @@
 package mechanism
 
+import "github.com/dpsample/dpsample/core/loss"
+
 // Work is a data-independent estimate of the work of one sample call (all
 // m samples), from the plan alone, for a page to warn before it starts: the
 // call makes about Passes passes over the n rows, each costing about
@@ -29,17 +31,22 @@ type Work struct {
 	PassesMax  float64 `json:"passesMax"`  // data-independent bound on the expected passes
 	RowsTimesD float64 `json:"rowsTimesD"` // n·d: the multiply-adds of one pass
 	// Reference is the passes of the non-private reference fit the same call makes
-	// (Result.Fit): fitIters(n, d) iterations of one Linearize pass for a
-	// smooth loss, of a Mean and a Subgradient pass otherwise. It is not in
-	// Passes; a page adds it (at 10⁵ × 9 rows with DP-GD it is 100 passes
-	// beside T's 300–500).
-	Reference float64 `json:"referencePasses"`
+	// (Result.Fit, loss.MinPassesMax): 1 for L(0), ⌈d/2⌉ for the covariance
+	// of the rows and clamp(3·10⁷/(n·d), 150, 3000) iterations of about one
+	// pass for a smooth loss (300, 3000 for lad, quantile and hinge, whose
+	// Newton systems are counted in). It is not in Passes; a page adds it
+	// (at 10⁵ × 9 rows with DP-GD it is 156 passes beside T's 300–500).
+	// ReferenceFixed: the fit makes exactly Reference passes whatever the
+	// rows (the default, docs/PRIVACY.md §7.1); false (a request with
+	// fixedWork false) when it stops once converged, after at most as many.
+	Reference      float64 `json:"referencePasses"`
+	ReferenceFixed bool    `json:"referenceFixed"`
 }
 
 // estimateWork fills Work from a plan whose method and budgets are set.
-func estimateWork(pl Plan, smooth bool) Work {
+func estimateWork(pl Plan, k loss.Kind, fixedFit bool) Work {
 	n, m := float64(pl.N), float64(pl.Samples)
-	w := Work{RowsTimesD: n * float64(pl.D), Reference: fitPasses(pl.N, pl.D, smooth)}
+	w := Work{RowsTimesD: n * float64(pl.D), Reference: fitPasses(pl.N, pl.D, k), ReferenceFixed: fixedFit}
 	switch pl.Method {
 	case MethodFirstOrder:
 		if pl.FixedWork { // exactly T·(K+1) anchor passes and B trials per sample
