@@ -81,7 +81,8 @@ func HowSentence(f mechanism.Fit) string {
 			"minimum (the minimum lies inside the box of the rows, where the certificate holds).", count(f.Passes, "pass", "passes")+" over the rows", f.Gap)
 	default:
 		s = fmt.Sprintf("The comparison is the best θ over all values — no size limit, unlike the public radius C that shapes the "+
-			"private draw — found by an iterative method in %s over the rows and checked: no model whose predictions differ from its "+
+			"private draw — found by an iterative method in %s over the rows and checked: no model whose predictions differ from the "+
+			"comparison's "+
 			"by at most %s (root mean square, %s) does better by more than %.2g", count(f.Passes, "pass", "passes"), readable(f.Reach),
 			reachUnit(f), f.Gap)
 		if f.Converged {
