@@ -179,15 +179,19 @@ func laterMedian(round func() float64) float64 {
 }
 
 // drawCosts caches the measured seconds per random draw: the first-order
-// sampler's (rng.Normal53, true) and the others' (NormFloat64, false).
+// sampler's (rng.Normal53 one normal at a time, true) and the others'
+// (rng.Normals53 filling a vector, both normals of each polar pair kept,
+// false).
 var drawCosts = map[bool]timed{}
 
 // DrawCost returns the seconds one random draw of the samplers costs on
-// this device (plan.work.draws counts them): rng.Normal53 for the
-// first-order sampler, NormFloat64 for the others (their uniforms and row
-// indices cost less: measured 23 ns against 30–37 under node, so counting
-// them at a normal's cost errs long), from the ChaCha8 generator the
-// samplers use, timed like PassCost, cached for costMaxAge.
+// this device (plan.work.draws counts them): a normal of rng.Normal53 for
+// the first-order sampler, of rng.Normals53 over a vector for the
+// zeroth-order sampler and DP-GD (issue 51: both are the 53-bit polar
+// method from ChaCha8; a pair makes two). Their uniforms and row indices
+// cost less (a Float64 is one of the polar method's two), so counting them
+// at a normal's cost errs long. Timed like PassCost, cached for
+// costMaxAge.
 func DrawCost(firstOrder bool) float64 {
 	if c, ok := drawCosts[firstOrder]; ok && time.Since(c.at) < costMaxAge {
 		return c.v
@@ -201,15 +205,19 @@ func DrawCost(firstOrder bool) float64 {
 func drawCost(firstOrder bool, yield func()) float64 {
 	r := rng.Seeded(53)
 	const per = 1 << 14
+	v := make([]float64, 32)
 	sink := 0.0
 	round := func() float64 {
 		yield()
 		t0 := time.Now()
-		for range per {
-			if firstOrder {
+		if firstOrder {
+			for range per {
 				sink += rng.Normal53(r)
-			} else {
-				sink += r.NormFloat64()
+			}
+		} else {
+			for range per / len(v) {
+				rng.Normals53(r, v)
+				sink += v[0]
 			}
 		}
 		return time.Since(t0).Seconds()
