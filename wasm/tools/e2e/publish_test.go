@@ -58,8 +58,9 @@ func TestEstimateComparisonPriceList(t *testing.T) {
 	eval[bool](p, `(localStorage.clear(), true)`)
 	p.setValue("est-data", "csv")
 	p.setValue("est-csv", priceCSV(3000))
+	p.waitJS(`[...document.getElementById("est-target").options].some(o => o.value === "price")`, 10*time.Second)
+	p.selectValue("est-target", "price") // which column to predict: asked first (issue 53 item 1)
 	p.waitJS(`document.querySelectorAll("#est-features input").length === 4`, 10*time.Second)
-	p.setValue("est-target", "price")
 	p.checkFeatures("carat", "cut", "color", "clarity")
 	p.typeInto("est-ranges-line", "carat: 0..5, price: 0..32768")
 	p.click("est-ranges-apply")
@@ -278,15 +279,17 @@ func TestDistPythonServer(t *testing.T) {
 // TestTaskPromptNames (issue 53 item 7a): the task a file suggests is
 // named in the prompt that asks to confirm it as the Task list names it —
 // "regression: smooth median (fast)", not the API's "smooth-quantile" —
-// so a newcomer finds it in the list (report.TaskWords; the list's labels
-// are report.LossLabel). Needs wasm/ui/estimate's view.go and run.go to
-// use them (the lead's part of the issue).
+// so a newcomer finds it in the list (names.TaskWords; the list's labels
+// are names.LossLabel). Needs wasm/ui/estimate's view.go (lossOptions) and
+// its form's press.go (checkTask) to use them.
 func TestTaskPromptNames(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
 	eval[bool](p, `(localStorage.clear(), true)`)
 	p.setValue("est-data", "csv")
 	p.setValue("est-csv", fieldCSV())
+	p.waitJS(`[...document.getElementById("est-target").options].some(o => o.value === "yield_t")`, 10*time.Second)
+	p.selectValue("est-target", "yield_t")
 	p.waitJS(`document.querySelectorAll("#est-features input").length === 3`, 5*time.Second)
 	p.typeInto("est-ranges-line", "rain_mm: 0..1500, temp_c: -10..40, yield_t: 0..12")
 	p.click("est-ranges-apply")

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 )
 
@@ -190,42 +189,6 @@ func TrivialClassifier(positive string, t mechanism.Trivial, npAcc float64) stri
 		}
 	}
 	return msg
-}
-
-// lossLabels are the names a person reads for the losses the form offers
-// (issue 53 item 7a: a prompt said "smooth-quantile", the API's name, where
-// the list said "smooth median"): the list's labels and every sentence
-// that names the task come from LossLabel. The API's names (loss.Kind's
-// String) stay in the API, the JSON export and the element attributes.
-var lossLabels = map[loss.Kind]string{
-	loss.L1:             "centre: coordinate median (ℓ1)",
-	loss.L2Dist:         "centre: geometric median (ℓ2)",
-	loss.Logistic:       "classification: logistic regression",
-	loss.Hinge:          "classification: SVM (hinge)",
-	loss.SmoothHinge:    "classification: smooth hinge (fast)",
-	loss.LAD:            "regression: least absolute deviation",
-	loss.Quantile:       "regression: median (quantile τ = ½)",
-	loss.SmoothQuantile: "regression: smooth median (fast)",
-	loss.Huber:          "regression: Huber",
-}
-
-// LossLabel is the name a person reads for loss k (the form's list);
-// the API's name for a loss the form does not offer.
-func LossLabel(k loss.Kind) string {
-	if l, ok := lossLabels[k]; ok {
-		return l
-	}
-	return k.String()
-}
-
-// TaskWords names a task in a sentence: the loss's label and, for a
-// supervised loss with a target column, the column ("regression: smooth
-// median (fast), predicting price").
-func TaskWords(k loss.Kind, target string) string {
-	if k.Supervised() && target != "" {
-		return LossLabel(k) + ", predicting " + target
-	}
-	return LossLabel(k)
 }
 
 // Pct writes a share as a percentage.
