@@ -106,9 +106,11 @@ const (
 // MinPassesMax is Minimize's default cap on the passes over the rows, a
 // function of public sizes and the loss only: one for L(0) (the
 // tolerance), the covariance S of a linear-model loss (n·d²/2
-// multiply-adds: ⌈d/2⌉ passes of n·d) and the iterations, one pass each,
-// clamp(minBudget/(n·d), floor, minItersMax); for l1 ⌈log₂ n⌉ + 1 (the
-// sorts of the coordinate medians and the loss).
+// multiply-adds: ⌈d/2⌉ passes of n·d) and the iterations,
+// clamp(minBudget/(n·d), floor, minItersMax), one pass each — for lad,
+// quantile and hinge 1 + d²/(6n), a pass and the factorisation of a d×d
+// Newton system (d³/6 multiply-adds) —; for l1 ⌈log₂ n⌉ + 1 (the sorts of
+// the coordinate medians and the loss).
 func MinPassesMax(n, d int, k Kind) int {
 	floor := minItersKinked
 	if _, smooth, _ := Smooth(k, Params{}); smooth {
@@ -120,9 +122,15 @@ func MinPassesMax(n, d int, k Kind) int {
 		return 1 + int(math.Ceil(math.Log2(float64(max(2, n)))))
 	case L2Dist:
 		return 1 + iters
+	case LAD, Quantile, Hinge:
+		return 1 + covPasses(d) + int(math.Ceil(float64(iters)*(1+newtonPasses(n, d))))
 	}
 	return 1 + covPasses(d) + iters
 }
+
+// newtonPasses is the factorisation of a d×d Newton system, d³/6
+// multiply-adds, in passes of n·d.
+func newtonPasses(n, d int) float64 { return float64(d) * float64(d) / 6 / float64(max(1, n)) }
 
 // covPasses counts the covariance as passes of n·d.
 func covPasses(d int) int { return (d + 1) / 2 }
@@ -419,32 +427,39 @@ func (s *Set) newtonKinked(ch chol, tol float64, o MinOptions, w *budget) Min {
 	hess := make([]float64, d*d)
 	// zone builds H from lin (the rows inside the width at the point of
 	// the last eval).
+	//
+	// Building H costs n_in·d²/2, a lot at large d, so it is rebuilt only
+	// when h changed or the rows inside moved by more than a tenth since
+	// it was built (counting them is O(n)); in between the old H is used,
+	// which is safe: the ρ safeguard needs no H in particular. With every
+	// row inside, H = (c/h)·S, already at hand in M (no pass).
+	builtIn, builtH := -1, 0.0
+	step := 1 + newtonPasses(n, d) // an iteration's pass and system; rebuilding H is checked on its own
 	zone := func() {
-		clear(hess)
 		in := 0
 		for i := 0; i < n; i++ {
-			if !inside(lin[3*i+2]) {
-				continue
-			}
-			in++
-			row := s.x[i*d : (i+1)*d]
-			for j, a := range row {
-				if a == 0 {
-					continue
-				}
-				hj := hess[j*d : j*d+j+1]
-				for k, b := range row[:j+1] {
-					hj[k] += a * b
-				}
+			if inside(lin[3*i+2]) {
+				in++
 			}
 		}
-		f := c / h / float64(n)
-		for j := 0; j < d; j++ {
-			for k := 0; k <= j; k++ {
-				hess[j*d+k] *= f
+		cost := float64(in) * float64(d) / 2 / float64(n)
+		if h == builtH && math.Abs(float64(in-builtIn)) <= 0.1*float64(builtIn) || in < n && builtIn >= 0 && !w.left(cost+step) {
+			return // the old H (or, short of budget, keep it for the last iterations)
+		}
+		builtIn, builtH = in, h
+		if in == n {
+			copy(hess, ch.s)
+			scaleLower(hess, d, c/h)
+			return
+		}
+		clear(hess)
+		for i := 0; i < n; i++ {
+			if inside(lin[3*i+2]) {
+				addOuter(hess, s.x[i*d:(i+1)*d])
 			}
 		}
-		w.add(float64(in) * float64(d) / 2 / float64(n))
+		scaleLower(hess, d, c/h/float64(n))
+		w.add(cost)
 	}
 	theta, trial := make([]float64, d), make([]float64, d)
 	g, gt, p, q := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
@@ -464,7 +479,6 @@ func (s *Set) newtonKinked(ch chol, tol float64, o MinOptions, w *budget) Min {
 	fh, f, eps := eval(theta, g)
 	zone()
 	rho = c / h * 1e-3
-	step := 1 + float64(d)/2 + float64(d)*float64(d)/3/float64(n) // the most an iteration costs
 	for gap := certify(theta, g, f, eps); gap > tol && w.left(step) && !math.IsNaN(gap); gap = certify(theta, g, f, eps) {
 		if eps > tol/2 && gap-eps <= eps {
 			// The slack is most of the gap and the gradient part is
@@ -479,7 +493,7 @@ func (s *Set) newtonKinked(ch chol, tol float64, o MinOptions, w *budget) Min {
 			continue
 		}
 		ok := ch.damped(hess, rho, g, p) // (H + ρM)p = g
-		w.add(float64(d) * float64(d) / 3 / float64(n))
+		w.add(newtonPasses(n, d))
 		for j := range trial {
 			trial[j] = theta[j] - p[j]
 		}
@@ -507,8 +521,10 @@ func (s *Set) newtonKinked(ch chol, tol float64, o MinOptions, w *budget) Min {
 
 // chol is the Cholesky factor of the metric M = S + λI.
 type chol struct {
-	d int
-	l []float64 // lower triangle, row-major d×d
+	d   int
+	l   []float64 // lower triangle, row-major d×d
+	s   []float64 // S's lower triangle (without λ), row-major d×d
+	lam float64   // λ: M = S + λI
 }
 
 // metric returns the Cholesky factor of M = S + λI, S = (1/n)Σᵢ xᵢxᵢᵀ, λ =
@@ -520,26 +536,16 @@ func (s *Set) metric() chol {
 	n, d := s.n, s.d
 	m := make([]float64, d*d)
 	for i := 0; i < n; i++ {
-		row := s.x[i*d : (i+1)*d]
-		for j, a := range row {
-			if a == 0 {
-				continue
-			}
-			mj := m[j*d : j*d+j+1]
-			for k, b := range row[:j+1] {
-				mj[k] += a * b
-			}
-		}
+		addOuter(m, s.x[i*d:(i+1)*d])
 	}
+	scaleLower(m, d, 1/float64(n))
+	sm := slices.Clone(m)
 	tr := 0.0
 	for j := 0; j < d; j++ {
-		tr += m[j*d+j] / float64(n)
+		tr += m[j*d+j]
 	}
 	lam := math.Max(1e-10*tr/float64(d), 1e-300)
 	for j := 0; j < d; j++ {
-		for k := 0; k <= j; k++ {
-			m[j*d+k] /= float64(n)
-		}
 		m[j*d+j] += lam
 	}
 	// In place: L with M = LLᵀ (M positive definite: S ⪰ 0 plus λI).
@@ -556,22 +562,44 @@ func (s *Set) metric() chol {
 			}
 		}
 	}
-	return chol{d, m}
+	return chol{d, m, sm, lam}
+}
+
+// addOuter adds the lower triangle of row·rowᵀ to m (row-major d×d, d =
+// len(row)).
+func addOuter(m, row []float64) {
+	d := len(row)
+	for j, a := range row {
+		if a == 0 {
+			continue
+		}
+		mj := m[j*d : j*d+j+1]
+		for k, b := range row[:j+1] {
+			mj[k] += a * b
+		}
+	}
+}
+
+// scaleLower multiplies the lower triangle of m (row-major d×d) by f.
+func scaleLower(m []float64, d int, f float64) {
+	for j := 0; j < d; j++ {
+		for k := 0; k <= j; k++ {
+			m[j*d+k] *= f
+		}
+	}
 }
 
 // damped solves (H + ρM)p = g for the lower triangle hess of H (row-major
-// d×d), M = LLᵀ; false when H + ρM is not numerically positive definite.
+// d×d), M = S + λI; false when H + ρM is not numerically positive
+// definite. Its factorisation costs d³/6 multiply-adds.
 func (c chol) damped(hess []float64, rho float64, g, p []float64) bool {
-	d, l := c.d, c.l
+	d := c.d
 	a := make([]float64, d*d)
 	for j := 0; j < d; j++ {
 		for k := 0; k <= j; k++ {
-			m := 0.0 // (LLᵀ)_{jk}
-			for q := 0; q <= k; q++ {
-				m += l[j*d+q] * l[k*d+q]
-			}
-			a[j*d+k] = hess[j*d+k] + rho*m
+			a[j*d+k] = hess[j*d+k] + rho*c.s[j*d+k]
 		}
+		a[j*d+j] += rho * c.lam
 	}
 	for j := 0; j < d; j++ {
 		for k := 0; k <= j; k++ {
@@ -589,7 +617,7 @@ func (c chol) damped(hess []float64, rho float64, g, p []float64) bool {
 			}
 		}
 	}
-	chol{d, a}.solve(g, p)
+	chol{d: d, l: a}.solve(g, p)
 	return true
 }
 

@@ -36,8 +36,9 @@ type Work struct {
 	// Reference is the passes of the non-private reference fit the same call makes
 	// (Result.Fit, loss.MinPassesMax): 1 for L(0), ⌈d/2⌉ for the covariance
 	// of the rows and clamp(3·10⁷/(n·d), 150, 3000) iterations of about one
-	// pass for a smooth loss (300, 3000 for lad, quantile and hinge, whose
-	// Newton systems are counted in). It is not in Passes; a page adds it
+	// pass for a smooth loss (clamp(3·10⁷/(n·d), 300, 3000) of 1 + d²/(6n)
+	// for lad, quantile and hinge: a pass and a d×d Newton system). It is
+	// not in Passes; a page adds it
 	// (at 10⁵ × 9 rows with DP-GD it is 156 passes beside T's 300–500).
 	// ReferenceFixed: the fit makes exactly Reference passes whatever the
 	// rows (the default, docs/PRIVACY.md §7.1); false (a request with
