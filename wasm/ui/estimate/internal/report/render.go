@@ -68,7 +68,7 @@ func Excess(r *mechanism.Result) []dom.Node {
 	p := kit.El("p")
 	kit.AppendAll(p, kit.Text("strong", "Not private — for your eyes only: "), kit.TextNode(ExcessSentence(r.Fit)))
 	how := kit.El("details", "class", "excess-how")
-	kit.AppendAll(how, kit.Text("summary", "How the comparison is made"), kit.Text("p", HowSentence(r.Fit), "class", "detail"))
+	kit.AppendAll(how, kit.Text("summary", "How the comparison is made"), kit.Text("p", HowSentence(r.Fit, r.Plan.Work.ReferenceFixed), "class", "detail"))
 	return []dom.Node{p, how}
 }
 

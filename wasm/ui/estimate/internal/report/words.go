@@ -68,22 +68,22 @@ func ExcessSentence(f mechanism.Fit) string {
 }
 
 // HowSentence says how the comparison was made and checked (the
-// disclosure under ExcessSentence).
-func HowSentence(f mechanism.Fit) string {
+// disclosure under ExcessSentence); fixed: its work was fixed
+// (plan.work.referenceFixed).
+func HowSentence(f mechanism.Fit, fixed bool) string {
 	var s string
 	switch {
 	case f.Ball > 0:
 		s = fmt.Sprintf("The comparison is the best θ with ‖θ‖ ≤ %g (this loss has no minimum over all θ), found by an iterative "+
 			"method certified to within %.2g.", f.Ball, f.Gap)
 	case f.Global:
-		s = fmt.Sprintf("The comparison is the best centre over all points, found in %s and certified to within %.2g of the "+
-			"minimum (the minimum lies inside the box of the rows, where the certificate holds).", count(f.Passes, "pass", "passes")+" over the rows", f.Gap)
+		s = fmt.Sprintf("The comparison is the best centre over all points, certified to within %.2g of the minimum (the minimum "+
+			"lies inside the box of the rows, where the certificate holds).", f.Gap)
 	default:
 		s = fmt.Sprintf("The comparison is the best θ over all values — no size limit, unlike the public radius C that shapes the "+
-			"private draw — found by an iterative method in %s over the rows and checked: no model whose predictions differ from the "+
-			"comparison's "+
-			"by at most %s (root mean square, %s) does better by more than %.2g", count(f.Passes, "pass", "passes"), readable(f.Reach),
-			reachUnit(f), f.Gap)
+			"private draw — found by an iterative method in %s and checked: no model whose predictions differ from the "+
+			"comparison's by at most %s (root mean square, %s) does better by more than %.2g", count(f.Iterations, "iteration", "iterations"),
+			readable(f.Reach), reachUnit(f), f.Gap)
 		if f.Converged {
 			s += fmt.Sprintf(", within the stopping tolerance %.2g (10⁻⁴ × the loss of θ = 0).", f.Tolerance)
 		} else {
@@ -91,7 +91,11 @@ func HowSentence(f mechanism.Fit) string {
 				"converging, so read the comparison with that margin.", f.Tolerance)
 		}
 	}
-	s += fmt.Sprintf(" The excess is L(θ released) − L(θ best) = %.3g. The words: within the certified gap “as low as”; less than "+
+	s += fmt.Sprintf(" Its work, %s over the rows, is part of the run's", count(f.Passes, "pass", "passes"))
+	if fixed && f.Ball == 0 {
+		s += " (the same for any rows of this size: the passes after it stopped are made anyway)"
+	}
+	s += fmt.Sprintf(". The excess is L(θ released) − L(θ best) = %.3g. The words: within the certified gap “as low as”; less than "+
 		"%.0f %% higher “close to”; less than %.0f %% “N %% above”; less than %.0f times “well above”; beyond “far above”.",
 		f.Excess, 100*(closeRatio-1), 100*(aboveRatio-1), float64(farRatio))
 	return s + NegativeExcess(f)

@@ -66,13 +66,13 @@ func TestGainWords(t *testing.T) {
 // negative excess within the gap is explained as precision.
 func TestExcessSentence(t *testing.T) {
 	f := mechanism.Fit{Loss: 0.206, NonPrivateLoss: 0.0546, Excess: 0.206 - 0.0546, Gap: 1.3e-5, Reach: 2, Tolerance: 8.3e-5,
-		Converged: true, Passes: 312}
+		Converged: true, Passes: 312, Iterations: 23}
 	s := ExcessSentence(f)
 	if !strings.Contains(s, "far above (3.8 times as high as) the 0.0546") || strings.Contains(s, "little") {
 		t.Errorf("sentence %q", s)
 	}
-	how := HowSentence(f)
-	for _, w := range []string{"no size limit", "312 passes", "at most 2 (root mean square, in the target's scaled units",
+	how := HowSentence(f, true)
+	for _, w := range []string{"no size limit", "in 23 iterations", "312 passes over the rows", "the passes after it stopped are made anyway", "at most 2 (root mean square, in the target's scaled units",
 		"1.3e-05", "tolerance 8.3e-05", "less than 5 % higher “close to”", "less than 50 %", "less than 2 times"} {
 		if !strings.Contains(how, w) {
 			t.Errorf("disclosure %q lacks %q", how, w)
@@ -82,13 +82,13 @@ func TestExcessSentence(t *testing.T) {
 	if s := ExcessSentence(f); !strings.Contains(s, "did not converge") || !strings.Contains(s, "0.004") {
 		t.Errorf("not converged: %q", s)
 	}
-	if h := HowSentence(f); !strings.Contains(h, "above the stopping tolerance") {
+	if h := HowSentence(f, false); !strings.Contains(h, "above the stopping tolerance") || strings.Contains(h, "made anyway") {
 		t.Errorf("not converged: %q", h)
 	}
 	g := mechanism.Fit{Loss: 0.41567, NonPrivateLoss: 0.41568, Excess: -1e-5, Gap: 5e-5, Reach: 16, Tolerance: 7e-5, Converged: true}
 	acc := 0.8
 	g.Accuracy = &acc
-	if s, h := ExcessSentence(g), HowSentence(g); !strings.Contains(s, "as low as") || !strings.Contains(h, "within 5e-05, the precision") ||
+	if s, h := ExcessSentence(g), HowSentence(g, true); !strings.Contains(s, "as low as") || !strings.Contains(h, "within 5e-05, the precision") ||
 		!strings.Contains(h, "in logits") {
 		t.Errorf("negative excess within the gap: %q / %q", s, h)
 	}
