@@ -252,22 +252,30 @@ export interface CSVProfile {
 /** One column's private description (dpsample.describe). lo < hi are finite; lo ≤ q1 ≤ median ≤ q3 ≤ hi. */
 export interface ColumnDescription {
   lo: number; hi: number; median: number; q1: number; q3: number;
-  /** "linear": the window trimmed to linear bins (step wide); "magnitude": the whole factor-4 window kept (wide);
+  /** "linear": stage 2 placed an end on linear bins step wide (trimmed the window, or refined it down its tree);
+   *  "magnitude": the whole factor-4 window kept (wide);
    *  "none": the mode did not clear the noise (a finite but wide guess). Computed from the noisy counts: private. */
   resolution: "linear" | "magnitude" | "none";
-  /** the width of the bins lo, hi and the quartiles were read from: the description's precision. */
+  /** the width of the bins lo and hi were read from (the level of stage 2's tree the ends were placed on): the range's precision. */
   step: number;
+  /** the width of the bins the quartiles were read from: step when stage 2 placed them, stage 1's mode bin (a factor 4
+   *  of magnitude) with one stage — their resolution, not a bound on their error. */
+  quartileStep: number;
 }
 
 export interface Description {
   columns: ColumnDescription[];
-  /** the release is gdp-GDP (one or two Gaussian histograms, exact: no total-variation slack); under a ledger, its state after the charge. */
+  /** the release is gdp-GDP (Gaussian histograms in one or two stages, exact: no total-variation slack); under a ledger, its state after the charge. */
   privacy: { epsilon: number; delta: number; gdp: number; private: boolean; note?: string; ledger?: LedgerState };
   /** public: a function of n, d, ε, δ only (noise scales, thresholds, bins). */
   plan: { n: number; d: number; epsilon: number; delta: number; gdp: number; gdpMagnitude: number; gdpLinear: number;
           stages: 1 | 2; sigmaMagnitude: number; sigmaLinear: number; thresholdMagnitude: number; thresholdGrow: number;
           thresholdLinear: number; binsMagnitude: number; binsLinear: number; shareMagnitude: number;
-          margin: number; labels?: boolean; thresholdLabel?: number; tv?: number };
+          margin: number;
+          /** stage 2's levels: 0 with one stage, 1 one histogram of binsLinear bins, 3 or 4 a tree whose level k has
+           *  binsLinear·branchLinear^k bins, the finer levels with noise sigmaFine and trim level thresholdFine (issue 52). */
+          levelsLinear: number; branchLinear?: number; sigmaFine?: number; thresholdFine?: number; marginFine?: number;
+          labels?: boolean; thresholdLabel?: number; tv?: number };
 }
 
 /** A CSV column's private description (dpsample.describe({csv})): its numbers' range, and its categories. */

@@ -49,9 +49,9 @@ const MaxSamples = 1000
 
 // PrivateEpsilon is the ε of one "find ranges" release, at the table
 // budget's δ. Chosen on the study's development half (docs/PRIVACY.md §9,
-// issue 40): at ε = 1 the tables had 0–2 % of a column's values outside the
-// range found at full size, 0–3 % at 250 rows and 0–4 % at 100, and the
-// release (s ≈ 0.27 at δ = 10⁻⁵) costs ≈ 15 % of the default budget's GDP²
+// issues 40 and 52): at ε = 1 the tables had 0.2–3.5 % of a column's values
+// outside the range found at full size, 0–3 % at 250 rows and 0–4 % at 100,
+// and the release (s ≈ 0.27 at δ = 10⁻⁵) costs ≈ 15 % of the default budget's GDP²
 // (ε = 3, δ = 10⁻⁵: S ≈ 0.70): what a model may still spend drops from
 // ε = 3 to ≈ 2.6.
 const PrivateEpsilon = 1

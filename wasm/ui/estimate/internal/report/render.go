@@ -190,6 +190,24 @@ func AtStep(x, step float64) string {
 	return strconv.FormatFloat(v, 'f', max(0, -e), 64)
 }
 
+// inside is the printed quartile v kept inside the printed range [lo, hi]
+// (issue 52: rounding the two at their own steps printed q3 = 260 beside
+// hi = 256).
+func inside(v, lo, hi string) string {
+	x, errX := strconv.ParseFloat(v, 64)
+	l, errL := strconv.ParseFloat(lo, 64)
+	h, errH := strconv.ParseFloat(hi, 64)
+	switch {
+	case errX != nil || errL != nil || errH != nil:
+		return v
+	case x > h:
+		return hi
+	case x < l:
+		return lo
+	}
+	return v
+}
+
 // TrivialNote sets the private model beside the trivial answer — the
 // majority class, or the median for every row — on the rows it was fitted
 // on, in the target's units, and beside the non-private fit (how much of
@@ -322,14 +340,16 @@ func PrivatePanel(id string, names []string, cols []domain.Column, eps, delta fl
 	for j, c := range cols {
 		tr := kit.El("tr")
 		lo, hi := form.NiceRange(c.Lo, c.Hi, c.Step)
-		for _, s := range []string{names[j], lo, AtStep(c.Q1, c.Step), AtStep(c.Median, c.Step), AtStep(c.Q3, c.Step), hi} {
+		q := func(x float64) string { return inside(AtStep(x, c.QuartileStep), lo, hi) }
+		for _, s := range []string{names[j], lo, q(c.Q1), q(c.Median), q(c.Q3), hi} {
 			tr.AppendChild(kit.Text("td", s))
 		}
 		tbl.AppendChild(tr)
 	}
 	kit.AppendAll(wrap, kit.Text("p", fmt.Sprintf("The table, privately: ranges, quartiles and medians released by one (ε = %g, δ = %g)-DP "+
 		"release charged to this table's budget (they are private: fine to share). The quartiles are coarse — they come "+
-		"from the same noisy counts as the ranges, at no further cost, and are shown to the width of those counts' bins.", eps, delta), "class", "help"),
+		"from the same noisy counts as the ranges, at no further cost, and are shown to the resolution those counts support (the width of the bins they were read from); "+
+		"a quartile is never shown outside its column's range.", eps, delta), "class", "help"),
 		kit.AppendAll(kit.El("div", "class", "scroll"), tbl)) // a wide table scrolls inside the page at 375 px (issue 45 item 4)
 	return wrap
 }
