@@ -10,6 +10,7 @@ import (
 	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/names"
 	"github.com/dpsample/dpsample/wasm/ui/internal/words"
 )
 
@@ -172,10 +173,7 @@ func (s *State) checkTask() Action {
 	}
 	if !s.Asked.TaskAsked {
 		s.Asked.TaskAsked = true
-		what := l.String()
-		if l.Supervised() && tgt != "" {
-			what += " of " + tgt
-		}
+		what := names.TaskWords(l, tgt)
 		return ask("loss", fmt.Sprintf("Check the task first: “%s” was suggested from your file's contents (shown only to you), and "+
 			"the task is part of what a run releases. Press Run again to use it, or choose the task yourself above. Nothing was spent.", what))
 	}
