@@ -247,6 +247,52 @@ func TestIssue55Rows100kText(t *testing.T) {
 	}
 }
 
+// TestIssue55ClickTwice is the cheap reproduction (catsCSV, 600 rows: a
+// text feature and a range blank) of a press that starts while another is
+// under way. Clicked twice in a row,
+//
+//   - "Find ranges and categories privately" must charge one describe({csv}),
+//     not two: on main nothing guards the button (it stays enabled during the
+//     release, and each click starts its own find);
+//   - Run must charge the ranges and categories once and the model once (2
+//     releases): on main each click starts its own runEstimate (view.go's
+//     click handler), Run being disabled only while a worker call is under
+//     way, so both find and both run a model.
+//
+// Skipped with TestIssue55Rows100kText (E2E_ISSUE55=1).
+func TestIssue55ClickTwice(t *testing.T) {
+	if os.Getenv("E2E_ISSUE55") == "" {
+		t.Skip("issue 55: fails until the estimate state machine lands (two clicks charge twice); set E2E_ISSUE55=1 to run it")
+	}
+	for _, c := range []struct {
+		button         string
+		describe, runs int // describe and mechanism.sample calls expected
+	}{
+		{"est-find-ranges", 1, 0},
+		{"est-run", 1, 1},
+	} {
+		t.Run(c.button, func(t *testing.T) {
+			p := newPage(t, "/")
+			p.setupCats("region", "id", "age")
+			eval[bool](p, probeJS)
+			p.ledgerReleases(0)
+			clicked := eval[float64](p, `performance.now()`)
+			eval[bool](p, `(() => { const b = document.getElementById("`+c.button+`"); b.click(); b.click(); return true })()`) // a double click
+			st := p.readPress(clicked, 0, 3*time.Second)
+			calls := map[string]int{}
+			for _, c := range st.Calls {
+				calls[c.Path]++
+			}
+			t.Logf("releases %q; status %q; focus %q", st.Releases, st.Status, st.Focus)
+			if calls["describe"] != c.describe || calls["mechanism.sample"] != c.runs || len(st.Releases) != c.describe+c.runs {
+				t.Errorf("two clicks of %s: %d describe and %d mechanism.sample calls, releases %q; want %d and %d", c.button,
+					calls["describe"], calls["mechanism.sample"], st.Releases, c.describe, c.runs)
+			}
+			p.noConsoleErrors()
+		})
+	}
+}
+
 // sampleTimeJS times one mechanism.sample call of the request the JS
 // expression req evaluates to (seeded, no ledger: not private), k at once
 // (k > 1: side by side, as two runs of the page would), and returns each
@@ -258,15 +304,16 @@ const sampleTimeJS = `(async (req, k) => { const d = await dpsampleRemote;
 			workers: res.diagnostics.workers, note: res.diagnostics.note || ""} })) })`
 
 // benchReqJS is docs/BENCHMARKS.md's Chromium DP-GD request at n = 10⁵
-// (wasm/tools/bench/dpgdrows.go, dpgdBrowserJS): d = 30 rows on the unit
-// sphere, clip 1, C = 16, ε = 1, δ = 10⁻⁶, every core, seeded.
-const benchReqJS = `(() => { const n = 100000, D = 30;
+// (wasm/tools/bench/dpgdrows.go, dpgdBrowserJS) with D columns (the
+// benchmark's D = 30): rows on the unit sphere, clip 1, C = 16, ε = 1,
+// δ = 10⁻⁶, every core, seeded.
+const benchReqJS = `((D) => { const n = 100000;
 	let st = 0x9E3779B9 ^ n; const u = () => { st ^= st << 13; st >>>= 0; st ^= st >>> 17; st ^= st << 5; st >>>= 0; return st / 4294967296; };
 	const data = new Float64Array(n * D), y = new Array(n);
 	for (let i = 0; i < n; i++) { let s = 0; for (let j = 0; j < D; j++) { const v = 2 * u() - 1; data[i * D + j] = v; s += v * v; }
 		s = Math.sqrt(s); for (let j = 0; j < D; j++) data[i * D + j] /= s;
 		y[i] = u() < 1 / (1 + Math.exp(-8 * (data[i * D] - data[i * D + 1] + data[i * D + 2]))) ? 1 : -1; }
-	return {loss: "logistic", x: {data, shape: [n, D]}, y, epsilon: 1, delta: 1e-6, radius: 16, clip: 1, method: "dp-gd", workers: navigator.hardwareConcurrency, seed: 43} })()`
+	return {loss: "logistic", x: {data, shape: [n, D]}, y, epsilon: 1, delta: 1e-6, radius: 16, clip: 1, method: "dp-gd", workers: navigator.hardwareConcurrency, seed: 43} })`
 
 type sampleTime struct {
 	Seconds      float64
@@ -283,10 +330,11 @@ type sampleTime struct {
 // parse and the sample) with the same request replayed through the worker
 // API (seeded, no ledger), with docs/BENCHMARKS.md's 10⁵ × 30 DP-GD request,
 // and with two replays at once (what a second press during a run starts).
-// Reported: ratios of wall-clock times in this run, and of the requests'
-// work (passes × n·d, from their plans). Run:
+// and with the benchmark's law at the page's d (the same work). Reported:
+// ratios of wall-clock times in this run (medians over b.N rounds), and of
+// the requests' work (passes × n·d, from their plans). Run:
 //
-//	E2E_REQUIRE=1 go test -run '^$' -bench Issue55Request -benchtime 1x ./wasm/tools/e2e/
+//	E2E_REQUIRE=1 go test -run '^$' -bench Issue55Request -benchtime 2x ./wasm/tools/e2e/
 func BenchmarkIssue55Request(b *testing.B) {
 	tabTimeout = 30 * time.Minute
 	defer func() { tabTimeout = 6 * time.Minute }()
@@ -311,26 +359,32 @@ func BenchmarkIssue55Request(b *testing.B) {
 	run := func(req string, k int) []sampleTime {
 		return eval[[]sampleTime](p, sampleTimeJS+"("+req+", "+strconv.Itoa(k)+")")
 	}
-	page := `({...window.probe.lastReq, seed: 55})`
-	var rep, bench, pair []float64
-	var rp, bp sampleTime
-	for range max(1, b.N) * 2 {
-		r := run(page, 1)[0]
-		bb := run(benchReqJS, 1)[0]
-		two := run(page, 2)
-		b.Logf("replay %.2f s (workers %d %q); benchmark request %.2f s (workers %d %q); two replays at once %.2f s and %.2f s (workers %d, %d)",
-			r.Seconds, r.Workers, r.Note, bb.Seconds, bb.Workers, bb.Note, two[0].Seconds, two[1].Seconds, two[0].Workers, two[1].Workers)
-		rep, bench, pair = append(rep, r.Seconds), append(bench, bb.Seconds), append(pair, two[0].Seconds, two[1].Seconds)
-		rp, bp = r, bb
+	eval[bool](p, `(window.pageReq = {...window.probe.lastReq, seed: 55}, true)`) // the probe sees the calls below too
+	d := eval[int](p, `window.pageReq.x.shape[1]`)
+	var rep, same, bench, pair []float64
+	var rp, sp, bp sampleTime
+	for round := range max(1, b.N) {
+		rp = run(`window.pageReq`, 1)[0]
+		sp = run(benchReqJS+"("+strconv.Itoa(d)+")", 1)[0]
+		bp = run(benchReqJS+"(30)", 1)[0]
+		b.Logf("round %d: the page's request replayed %.2f s (workers %d %q); the benchmark's law at d = %d %.2f s (workers %d %q); at d = 30 %.2f s (workers %d %q)",
+			round+1, rp.Seconds, rp.Workers, rp.Note, d, sp.Seconds, sp.Workers, sp.Note, bp.Seconds, bp.Workers, bp.Note)
+		rep, same, bench = append(rep, rp.Seconds), append(same, sp.Seconds), append(bench, bp.Seconds)
+		if round == 0 {
+			two := run(`window.pageReq`, 2)
+			b.Logf("two replays of the page's request at once: %.2f s and %.2f s (workers %d %q, %d %q)", two[0].Seconds, two[1].Seconds, two[0].Workers, two[0].Note, two[1].Workers, two[1].Note)
+			pair = append(pair, two[0].Seconds, two[1].Seconds)
+		}
 	}
 	work := rp.Passes * rp.RowsTimesD / (bp.Passes * bp.RowsTimesD)
-	b.Logf("page's request: d = %d, T = %d, clip %.3g, C %.3g, %g passes × %g; benchmark's: d = %d, T = %d, clip %.3g, C %.3g, %g passes × %g; work ratio %.3f",
-		rp.D, rp.Steps, rp.Clip, rp.Radius, rp.Passes, rp.RowsTimesD, bp.D, bp.Steps, bp.Clip, bp.Radius, bp.Passes, bp.RowsTimesD, work)
-	b.ReportMetric(work, "work-page/bench")
-	b.ReportMetric(median(rep)/median(bench), "time-replay/bench")
-	b.ReportMetric(median(rep)/median(bench)/work, "time-per-work-replay/bench")
-	b.ReportMetric((pageCall.End-pageCall.Start)/1000/median(rep), "time-pagecall/replay")
-	b.ReportMetric(median(pair)/median(rep), "time-two-at-once/one")
-	b.ReportMetric((done-clicked)/1000/((pageCall.End-pageCall.Start)/1000), "time-press/pagecall")
+	b.Logf("the page's request: d = %d, T = %d, clip %.4g, C %.3g, %g passes × n·d %g; the benchmark's law at d = %d: T = %d, %g passes × %g; the benchmark's: d = %d, T = %d, clip %.3g, C %.3g, %g passes × %g; work ratio page/benchmark %.3f",
+		rp.D, rp.Steps, rp.Clip, rp.Radius, rp.Passes, rp.RowsTimesD, sp.D, sp.Steps, sp.Passes, sp.RowsTimesD, bp.D, bp.Steps, bp.Clip, bp.Radius, bp.Passes, bp.RowsTimesD, work)
+	pc := (pageCall.End - pageCall.Start) / 1000
+	b.ReportMetric(work, "work-page/bench30")
+	b.ReportMetric(median(rep)/median(bench), "time-replay/bench30")
+	b.ReportMetric(median(rep)/median(same), "time-replay/bench-same-d")
+	b.ReportMetric(pc/median(rep), "time-pagecall/replay")
+	b.ReportMetric(median(pair)/rep[0], "time-two-at-once/one")
+	b.ReportMetric((done-clicked)/1000/pc, "time-press/pagecall")
 	b.ReportMetric(0, "ns/op")
 }
