@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -293,6 +294,55 @@ func TestIssue55ClickTwice(t *testing.T) {
 	}
 }
 
+// TestIssue55RefusedAfterCharge: on catsCSV (600 rows, a text feature and a
+// range blank), a press whose run the page will refuse for a reason it can
+// check before anything is spent must refuse before the describe({csv})
+// release, naming the field and focusing it. On main, preflight (private.go)
+// checks ε, δ ∈ (0, 1), the radius and the typed ranges only: samples,
+// rank, δ < 1/n (PlanShape) and the table's budget (ledger.Check) are
+// checked after the find, so the ranges are charged and the model refused.
+// A blank positive label is refused before the find, but by build()'s first
+// error, the blank categories ("press Run to find it privately" — a loop).
+// Skipped with TestIssue55Rows100kText (E2E_ISSUE55=1).
+func TestIssue55RefusedAfterCharge(t *testing.T) {
+	if os.Getenv("E2E_ISSUE55") == "" {
+		t.Skip("issue 55: fails until the estimate state machine lands (ranges charged, then the run refused); set E2E_ISSUE55=1 to run it")
+	}
+	for _, c := range []struct {
+		name, id, value string
+		field           string // what the refusal must name
+		focus           string // the element that must have the focus
+	}{
+		{"samples", "est-samples", "0", "samples", "est-samples"},
+		{"rank", "est-rank", "50", "rank", "est-rank"},
+		{"delta at least 1/n", "est-delta", "0.005", "delta", "est-delta"},
+		{"epsilon beyond what the budget leaves after the ranges", "est-epsilon", "3", "budget", "est-epsilon"},
+		{"positive label blank", "est-positive", "", "positive", "est-positive"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPage(t, "/")
+			p.setupCats("region", "age")
+			p.setValue(c.id, c.value)
+			p.ledgerReleases(0)
+			eval[bool](p, probeJS)
+			clicked := eval[float64](p, `performance.now()`)
+			p.click("est-run")
+			st := p.readPress(clicked, 0, 2*time.Second)
+			msg := p.errorsShown() + " | " + eval[string](p, `[...document.querySelectorAll(".error")].map(e => e.textContent.trim()).filter(s => s).join(" | ")`)
+			t.Logf("releases %q; messages %q; status %q; focus %q", st.Releases, msg, st.Status, st.Focus)
+			if len(st.Releases) != 0 {
+				t.Errorf("%s = %q: %d release(s) charged (%q) and the run refused: %q", c.id, c.value, len(st.Releases), st.Releases, msg)
+			}
+			if !strings.Contains(msg, c.field) {
+				t.Errorf("%s = %q: the refusal does not name %s: %q", c.id, c.value, c.field, msg)
+			}
+			if st.Focus != c.focus {
+				t.Errorf("%s = %q: the focus is on %q, want %s", c.id, c.value, st.Focus, c.focus)
+			}
+		})
+	}
+}
+
 // sampleTimeJS times one mechanism.sample call of the request the JS
 // expression req evaluates to (seeded, no ledger: not private), k at once
 // (k > 1: side by side, as two runs of the page would), and returns each
@@ -364,8 +414,15 @@ func BenchmarkIssue55Request(b *testing.B) {
 	var rep, same, bench, pair []float64
 	var rp, sp, bp sampleTime
 	for round := range max(1, b.N) {
-		rp = run(`window.pageReq`, 1)[0]
-		sp = run(benchReqJS+"("+strconv.Itoa(d)+")", 1)[0]
+		// Each round in the other order: a call after a heavy one may wait
+		// for the shard workers of the last (or for the machine).
+		if round%2 == 0 {
+			rp = run(`window.pageReq`, 1)[0]
+			sp = run(benchReqJS+"("+strconv.Itoa(d)+")", 1)[0]
+		} else {
+			sp = run(benchReqJS+"("+strconv.Itoa(d)+")", 1)[0]
+			rp = run(`window.pageReq`, 1)[0]
+		}
 		bp = run(benchReqJS+"(30)", 1)[0]
 		b.Logf("round %d: the page's request replayed %.2f s (workers %d %q); the benchmark's law at d = %d %.2f s (workers %d %q); at d = 30 %.2f s (workers %d %q)",
 			round+1, rp.Seconds, rp.Workers, rp.Note, d, sp.Seconds, sp.Workers, sp.Note, bp.Seconds, bp.Workers, bp.Note)
