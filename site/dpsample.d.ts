@@ -224,12 +224,21 @@ export interface Table {
   delimiter?: string;
   /** "positive-vs-rest" or "numeric" (declared), or "inferred …" (from the labels present: not private). */
   coding?: string;
+  /** With {missing: "fill"}: the feature cells read as missing (a number's is NaN in x, a text cell's codes as zeros) and
+   *  the rows whose target is missing (NaN in y). NOT private: counts of the data for its owner; never publish them. */
+  missingCells?: number; missingTargets?: number;
+  /** The "<name> missing" columns of {indicators} (0/1), in x's order. */
+  indicators?: string[];
+  /** {reference} as applied: text feature → the label whose column was left out (it codes as all zeros). */
+  reference?: Record<string, string>;
 }
 
 /** data.profileCSV's answer: computed from the data, NOT private (for the owner's eyes only). */
 export interface CSVProfile {
   columns: { name: string; kind: "numeric" | "text" | "mixed" | "empty"; missing: number; firstText?: string; firstTextRow?: number;
-             labels: { label: string; rows: number }[] | null; manyLabels?: boolean }[];
+             labels: { label: string; rows: number }[] | null; manyLabels?: boolean;
+             /** the non-empty missing-cell tokens (NA, None, ?, …) counted in missing, with their cells. */
+             missingTokens?: { label: string; rows: number }[] }[];
   header: boolean; delimiter: string; rows: number; headerHash?: string;
   problems: { row: number; column?: string; text: string; blocking?: boolean }[] | null;
 }
@@ -281,7 +290,9 @@ export interface DPSample {
   describe(req: { x: number[][] | Float64Array[] | FlatMatrix; epsilon: number; delta: number; seed?: number },
            opts?: { ledger?: string; onLedger?: (state: LedgerState) => void }): Promise<Description>;
   /** Every column of a CSV text in one release: numbers' ranges and text labels' categories (issue 42). */
-  describe(req: { csv: string; epsilon: number; delta: number; header?: boolean | "auto"; seed?: number },
+  describe(req: { csv: string; epsilon: number; delta: number; header?: boolean | "auto";
+                  /** only these columns, in this order (d = their count; n stays the file's data-row count). */
+                  columns?: string[]; seed?: number },
            opts?: { ledger?: string; onLedger?: (state: LedgerState) => void }): Promise<CellsDescription>;
   privacy: {
     delta(gdp: number, epsilon: number): Promise<number>;
@@ -323,7 +334,16 @@ export interface DPSample {
   data: { parseCSV(text: string, opts?: { target?: string; drop?: "missing"; features?: string[]; positive?: string; targetType?: "numeric" | "label";
                                           header?: boolean | "auto"; flat?: boolean;
                                           /** declared text features, one-hot coded as column=label (an unlisted label: all zeros). */
-                                          categories?: { [column: string]: string[] } }, run?: RunOptions): Promise<Table>;
+                                          categories?: { [column: string]: string[] };
+                                          /** "fill": keep every row (n = the file's data rows); a missing number is NaN in x, a missing
+                                           *  text cell all zeros, a missing target NaN in y. Not beside drop. */
+                                          missing?: "fill";
+                                          /** features that get a 0/1 "<name> missing" column (with missing: "fill"). */
+                                          indicators?: string[];
+                                          /** tokens (None, NA, …) that are values of a column, not missing cells. */
+                                          levels?: { [column: string]: string[] };
+                                          /** per text feature of categories, its reference label: its column is left out. */
+                                          reference?: { [column: string]: string } }, run?: RunOptions): Promise<Table>;
           /** NOT private: a file's columns (kinds, missing cells, up to 50 labels) and problems, for its owner's eyes
            *  (the form's first choices); onProgress in bytes read. */
           profileCSV(text: string, opts?: { header?: boolean | "auto" }, run?: RunOptions): Promise<CSVProfile>;

@@ -236,14 +236,15 @@ func DimensionFree(ctx context.Context, o DimFreeOptions, progress func(done, to
 	return res, nil
 }
 
-// Orthogonal draws β = (I − UUᵀ)g with g ~ N(0, scale²·I_d): a centred
-// Gaussian of covariance scale²·(I − UUᵀ) on the orthogonal complement of the
-// columns u.
+// Orthogonal draws β = (I − UUᵀ)g with g ~ N(0, scale²·I_d) (rng.Normals53,
+// issue 51: β is part of the released sample): a centred Gaussian of
+// covariance scale²·(I − UUᵀ) on the orthogonal complement of the columns u.
 func Orthogonal(u [][]float64, scale float64, r *rand.Rand) []float64 {
 	d := len(u[0])
 	g := make([]float64, d)
+	rng.Normals53(r, g)
 	for j := range g {
-		g[j] = scale * r.NormFloat64()
+		g[j] *= scale
 	}
 	for _, c := range u {
 		a := dot(c, g)

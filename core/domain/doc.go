@@ -154,7 +154,8 @@
 // a floating-point sampler can leak (Mironov 2012): what is released is a
 // function of integer noisy counts. Z is drawn by Marsaglia's polar method on
 // 53-bit uniforms (rng.Normal53), exact up to that grid — not by Go's
-// ziggurat NormFloat64, whose density is off by up to 1.1·10⁻⁷ relative. A
+// ziggurat NormFloat64, whose density is off by up to 3·10⁻⁷ relative and
+// has a hole just below |x| = 3.4426 (core/rng, TestZigguratLaw). A
 // threshold τ on a rounded count is met by an empty bin iff σZ ≥ τ − ½, so
 // every threshold is ⌈σz + ½⌉ and the stated rates Φ̄(z) hold exactly.
 //

@@ -24,7 +24,11 @@ type Fit struct {
 	Norm float64 `json:"norm"`
 	// Accuracy and NonPrivateAccuracy are, for a classification loss, the
 	// shares of the rows whose label the released θ and the non-private θ̂
-	// predict (loss.Set.Accuracy: training accuracy); absent otherwise.
+	// predict (loss.Set.Accuracy: training accuracy, rows whose features are
+	// all zero left out — a missing target's row, dataset.ZeroMissingTargets);
+	// absent otherwise. Loss and NonPrivateLoss are means over all n rows:
+	// such a row adds the constant ℓ(0, y0)/n to both, so Excess is the
+	// excess of the rows with a target times their share of n.
 	Accuracy           *float64 `json:"accuracy,omitempty"`
 	NonPrivateAccuracy *float64 `json:"nonPrivateAccuracy,omitempty"`
 }

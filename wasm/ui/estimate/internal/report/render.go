@@ -13,6 +13,7 @@ import (
 	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/form"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 	"honnef.co/go/js/dom/v2"
 )
@@ -175,8 +176,9 @@ func Statement(r *mechanism.Result) string {
 		released = fmt.Sprintf("the %d released samples together are", pv.ComposedOver)
 	}
 	s := fmt.Sprintf("Privacy of this release: %s (ε = %g, δ = %.2g)-differentially private "+
-		"with respect to replacing any one row (%.3g-GDP). The unit of privacy is one complete row of the table the "+
-		"mechanism received (rows with a missing cell, if dropped, are not counted); n = %d is public. Whatever anyone "+
+		"with respect to replacing any one row (%.3g-GDP). The unit of privacy is one row of the table, complete or not, "+
+		"replaced by any other possible row (an empty cell takes a public value, a row without its target weighs nothing); "+
+		"n = %d, its number of rows, is public. Whatever anyone "+
 		"learns from the release, they could have learned almost as well (within a factor e^ε, plus probability δ) had any "+
 		"single row been different. Treated as public: n = %d, d = %d, the loss, ε, δ, the radius C = %g, the rank k = %d, "+
 		"the clipping norm %.3g, the declared ranges and labels. Sampler: %s (%s).", released, pv.Epsilon, pv.Delta, pv.GDP,
@@ -315,20 +317,6 @@ func OwnerNote(box kit.Elem, title string, problems []dataset.Problem) {
 	kit.AppendAll(box, head, ul)
 }
 
-// NiceRange writes [lo, hi] rounded outwards to a grid a tenth of the step
-// (or finer): short numbers that still contain the range found.
-func NiceRange(lo, hi, step float64) (string, string) {
-	g := math.Pow(10, math.Floor(math.Log10(step/10)))
-	if !(g > 0) || math.IsInf(g, 0) || math.IsInf(lo/g, 0) || math.IsInf(hi/g, 0) || math.Abs(lo/g) > 1e15 || math.Abs(hi/g) > 1e15 {
-		return strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64)
-	}
-	l, h := math.Floor(lo/g)*g, math.Ceil(hi/g)*g
-	if !(l < h) {
-		return strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64)
-	}
-	return strconv.FormatFloat(l, 'g', 12, 64), strconv.FormatFloat(h, 'g', 12, 64)
-}
-
 // PositiveNote fills note, under the positive label, with how label codes
 // the target column of the user's file (pc, nil when there is nothing to
 // check) — above all when it matches no row (a case mismatch: "Virginica"
@@ -377,7 +365,7 @@ func PrivatePanel(id string, names []string, cols []domain.Column, eps, delta fl
 	tbl.AppendChild(head)
 	for j, c := range cols {
 		tr := kit.El("tr")
-		lo, hi := NiceRange(c.Lo, c.Hi, c.Step)
+		lo, hi := form.NiceRange(c.Lo, c.Hi, c.Step)
 		for _, s := range []string{names[j], lo, AtStep(c.Q1, c.Step), AtStep(c.Median, c.Step), AtStep(c.Q3, c.Step), hi} {
 			tr.AppendChild(kit.Text("td", s))
 		}
