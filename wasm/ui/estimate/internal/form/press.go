@@ -583,7 +583,10 @@ func (s State) request(n int) (req mechanism.Request, dMin, dMax int, err error)
 	indicators := len(s.runParse().Indicators)
 	dMin = numeric + indicators + lists
 	dMax = dMin + widest
-	clipDims := numeric + indicators + blocks
+	// The clip counts a block for each text feature still to be found (the
+	// run's clip when its list is not empty, the case the time is planned
+	// for: a smaller clip only shortens the schedule).
+	clipDims := numeric + indicators + blocks + len(blank)
 	if l.Supervised() {
 		dMin, dMax, clipDims = dMin+1, dMax+1, clipDims+1 // the intercept
 	}
