@@ -128,9 +128,11 @@ export interface Plan {
    *  stochastic oracle's total of factory draws per sample, and the share of tv for an overrun of either. */
   fixedWork: boolean; trialTotal: number; factoryTotal: number; tvOver: number;
   /** data-independent estimate of the work of mechanism.sample (all samples), to warn before a run: about
-   *  `passes` passes over the rows (`passesMax` bounds the expectation), each `rowsTimesD` = n·d multiply-adds.
-   *  Seconds ≈ passes · rowsTimesD · (a per-row·feature cost measured on the device). */
-  work: { passes: number; passesMax: number; rowsTimesD: number };
+   *  `passes` passes over the rows (`passesMax` bounds the expectation), each `rowsTimesD` = n·d multiply-adds, the
+   *  non-private comparison's `referencePasses` (made exactly when `referenceFixed`, at most otherwise) and `draws`
+   *  random numbers drawn by the sampling worker. Seconds ≈ (passes + referencePasses) · rowsTimesD · (a per-row·feature
+   *  cost measured on the device) + draws · (a draw's cost on the device). */
+  work: { passes: number; passesMax: number; rowsTimesD: number; referencePasses: number; referenceFixed: boolean; draws: number };
   /** shards of the first-order sampler's passes (1 for the other samplers). */
   workers: number;
   /** with {ledger}: whether the release fits the table's budget (the plan's tv is then the ledger's share). */
@@ -166,7 +168,11 @@ export interface Result {
                  /** shards the passes ran on, and what went wrong with the workers if anything (result unchanged). */
                  workers: number; note?: string };
   /** computed on the user's own device for display only; NOT private. accuracy and nonPrivateAccuracy (training accuracy) for classification losses only. */
-  fit: { loss: number; nonPrivateLoss: number; excess: number; gap: number; norm: number; accuracy?: number; nonPrivateAccuracy?: number; [k: string]: unknown };
+  /** the comparison θ̂ minimises the loss over all θ (linear, linext: within ‖θ‖ ≤ ball); gap certifies it for every θ'
+   *  whose predictions move by at most reach (root mean square; global: every θ'), converged: gap ≤ tolerance. */
+  fit: { loss: number; nonPrivateLoss: number; excess: number; gap: number; reach?: number; global?: boolean; tolerance: number;
+         converged: boolean; ball?: number; theta: number[]; iterations: number; passes: number; norm: number;
+         accuracy?: number; nonPrivateAccuracy?: number; [k: string]: unknown };
 }
 
 export interface Code {

@@ -20,9 +20,11 @@ import (
 // 3·10⁻⁷ relative and has a hole below |x| = 3.4426; source.go,
 // TestZigguratLaw).
 var notNoise = map[string]string{
-	"core/baseline/synth.go":    "NewRankK and Basis draw the synthetic rank-k tables of the baselines' demos: public example data, not noise",
-	"core/baseline/synthreg.go": "NewRankKRegression draws a synthetic regression table: public example data, not noise",
-	"core/benchkit/kernel.go":   "the benchmark kernels' inputs (random directions, the separable sampler's rows); the kernel that times the private generator (normalKernel) draws Normal53",
+	"core/baseline/synth.go":         "NewRankK and Basis draw the synthetic rank-k tables of the baselines' demos: public example data, not noise",
+	"core/baseline/synthreg.go":      "NewRankKRegression draws a synthetic regression table: public example data, not noise",
+	"core/benchkit/kernel.go":        "the benchmark kernels' inputs (random directions, the separable sampler's rows); the kernel that times the private generator (normalKernel) draws Normal53",
+	"core/dataset/gen/gen.go":        "PriceList and Passengers draw the generated tables of tests and benchmarks (issue 53): public example data, not noise",
+	"wasm/tools/ranges/synthetic.go": "the ranges study's synthetic development table, from a fixed seed (issue 52): public example data, not noise",
 }
 
 // zigguratCalls returns "path:line: expr" for every selector NormFloat64 or

@@ -161,3 +161,25 @@ func TestEstimateLedger(t *testing.T) {
 	p.ledgerReleases(0)
 	p.noConsoleErrors()
 }
+
+// TestLedgerMeterFollowsRowsDelta (found for issue 55): the meter says the
+// budget the fields show. A table of 20,000 rows (≈ 240 KB: held by the
+// page and profiled in the worker) moves the table budget's δ from 1e-5 to
+// 1e-6 once its row count is known; the meter's line must say δ = 1e-06
+// too, before any press of Run. On main it kept 1e-05 until the next
+// redraw (a press of Run): the profile arrives after the table's key, and
+// OfferDelta set the field without redrawing the meter.
+func TestLedgerMeterFollowsRowsDelta(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	eval[bool](p, `(localStorage.clear(), true)`)
+	p.setValue("est-data", "csv")
+	eval[bool](p, `(() => { const out = ["a,b"]; for (let i = 0; i < 20000; i++) out.push((i % 997) / 10 + "," + (i % 13)); window.rowsCSV = out.join("\n") + "\n"; return true })()`)
+	p.paste("est-csv", "rowsCSV")
+	p.waitJS(`document.getElementById("est-budget-delta").value === "1e-6" && document.querySelectorAll("#est-features input").length > 0`, time.Minute)
+	if !p.waitJSSoft(`document.getElementById("est-ledger-summary").textContent.includes("δ = 1e-06")`, 10*time.Second) {
+		s := p.text("#est-ledger-summary")
+		t.Errorf("the budget field says δ = 1e-6, the meter %q", s)
+	}
+	p.noConsoleErrors()
+}

@@ -105,7 +105,7 @@ func TestEstimateFirstRun(t *testing.T) {
 	p.waitJS(`document.getElementById("est-lo-0").value === "0" && document.getElementById("est-hi-t").value === "12"`, 5*time.Second)
 	// The task was suggested from the file's contents: the next Run asks the owner to confirm it, spending nothing.
 	p.clickRun()
-	if s := p.text("#est-err"); !strings.HasPrefix(s, "Check the task first: “smooth-quantile of yield_t” was suggested from your file's contents") ||
+	if s := p.text("#est-err"); !strings.HasPrefix(s, "Check the task first: “regression: smooth median (fast), predicting yield_t” was suggested from your file's contents") ||
 		!strings.Contains(s, "Nothing was spent") {
 		t.Fatalf("second click: %q", s)
 	}

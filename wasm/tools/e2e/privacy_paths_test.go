@@ -47,9 +47,9 @@ func (p *page) download(id string) string {
 		return await (await fetch(a.href)).text() })()`)
 }
 
-// press clicks Run once, waits for its end (a result, a question or a
+// pressRun clicks Run once, waits for its end (a result, a question or a
 // refusal) and returns what it said: the status line and the message slots.
-func (p *page) press() string {
+func (p *page) pressRun() string {
 	p.t.Helper()
 	p.clickRun()
 	out := "status: " + p.text("#est-status")
@@ -127,7 +127,7 @@ func TestEveryRowCounts(t *testing.T) {
 	p.typeInto("est-cat-0", "K, G, P, R, Q, N")
 	p.ledgerReleases(0)
 	var said []string
-	msg := p.press()
+	msg := p.pressRun()
 	said = append(said, "Run: "+msg)
 	if !strings.Contains(msg, "Choose the column to predict first") || p.focusID() != "est-target" {
 		t.Errorf("first press: %s, focus %q; want the target asked, on #est-target", msg, p.focusID())
@@ -135,13 +135,13 @@ func TestEveryRowCounts(t *testing.T) {
 	p.ledgerReleases(0)
 	p.chooseTarget("calories")
 	said = append(said, "target: calories (task suggested: "+p.value("est-loss")+")")
-	msg = p.press()
+	msg = p.pressRun()
 	said = append(said, "Run: "+msg)
-	if !strings.Contains(msg, "Check the task first: “smooth-quantile of calories”") || p.focusID() != "est-loss" {
+	if !strings.Contains(msg, "Check the task first: “regression: smooth median (fast), predicting calories”") || p.focusID() != "est-loss" {
 		t.Errorf("second press: %s, focus %q; want the task asked, on #est-loss", msg, p.focusID())
 	}
 	p.ledgerReleases(0)
-	msg = p.press()
+	msg = p.pressRun()
 	said = append(said, "Run: "+msg)
 	for _, s := range said {
 		t.Log(s)
@@ -176,7 +176,7 @@ func TestEveryRowCounts(t *testing.T) {
 	near, _, _ := cerealCSV([2]int{7, 3})
 	p.setValue("est-csv", near)
 	p.ledgerReleases(0) // another table: its own budget
-	msg = p.press()
+	msg = p.pressRun()
 	t.Logf("neighbour, Run: %s", msg)
 	if p.text("#est-status") != "Done." {
 		t.Fatalf("the neighbour did not run: %s", msg)

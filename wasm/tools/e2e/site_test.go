@@ -101,11 +101,11 @@ func TestEstimateDefaults(t *testing.T) {
 	}
 	// Issue 44: under ε and δ, what the run about to happen promises, in words; it follows the fields.
 	if s := p.text("#est-eps-words"); !strings.HasPrefix(s, "Before you run: an attacker who knows every row but one person's guesses from this run's result") ||
-		!strings.Contains(s, "at most 9 times in 100") {
+		!strings.Contains(s, "at most 8.5 times in 100") {
 		t.Errorf("the sentence under ε: %q", s)
 	}
 	p.setValue("est-epsilon", "3")
-	if s := p.text("#est-eps-words"); !strings.Contains(s, "at most 18 times in 100") {
+	if s := p.text("#est-eps-words"); !strings.Contains(s, "at most 17.8 times in 100") {
 		t.Errorf("the sentence under ε = 3: %q", s)
 	}
 	p.setValue("est-epsilon", "1")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"syscall/js"
 	"time"
 
 	"github.com/dpsample/dpsample/core/dataset"
@@ -69,8 +70,22 @@ func (v *estimateView) carry(a form.Action) {
 		go v.runModel(a.Run)
 	case form.Show:
 		v.showResult()
+		v.refocus()
 	case form.Done:
 		v.run.Status.SetTextContent(a.Text)
+		v.refocus()
+	}
+	if v.st.Press == nil && a.Do != form.None {
+		v.run.Run.SetDisabled(false)
+	}
+}
+
+// refocus gives the focus back to Run when a press has ended and the focus
+// was lost (Run was disabled while it had it): the keyboard stays on the
+// form.
+func (v *estimateView) refocus() {
+	if a := js.Global().Get("document").Get("activeElement"); !a.Truthy() || a.Equal(js.Global().Get("document").Get("body")) {
+		v.run.Run.Focus()
 	}
 }
 

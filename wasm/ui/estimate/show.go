@@ -23,6 +23,12 @@ import (
 // except the one the person is typing in.
 func (v *estimateView) show() {
 	s, e := v.st, &v.el
+	// Run stays disabled for the whole press, not only while a worker call
+	// is under way (issue 55: the ranges' release re-enabled it, and a second
+	// press started a second model beside the first: the third release).
+	if s.Press != nil {
+		v.run.Run.SetDisabled(true)
+	}
 	e.lossSel.Sel.SetValue(s.Choice.Loss.String())
 	m, on := s.EstimatorShown()
 	e.estSel.Sel.SetValue(m)
@@ -572,6 +578,8 @@ func (v *estimateView) focusOf(field string) (kit.Elem, string) {
 		}
 	}
 	switch field {
+	case "budget":
+		return e.eps.Input.BasicHTMLElement, "the table's budget cannot pay for this run (the message is just above Run; ε has the focus)"
 	case "target":
 		return e.targetSel.Sel.BasicHTMLElement, "choose the column to predict (the list has the focus)"
 	case "loss":

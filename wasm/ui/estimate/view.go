@@ -24,6 +24,7 @@ import (
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/form"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/names"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/timing"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
@@ -67,24 +68,12 @@ var builtins = func() []*builtin {
 // its time (form.MaxRunSeconds): how long the plan's passes take here.
 const maxPasteBytes = 16 << 20
 
-// lossOptions are the losses the form offers, with their labels.
+// lossOptions are the losses the form offers, with their labels (one name
+// for a task wherever a person reads it: internal/names).
 var lossOptions = func() [][2]string {
 	var out [][2]string
-	for _, o := range []struct {
-		k     loss.Kind
-		label string
-	}{
-		{loss.L1, "centre: coordinate median (ℓ1)"},
-		{loss.L2Dist, "centre: geometric median (ℓ2)"},
-		{loss.Logistic, "classification: logistic regression"},
-		{loss.Hinge, "classification: SVM (hinge)"},
-		{loss.SmoothHinge, "classification: smooth hinge (fast)"},
-		{loss.LAD, "regression: least absolute deviation"},
-		{loss.Quantile, "regression: median (quantile τ = ½)"},
-		{loss.SmoothQuantile, "regression: smooth median (fast)"},
-		{loss.Huber, "regression: Huber"},
-	} {
-		out = append(out, [2]string{o.k.String(), o.label})
+	for _, k := range []loss.Kind{loss.L1, loss.L2Dist, loss.Logistic, loss.Hinge, loss.SmoothHinge, loss.LAD, loss.Quantile, loss.SmoothQuantile, loss.Huber} {
+		out = append(out, [2]string{k.String(), names.LossLabel(k)})
 	}
 	return out
 }()

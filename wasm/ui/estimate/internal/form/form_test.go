@@ -74,7 +74,7 @@ func TestTargetThenTaskAskedBeforeAnything(t *testing.T) {
 		t.Fatalf("task %v for income, want the regression suggested", p.st.Choice.Loss)
 	}
 	a := p.press()
-	if a.Do != Ask || a.Field != "loss" || !strings.HasPrefix(a.Text, "Check the task first: “smooth-quantile of income”") {
+	if a.Do != Ask || a.Field != "loss" || !strings.HasPrefix(a.Text, "Check the task first: “regression: smooth median (fast), predicting income”") {
 		t.Fatalf("first press: %+v", a)
 	}
 	if n := p.releases(); n != 0 {

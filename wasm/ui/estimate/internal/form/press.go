@@ -10,6 +10,7 @@ import (
 	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/names"
 	"github.com/dpsample/dpsample/wasm/ui/internal/words"
 )
 
@@ -172,10 +173,7 @@ func (s *State) checkTask() Action {
 	}
 	if !s.Asked.TaskAsked {
 		s.Asked.TaskAsked = true
-		what := l.String()
-		if l.Supervised() && tgt != "" {
-			what += " of " + tgt
-		}
+		what := names.TaskWords(l, tgt)
 		return ask("loss", fmt.Sprintf("Check the task first: “%s” was suggested from your file's contents (shown only to you), and "+
 			"the task is part of what a run releases. Press Run again to use it, or choose the task yourself above. Nothing was spent.", what))
 	}
@@ -585,7 +583,10 @@ func (s State) request(n int) (req mechanism.Request, dMin, dMax int, err error)
 	indicators := len(s.runParse().Indicators)
 	dMin = numeric + indicators + lists
 	dMax = dMin + widest
-	clipDims := numeric + indicators + blocks
+	// The clip counts a block for each text feature still to be found (the
+	// run's clip when its list is not empty, the case the time is planned
+	// for: a smaller clip only shortens the schedule).
+	clipDims := numeric + indicators + blocks + len(blank)
 	if l.Supervised() {
 		dMin, dMax, clipDims = dMin+1, dMax+1, clipDims+1 // the intercept
 	}

@@ -543,11 +543,16 @@ func (lv *View) reset() {
 }
 
 // render draws the meter from the current state (or the inputs' budget
-// when the table has no ledger yet).
+// when the table has no ledger yet) and calls OnRender.
 func (lv *View) render() {
 	if lv.OnRender != nil {
 		defer lv.OnRender()
 	}
+	lv.draw()
+}
+
+// draw is render without OnRender.
+func (lv *View) draw() {
 	st := lv.State
 	locked := st != nil && st.Spent.Releases > 0
 	if lv.Blocked != "" {
