@@ -132,9 +132,14 @@ func TestEstimateLedger(t *testing.T) {
 	if open := eval[bool](p, `document.querySelector("#est-err details").open`); open {
 		t.Error("the GDP detail is open by default")
 	}
-	// Next to Run: where the problem is, the progress line reset, the focus on Run's message.
-	if s := p.text("#est-status"); s != "Could not start: the message just above Run." || eval[float64](p, `document.getElementById("est-progress").value`) != 0 {
+	// Next to Run: where the problem is, the progress line reset, the focus on
+	// ε, the field that makes the run fit (since issue 55's probe).
+	if s := p.text("#est-status"); s != "Could not start: the table's budget cannot pay for this run (the message is just above Run; ε has the focus)." ||
+		eval[float64](p, `document.getElementById("est-progress").value`) != 0 {
 		t.Errorf("a refused run: status %q", s)
+	}
+	if f := eval[string](p, `document.activeElement?.id ?? ""`); f != "est-epsilon" {
+		t.Errorf("a refused run: focus on %q, want est-epsilon", f)
 	}
 	p.ledgerReleases(3)
 	p.shot("#estimate", "ledger-refused")
