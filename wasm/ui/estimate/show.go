@@ -579,6 +579,15 @@ func (v *estimateView) focusOf(field string) (kit.Elem, string) {
 	}
 	switch field {
 	case "budget":
+		// A typo in the table budget's own fields ("budget.epsilon must be
+		// a number") is about that field, not about what the budget can pay.
+		for _, f := range []string{"epsilon", "delta"} {
+			if m := v.st.Msg; m != nil && strings.HasPrefix(m.Text, "budget."+f+" ") {
+				if in := byID("budget-" + f); in != nil {
+					return in, "the table's budget has a field to fix (the message is just above Run; the field has the focus)"
+				}
+			}
+		}
 		return e.eps.Input.BasicHTMLElement, "the table's budget cannot pay for this run (the message is just above Run; ε has the focus)"
 	case "target":
 		return e.targetSel.Sel.BasicHTMLElement, "choose the column to predict (the list has the focus)"
