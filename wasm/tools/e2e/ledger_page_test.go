@@ -188,3 +188,26 @@ func TestLedgerMeterFollowsRowsDelta(t *testing.T) {
 	}
 	p.noConsoleErrors()
 }
+
+// TestLedgerBudgetFieldFocus: a typo in the table budget's ε is refused by
+// that field — the status says the budget has a field to fix and the focus
+// is on it — not as a budget that cannot pay for the run with the focus on
+// the run's ε; nothing is spent.
+func TestLedgerBudgetFieldFocus(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
+	p.setupIrisL1(irisCSV(","), "1")
+	p.typeInto("est-budget-epsilon", "3x")
+	p.clickRun()
+	if s := p.text("#est-err"); !strings.HasPrefix(s, "budget.epsilon must be a number") {
+		t.Errorf("message %q", s)
+	}
+	if s := p.text("#est-status"); s != "Could not start: the table's budget has a field to fix (the message is just above Run; the field has the focus)." {
+		t.Errorf("status %q", s)
+	}
+	if f := eval[string](p, `document.activeElement?.id ?? ""`); f != "est-budget-epsilon" {
+		t.Errorf("focus on %q, want est-budget-epsilon", f)
+	}
+	p.ledgerReleases(0)
+	p.noConsoleErrors()
+}
