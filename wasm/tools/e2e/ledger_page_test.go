@@ -132,9 +132,14 @@ func TestEstimateLedger(t *testing.T) {
 	if open := eval[bool](p, `document.querySelector("#est-err details").open`); open {
 		t.Error("the GDP detail is open by default")
 	}
-	// Next to Run: where the problem is, the progress line reset, the focus on Run's message.
-	if s := p.text("#est-status"); s != "Could not start: the message just above Run." || eval[float64](p, `document.getElementById("est-progress").value`) != 0 {
+	// Next to Run: where the problem is, the progress line reset, the focus on
+	// ε, the field that makes the run fit (since issue 55's probe).
+	if s := p.text("#est-status"); s != "Could not start: the table's budget cannot pay for this run (the message is just above Run; ε has the focus)." ||
+		eval[float64](p, `document.getElementById("est-progress").value`) != 0 {
 		t.Errorf("a refused run: status %q", s)
+	}
+	if f := eval[string](p, `document.activeElement?.id ?? ""`); f != "est-epsilon" {
+		t.Errorf("a refused run: focus on %q, want est-epsilon", f)
 	}
 	p.ledgerReleases(3)
 	p.shot("#estimate", "ledger-refused")
@@ -181,5 +186,28 @@ func TestLedgerMeterFollowsRowsDelta(t *testing.T) {
 		s := p.text("#est-ledger-summary")
 		t.Errorf("the budget field says δ = 1e-6, the meter %q", s)
 	}
+	p.noConsoleErrors()
+}
+
+// TestLedgerBudgetFieldFocus: a typo in the table budget's ε is refused by
+// that field — the status says the budget has a field to fix and the focus
+// is on it — not as a budget that cannot pay for the run with the focus on
+// the run's ε; nothing is spent.
+func TestLedgerBudgetFieldFocus(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
+	p.setupIrisL1(irisCSV(","), "1")
+	p.typeInto("est-budget-epsilon", "3x")
+	p.clickRun()
+	if s := p.text("#est-err"); !strings.HasPrefix(s, "budget.epsilon must be a number") {
+		t.Errorf("message %q", s)
+	}
+	if s := p.text("#est-status"); s != "Could not start: the table's budget has a field to fix (the message is just above Run; the field has the focus)." {
+		t.Errorf("status %q", s)
+	}
+	if f := eval[string](p, `document.activeElement?.id ?? ""`); f != "est-budget-epsilon" {
+		t.Errorf("focus on %q, want est-budget-epsilon", f)
+	}
+	p.ledgerReleases(0)
 	p.noConsoleErrors()
 }

@@ -45,6 +45,12 @@ func (v *estimateView) press(ev form.Event) {
 
 // carry carries out the form's action.
 func (v *estimateView) carry(a form.Action) {
+	// A press that has ended gives Run back before anything is focused: a
+	// question or refusal about Run itself (a long or too-long run) focused
+	// it while it was still disabled, and the focus was lost.
+	if v.st.Press == nil && a.Do != form.None {
+		v.run.Run.SetDisabled(false)
+	}
 	switch a.Do {
 	case form.Ask, form.Refuse:
 		kit.MarkStale(v.el.out, v.id, "the last run could not start (the problem is marked above)")
@@ -74,9 +80,6 @@ func (v *estimateView) carry(a form.Action) {
 	case form.Done:
 		v.run.Status.SetTextContent(a.Text)
 		v.refocus()
-	}
-	if v.st.Press == nil && a.Do != form.None {
-		v.run.Run.SetDisabled(false)
 	}
 }
 

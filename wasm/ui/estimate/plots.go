@@ -5,7 +5,6 @@ package estimate
 import (
 	"math"
 	"slices"
-	"strings"
 	"syscall/js"
 
 	"github.com/dpsample/dpsample/core/dataset"
@@ -125,7 +124,7 @@ func (v *estimateView) exportJSON(in *report.Input, r *mechanism.Result) {
 	var lineCols []string
 	lineRanges := map[string]dataset.Range{}
 	for j, c := range in.Table.Columns {
-		if in.OneHot[c] || slices.Contains(in.Table.Indicators, strings.TrimSuffix(c, dataset.IndicatorSuffix)) && strings.HasSuffix(c, dataset.IndicatorSuffix) {
+		if in.OneHot[c] || slices.Contains(in.Table.Indicators, c) { // Table.Indicators holds the 0/1 columns' own names ("age missing")
 			continue // coded 0/1 from its list (payload.categories) or from its column's empty cells: not a declared range
 		}
 		lineCols = append(lineCols, c)

@@ -4,6 +4,7 @@ package estimate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dpsample/dpsample/core/loss"
@@ -59,8 +60,11 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 	rangeList := make([]string, len(in.Ranges))
 	for j, rg := range in.Ranges {
 		rangeList[j] = fmt.Sprintf("%s [%s, %s]", in.Table.Columns[j], report.G6(rg.Lo), report.G6(rg.Hi))
-		if in.OneHot[in.Table.Columns[j]] {
-			rangeList[j] = in.Table.Columns[j] + " one-hot 0/1"
+		switch c := in.Table.Columns[j]; {
+		case in.OneHot[c]:
+			rangeList[j] = c + " one-hot 0/1"
+		case slices.Contains(in.Table.Indicators, c):
+			rangeList[j] = c + " 0/1" // whether the cell was empty: no declared range
 		}
 	}
 	ranges := "Declared public ranges: " + strings.Join(rangeList, ", ")
@@ -98,7 +102,11 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 		clamps = append(clamps, kit.Count(in.Table.Dropped, "row")+" dropped for missing cells")
 	}
 	if in.Table.MissingCells > 0 {
-		clamps = append(clamps, kit.Count(in.Table.MissingCells, "empty cell")+" filled with the middle of its column's declared range")
+		how := " filled with the middle of its column's declared range"
+		if len(in.Cats) > 0 { // a text feature's empty cell is counted too: it codes as zeros (dataset.Table.MissingCells)
+			how = " filled (a number with the middle of its column's declared range, a text label with zeros)"
+		}
+		clamps = append(clamps, kit.Count(in.Table.MissingCells, "empty cell")+how)
 	}
 	if in.Zeroed > 0 {
 		clamps = append(clamps, kit.Count(in.Zeroed, "row")+" without a target, which weigh nothing (n still counts them)")

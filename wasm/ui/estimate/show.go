@@ -125,12 +125,16 @@ type drawn struct {
 func (v *estimateView) showTargets() {
 	s, sel := v.st, v.el.targetSel.Sel
 	targets := s.Targets()
+	// While a CSV waits for its target (form.AwaitsTarget: the task follows
+	// the target, none chosen yet) the list asks for one and is enabled,
+	// whatever task is shown: Run's question sends the focus to it.
+	awaits := s.AwaitsTarget()
 	var opts [][2]string
 	switch {
+	case awaits || (s.Choice.Loss.Supervised() && s.Target() == ""):
+		opts = append(opts, [2]string{"", "— choose the column to predict —"})
 	case !s.Choice.Loss.Supervised():
 		opts = [][2]string{{"", "— none (a centre needs no target)"}}
-	case s.Target() == "":
-		opts = append(opts, [2]string{"", "— choose the column to predict —"})
 	}
 	for _, c := range targets {
 		opts = append(opts, [2]string{c, c})
@@ -143,7 +147,7 @@ func (v *estimateView) showTargets() {
 			sel.SetValue("")
 		}
 	}
-	sel.SetDisabled(!s.Choice.Loss.Supervised())
+	sel.SetDisabled(!s.Choice.Loss.Supervised() && !awaits)
 }
 
 func (v *estimateView) showFeatures() {
@@ -227,9 +231,9 @@ func (v *estimateView) showRanges() {
 func (v *estimateView) buildRanges() {
 	s, e := v.st, &v.el
 	active := js.Global().Get("document").Get("activeElement")
-	activeID, selStart := "", js.Undefined()
+	activeID, activeVal, selStart := "", js.Undefined(), js.Undefined()
 	if active.Truthy() && e.rangesBox.Underlying().Call("contains", active).Bool() {
-		activeID, selStart = active.Get("id").String(), active.Get("selectionStart")
+		activeID, activeVal, selStart = active.Get("id").String(), active.Get("value"), active.Get("selectionStart")
 	}
 	b := s.Table.Builtin
 	target := s.Target()
@@ -371,6 +375,13 @@ func (v *estimateView) buildRanges() {
 	}
 	if activeID != "" {
 		if el := kit.ByID(activeID); el != nil {
+			// The rebuilt input takes what was being typed in it (syncRanges
+			// leaves the focused input alone): a range's first keystroke
+			// rebuilds the box when its note changes ("found privately" →
+			// "then edited by you"), and was lost.
+			if activeVal.Type() == js.TypeString && el.Underlying().Get("type").String() != "checkbox" {
+				el.Underlying().Set("value", activeVal)
+			}
 			el.Underlying().Call("focus")
 			if selStart.Type() == js.TypeNumber {
 				el.Underlying().Call("setSelectionRange", selStart, selStart)
@@ -568,6 +579,15 @@ func (v *estimateView) focusOf(field string) (kit.Elem, string) {
 	}
 	switch field {
 	case "budget":
+		// A typo in the table budget's own fields ("budget.epsilon must be
+		// a number") is about that field, not about what the budget can pay.
+		for _, f := range []string{"epsilon", "delta"} {
+			if m := v.st.Msg; m != nil && strings.HasPrefix(m.Text, "budget."+f+" ") {
+				if in := byID("budget-" + f); in != nil {
+					return in, "the table's budget has a field to fix (the message is just above Run; the field has the focus)"
+				}
+			}
+		}
 		return e.eps.Input.BasicHTMLElement, "the table's budget cannot pay for this run (the message is just above Run; ε has the focus)"
 	case "target":
 		return e.targetSel.Sel.BasicHTMLElement, "choose the column to predict (the list has the focus)"

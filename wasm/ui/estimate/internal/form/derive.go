@@ -12,6 +12,7 @@ import (
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/wasm/ui/internal/words"
 )
 
 // What the form shows, derived from the state: the view renders these and
@@ -464,7 +465,9 @@ func (s State) Radius() string {
 
 // EstimatorShown is the estimator select's value and whether it is enabled:
 // DP-GD is offered for a supervised loss only (a centre is drawn by
-// Algorithm 1), at docs/DEFAULTS.md's rule until the person chooses.
+// Algorithm 1), at docs/DEFAULTS.md's rule until the person chooses — for a
+// CSV, the rule for its row count and ranges (EstimatorFor: what a run
+// draws by, so the select shows what ran).
 func (s State) EstimatorShown() (method string, enabled bool) {
 	l := s.Choice.Loss
 	if !l.Supervised() {
@@ -473,15 +476,25 @@ func (s State) EstimatorShown() (method string, enabled bool) {
 	if s.Choice.Estimator != "" {
 		return s.Choice.Estimator, true
 	}
-	return string(mechanism.RecommendedEstimator(l)), true
+	return string(mechanism.RecommendedEstimatorFor(l, s.Rows(), s.privateRanges())), true
+}
+
+// privateRanges reports whether a run's ranges are, in part, found
+// privately: found on this table already, or blank (the press finds them
+// before the model) — the small-table rule's "found"
+// (mechanism.RecommendedEstimatorFor), the same before the find (when the
+// run is timed) as after it (when it runs).
+func (s State) privateRanges() bool {
+	return s.foundShown() || len(s.BlankColumns()) > 0
 }
 
 // EstimatorFor is the estimator of a run on n rows: the person's choice, or
 // for a supervised loss the study's rule for that loss, n and whether a
-// range was found privately (mechanism.RecommendedEstimatorFor, issue 40).
+// range is found privately (privateRanges; mechanism.RecommendedEstimatorFor,
+// issue 40).
 func (s State) EstimatorFor(n int) string {
 	if l := s.Choice.Loss; l.Supervised() && s.Choice.Estimator == "" {
-		return string(mechanism.RecommendedEstimatorFor(l, n, s.foundShown()))
+		return string(mechanism.RecommendedEstimatorFor(l, n, s.privateRanges()))
 	}
 	m, _ := s.EstimatorShown()
 	return m
@@ -536,7 +549,7 @@ func (s State) DeltaField() (value, note string) {
 	n := s.Rows()
 	d := RowsDeltaText(n)
 	if d != RowsDeltaText(0) {
-		note = fmt.Sprintf("set to %s for %d rows: δ must stay well below 1/n", d, n)
+		note = fmt.Sprintf("set to %s for %s: δ must stay well below 1/n", d, words.Count(n, "row")) // "100 000 rows", as the page writes a row count
 	}
 	return d, note
 }

@@ -584,3 +584,54 @@ func TestIndicatorAndLevel(t *testing.T) {
 		t.Errorf("with None a label: %d rows zeroed, %d columns (want age, age missing, intercept)", n, d)
 	}
 }
+
+// TestEstimatorShownIsWhatRuns (issue 40's small-table rule, as 0.6 showed
+// it): the estimator select shows the estimator a run draws by — on a CSV of
+// fewer than mechanism.SmallTableRows rows, Algorithm 1 once every range is
+// typed, DP-GD while one is blank (found privately by the press) — and the
+// run is timed and run with it (a blank range's press timed Algorithm 1's
+// plan, then ran DP-GD).
+func TestEstimatorShownIsWhatRuns(t *testing.T) {
+	open := func() *page {
+		p := newPage(t, mixedCSV(111, 9))
+		p.do(LossChosen{Loss: loss.Logistic}, TargetChosen{Col: "label"}, PositiveTyped{Col: "label", Label: "yes"})
+		p.event(FeaturesTicked{On: map[string]bool{"region": false, "id": false, "age": true}})
+		return p
+	}
+	p := open()
+	if m, on := p.st.EstimatorShown(); m != string(mechanism.EstimatorDPGD) || !on {
+		t.Errorf("age's range blank (to be found): shown %q (enabled %v), want dp-gd", m, on)
+	}
+	if a := p.press(); a.Do != Show || p.lastRun == nil || p.lastRun.Method != mechanism.EstimatorDPGD {
+		t.Fatalf("press with age blank: %+v, run %v", a.Do, p.lastRun != nil)
+	}
+	for _, a := range p.acts {
+		if a.Do == Time && a.Plan.Estimator != mechanism.EstimatorDPGD {
+			t.Errorf("the press timed %q's plan, then ran DP-GD", a.Plan.Estimator)
+		}
+	}
+	p = open()
+	p.ranges("age", "0..100")
+	m, _ := p.st.EstimatorShown()
+	if m != string(mechanism.EstimatorExponential) || m != p.st.EstimatorFor(111) {
+		t.Errorf("every range typed on 111 rows: shown %q, a run draws by %q; want exponential both", m, p.st.EstimatorFor(111))
+	}
+	if a := p.press(); a.Do != Show || p.lastRun == nil || string(p.lastRun.Method) != m {
+		t.Errorf("press: %v; the run asked for %v, the select shows %q", a.Do, p.lastRun != nil && string(p.lastRun.Method) == m, m)
+	}
+	p.event(EstimatorChosen{Method: string(mechanism.EstimatorDPGD)})
+	if m, _ := p.st.EstimatorShown(); m != string(mechanism.EstimatorDPGD) {
+		t.Errorf("the person's choice: shown %q", m)
+	}
+}
+
+// TestDeltaNote: the δ field's note writes the row count as the page does
+// everywhere (words.Count: thin-space groups), "set to 1e-6 for 100 000
+// rows" (TestEstimate100kRows reads it).
+func TestDeltaNote(t *testing.T) {
+	s := initialState()
+	s.Table.Profile = &dataset.Profile{Rows: 100000}
+	if d, note := s.DeltaField(); d != "1e-6" || note != "set to 1e-6 for 100\u202f000 rows: δ must stay well below 1/n" {
+		t.Errorf("δ field %q, note %q", d, note)
+	}
+}
