@@ -158,13 +158,21 @@ func (v *estimateView) showFeatures() {
 		shape = append(shape, fmt.Sprintf("%d:%s:%s:%v", f.Index, f.Col, f.Kind, f.Disabled))
 	}
 	key := strings.Join(shape, "|")
-	if s.Table.Builtin == nil && s.Table.Profile == nil {
+	b := s.Table.Builtin
+	switch {
+	case b == nil && s.Table.Profile == nil:
 		key = "none"
+	case b != nil && len(b.Columns) == 0:
+		key = "loading " + b.Key
+		boxes = nil
 	}
 	if key != v.drawn.feats {
 		v.drawn.feats = key
 		box.SetInnerHTML("")
 		box.AppendChild(kit.Text("legend", "Features"))
+		if b != nil && len(b.Columns) == 0 {
+			box.AppendChild(kit.Text("p", "Loading "+b.Label+"…", "class", "help"))
+		}
 		for _, f := range boxes {
 			cid := fmt.Sprintf("%s-f%d", v.id, f.Index)
 			in := kit.El("input", "type", "checkbox", "id", cid, "value", f.Col)
@@ -215,7 +223,7 @@ func (v *estimateView) showRanges() {
 	}
 	names, _ := s.Found()
 	shape = append(shape, fmt.Sprint(names))
-	if s.Table.Builtin == nil && s.Table.Profile == nil {
+	if b := s.Table.Builtin; (b == nil && s.Table.Profile == nil) || (b != nil && len(b.Columns) == 0) {
 		shape = []string{"none"}
 	}
 	key := strings.Join(shape, "\n")
@@ -240,6 +248,9 @@ func (v *estimateView) buildRanges() {
 	l := s.Choice.Loss
 	box := e.rangesBox
 	box.SetInnerHTML("")
+	if b != nil && len(b.Columns) == 0 {
+		return // a built-in still loading
+	}
 	box.AppendChild(kit.Text("legend", "Declared public ranges"))
 	if b != nil {
 		box.AppendChild(kit.Text("p", "Declared once for this dataset by dpsample, not computed from the file: "+

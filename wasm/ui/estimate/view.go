@@ -308,22 +308,20 @@ func (v *estimateView) wire(file kit.Elem) {
 	kit.On(e.data.Sel, "change", false, func(kit.Event) {
 		stale("the dataset changed")
 		b := v.builtin()
+		v.chooseDataset(b, true)
 		if b != nil && !b.loaded() {
 			// First selection of a built-in that was not needed at start:
-			// fetch it now, then show it (if it is still chosen).
-			e.featBox.SetInnerHTML("")
-			kit.AppendAll(e.featBox, kit.Text("legend", "Features"), kit.Text("p", "Loading "+b.Label+"…", "class", "help"))
-			e.rangesBox.SetInnerHTML("")
-			v.drawn = drawn{}
+			// the form shows it loading (its task chosen), and gets its
+			// columns once fetched (if it is still chosen).
 			go func() {
 				b.load(v.root)
 				if v.builtin() == b {
-					v.chooseDataset(b, true)
+					cols, _ := dataset.ColumnsWith(b.text, b.Options().Header)
+					v.dispatch(form.BuiltinLoaded{Columns: cols})
+					v.ledger.TableChanged(b.text)
 				}
 			}()
-			return
 		}
-		v.chooseDataset(b, true)
 	})
 	kit.On(e.lossSel.Sel, "change", false, func(kit.Event) {
 		k, _ := loss.ParseKind(e.lossSel.Sel.Value())
