@@ -264,3 +264,56 @@ func TestGradSpread(t *testing.T) {
 		t.Errorf("hinge: spread %v, %v", s.GradSpread(), err)
 	}
 }
+
+// deriv2Mismatch returns the first grid point where φ” = d2 disagrees with
+// the central difference of φ' (1e-5 relative to β, or between the one-sided
+// values across a kink), or NaN when it agrees everywhere and lies in [0, β].
+func deriv2Mismatch(s *Set, y float64, grid []float64, d2 func(m, y float64) float64) float64 {
+	beta, _ := s.Smooth()
+	const e = 1e-6
+	for _, m := range grid {
+		v := d2(m, y)
+		if !(v >= 0 && v <= beta) {
+			return m
+		}
+		fd := (s.deriv(m+e, y) - s.deriv(m-e, y)) / (2 * e)
+		lo := math.Min(d2(m-e, y), d2(m+e, y))
+		hi := math.Max(d2(m-e, y), d2(m+e, y))
+		if fd < lo-1e-5*beta || fd > hi+1e-5*beta {
+			return m
+		}
+	}
+	return math.NaN()
+}
+
+// TestDeriv2: φ” (Deriv2, the curvature core/interval releases) is the
+// derivative of φ' and lies in [0, β] on the grid, kinks included; a φ”
+// off by 10 % (logistic) or with the Huber window's indicator inverted is
+// caught by the same check.
+func TestDeriv2(t *testing.T) {
+	grid := scalarGrid()
+	for _, k := range smoothKinds {
+		for _, p := range []Params{{Huber: 0.3, Tau: 0.2}, {Huber: 2, Tau: 0.2}, {}} {
+			for _, y := range []float64{1, -1, 0.7} {
+				if k.Classification() && y == 0.7 {
+					continue
+				}
+				s := oneRecord(t, k, y, p)
+				if m := deriv2Mismatch(s, y, grid, s.Deriv2); !math.IsNaN(m) {
+					t.Errorf("%v %+v y=%v: φ''(%g) = %g disagrees with φ'", k, s.p, y, m, s.Deriv2(m, y))
+				}
+			}
+		}
+	}
+	lg := oneRecord(t, Logistic, 1, Params{})
+	if m := deriv2Mismatch(lg, 1, grid, func(m, y float64) float64 { return 0.9 * lg.Deriv2(m, y) }); math.IsNaN(m) {
+		t.Error("a logistic φ'' 10 % low passed the check")
+	}
+	hb := oneRecord(t, Huber, 0.7, Params{})
+	if m := deriv2Mismatch(hb, 0.7, grid, func(m, y float64) float64 { return 1 - hb.Deriv2(m, y) }); math.IsNaN(m) {
+		t.Error("an inverted Huber φ'' passed the check")
+	}
+	if v := oneRecord(t, Hinge, 1, Params{}).Deriv2(0.5, 1); !math.IsNaN(v) {
+		t.Errorf("hinge: Deriv2 = %g, want NaN (not smooth)", v)
+	}
+}

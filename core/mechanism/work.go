@@ -34,6 +34,11 @@ type Work struct {
 	// Passes; a page adds it (at 10⁵ × 9 rows with DP-GD it is 100 passes
 	// beside T's 300–500).
 	Reference float64 `json:"referencePasses"`
+	// Interval is the passes of the intervals' releases (Request.Interval
+	// above the gate: interval.Plan.Passes = d + 2, one for the margins and
+	// the gradient and d + 1 for the two d×d matrices), included in Passes
+	// and PassesMax; 0 otherwise.
+	Interval float64 `json:"intervalPasses"`
 }
 
 // estimateWork fills Work from a plan whose method and budgets are set.
@@ -56,6 +61,11 @@ func estimateWork(pl Plan, smooth bool) Work {
 	default:
 		w.Passes = pl.ExpectedLossEvals / n
 		w.PassesMax = w.Passes
+	}
+	if pl.Interval != nil && pl.Interval.Gate {
+		w.Interval = pl.Interval.Passes
+		w.Passes += w.Interval
+		w.PassesMax += w.Interval
 	}
 	return w
 }

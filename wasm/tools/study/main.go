@@ -21,6 +21,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/dpsample/dpsample/core/interval"
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 	"github.com/dpsample/dpsample/wasm/tools/internal/study"
 )
 
@@ -35,8 +37,28 @@ func main() {
 	dpgdCaps := flag.String("dpgd-schedule-caps", "400,200,100,800", "with -dpgd-schedule: the caps K compared (the table is the first one's)")
 	dpgdSplits := flag.Int("dpgd-schedule-splits", 20, "with -dpgd-schedule: the study's splits")
 	dpgdPar := flag.Int("dpgd-schedule-par", 1, "with -dpgd-schedule: goroutines")
+	ivCells := flag.String("intervals-cells", "", "issue 54: run these synthetic interval cells (design:n:eps[:C·clip],…) and print a row each")
+	ivRuns := flag.Int("intervals-runs", 200, "with -intervals-cells: runs per cell")
+	ivPar := flag.Int("intervals-par", 1, "with -intervals-cells: goroutines")
+	ivShares := flag.String("intervals-shares", "", "with -intervals-cells: the split m,g,H,J as fractions of s² (default interval.DefaultShares)")
+	ivMinNS := flag.Float64("intervals-min-ns", 0, "with -intervals-cells: the gate's bound on n·s (1: measure below the gate)")
 	flag.Parse()
 	switch {
+	case *ivCells != "":
+		cells, err := parseIvCells(*ivCells)
+		if err != nil {
+			fatal(err)
+		}
+		var sh interval.Shares
+		if *ivShares != "" {
+			if _, err := fmt.Sscanf(*ivShares, "%g,%g,%g,%g", &sh.Model, &sh.Gradient, &sh.Hessian, &sh.Score); err != nil {
+				fatal(fmt.Errorf("-intervals-shares: %w", err))
+			}
+		}
+		fmt.Println(md.Table(ivHeader, nil))
+		if _, err := runIntervalCells(cells, *ivRuns, max(1, *ivPar), 0.95, sh, *ivMinNS, os.Stdout); err != nil {
+			fatal(err)
+		}
 	case *dpgdSched != "":
 		if *dpgdSched != study.HalfDev && *dpgdSched != study.HalfEval {
 			fatal(fmt.Errorf("-dpgd-schedule: want %q or %q, got %q", study.HalfDev, study.HalfEval, *dpgdSched))
