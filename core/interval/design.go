@@ -34,6 +34,12 @@ type Design struct {
 	Rho      float64   // latent correlation ρ
 	Theta    []float64 // θ*, features then the intercept
 	Huber    float64   // the loss's width h (huber, smooth-quantile)
+	// Rows and Targets, when set, replace the copula: the population is a
+	// table's rows (with the intercept) and targets, drawn with
+	// replacement, and Theta must be the table's own minimiser (the study's
+	// real-data cells: interval.Sandwich of the whole table).
+	Rows    [][]float64
+	Targets []float64
 }
 
 // Designs is the fixed grid of the coverage test and the study.
@@ -42,9 +48,42 @@ var Designs = []Design{
 	{Name: "d3-rare", Loss: "logistic", Features: []string{"skewed", "binary:0.05", "gauss"}, Rho: 0.3, Theta: []float64{-0.7, 1.0, 0.5, 0.3}},
 	{Name: "d8-mixed", Loss: "logistic", Features: []string{"gauss", "gauss", "gauss", "skewed", "skewed", "binary:0.2", "binary:0.05", "count:3"},
 		Rho: 0.4, Theta: []float64{0.6, -0.4, 0.3, 0.5, -0.3, 0.4, 0.8, -0.5, -0.2}},
+	{Name: "d16-mixed", Loss: "logistic", Features: []string{"gauss", "gauss", "gauss", "gauss", "gauss", "gauss", "skewed", "skewed", "skewed", "skewed",
+		"binary:0.2", "binary:0.2", "binary:0.05", "binary:0.05", "count:3", "count:3"},
+		Rho: 0.3, Theta: []float64{0.6, -0.4, 0.3, 0.2, -0.2, 0.1, 0.5, -0.3, 0.2, -0.1, 0.4, -0.3, 0.8, -0.5, 0.3, -0.2, -0.2}},
+	{Name: "d30-mixed", Loss: "logistic", Features: d30Features(), Rho: 0.3, Theta: d30Theta()},
 	{Name: "d1", Loss: "logistic", Features: []string{"skewed"}, Rho: 0, Theta: []float64{1.0, -0.5}},
+	{Name: "d1-rare", Loss: "logistic", Features: []string{"binary:0.01"}, Rho: 0, Theta: []float64{0.8, -1.0}},
 	{Name: "d3-huber", Loss: "huber", Features: []string{"gauss", "gauss", "skewed"}, Rho: 0.5, Theta: []float64{0.2, -0.15, 0.1, 0.05}, Huber: 0.25},
 	{Name: "d3-squant", Loss: "smooth-quantile", Features: []string{"gauss", "skewed", "binary:0.1"}, Rho: 0.3, Theta: []float64{0.2, 0.15, -0.1, 0.05}, Huber: 0.25},
+}
+
+// d30Features: 10 gauss, 8 skewed, 4 binary:0.2, 4 binary:0.05, 4 count:3.
+func d30Features() []string {
+	var f []string
+	for _, k := range []struct {
+		kind string
+		m    int
+	}{{"gauss", 10}, {"skewed", 8}, {"binary:0.2", 4}, {"binary:0.05", 4}, {"count:3", 4}} {
+		for range k.m {
+			f = append(f, k.kind)
+		}
+	}
+	return f
+}
+
+// d30Theta: coefficients 0.4·(−1)^j·(1 − j/40) on the 30 features, ‖θ*‖ ≈
+// 1.6, and the intercept −0.2.
+func d30Theta() []float64 {
+	t := make([]float64, 31)
+	for j := range 30 {
+		t[j] = 0.4 * (1 - float64(j)/40)
+		if j%2 == 1 {
+			t[j] = -t[j]
+		}
+	}
+	t[30] = -0.2
+	return t
 }
 
 // LookupDesign returns the design of Designs with the given name.
@@ -59,6 +98,15 @@ func LookupDesign(name string) (Design, error) {
 
 // Draw returns n rows (with the intercept) and targets of the design.
 func (ds Design) Draw(r *rand.Rand, n int) ([][]float64, []float64) {
+	if ds.Rows != nil {
+		x := make([][]float64, n)
+		y := make([]float64, n)
+		for i := range x {
+			k := r.IntN(len(ds.Rows))
+			x[i], y[i] = ds.Rows[k], ds.Targets[k]
+		}
+		return x, y
+	}
 	k := len(ds.Features)
 	x := make([][]float64, n)
 	y := make([]float64, n)

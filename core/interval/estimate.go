@@ -22,15 +22,26 @@ type Intervals struct {
 	Reason string    `json:"reason,omitempty"`
 }
 
-// Variant selects the estimator. Only VariantNewton is correct; the others
-// are the deliberately broken variants the coverage check must catch
-// (coverage_test.go) and the study reports beside it.
+// Variant selects the estimator. Only VariantCombined, the package's
+// estimator, and VariantNewton are correct; VariantPlain and
+// VariantNoPrivacy are the deliberately broken variants the coverage test
+// must catch (coverage_test.go), which the study reports beside them.
 type Variant int
 
 const (
-	VariantNewton    Variant = iota // the package doc's estimator
-	VariantPlain                    // no Newton step: centred at θ̃ with the sandwich plus DP-GD's noise variance
-	VariantNoPrivacy                // the Newton step, but the variance is the sandwich alone (privacy noise dropped)
+	// VariantCombined is the package doc's estimator: in each stepped
+	// direction θ̃ and the Newton point combined by inverse variance.
+	VariantCombined Variant = iota
+	// VariantNewton takes the full Newton step in every stepped direction
+	// (the design note's estimator): correct, but its privacy variance is
+	// p_k where the combination's is v_k·p_k/(v_k + p_k).
+	VariantNewton
+	// VariantPlain takes no Newton step: centred at θ̃, with the sandwich and
+	// DP-GD's noise variance v_k in every direction and no start bias.
+	VariantPlain
+	// VariantNoPrivacy takes the combined estimate with the sandwich alone
+	// for its variance (the privacy part dropped).
+	VariantNoPrivacy
 )
 
 // Detail is what Estimate computed on the way, for tests and the study
@@ -47,7 +58,7 @@ type Detail struct {
 // theta (θ̃, run with schedule sch) and the releases rel (package doc, "The
 // estimate and its variance").
 func Estimate(theta []float64, rel Released, pl Plan, sch dpgd.Schedule) Intervals {
-	iv, _ := EstimateVariant(theta, rel, pl, sch, VariantNewton)
+	iv, _ := EstimateVariant(theta, rel, pl, sch, VariantCombined)
 	return iv
 }
 
@@ -68,17 +79,35 @@ func EstimateVariant(theta []float64, rel Released, pl Plan, sch dpgd.Schedule, 
 			det.Stepped++
 		}
 	}
-	// Newton step in the stepped directions: θ̂ = θ̃ − Σ_k q_k (q_kᵀg̃)/λ̂_k.
+	// The privacy part, diagonal in the eigenbasis, and the start weights.
+	priv := make([]float64, d)
+	start := make([]float64, d)
+	keep := make([]float64, d) // weight of θ̃ in each direction (1: no step)
+	sg := pl.Gradient.Noise
+	for k := 0; k < d; k++ {
+		vk, ak := suffixNoise(sch.Step, sch.Sigma, lhat[k], sch.Steps)
+		switch {
+		case !step[k]:
+			priv[k], start[k], keep[k] = vk, ak, 1
+		case v != VariantNewton && v != VariantPlain:
+			pn := sg * sg / (lhat[k] * lhat[k])
+			keep[k] = pn / (pn + vk)
+			priv[k], start[k] = pn*vk/(pn+vk), ak
+		default:
+			priv[k] = sg * sg / (lhat[k] * lhat[k])
+		}
+	}
+	// Newton step in the stepped directions: θ̂ = θ̃ − Σ_k (1 − keep_k)·q_k (q_kᵀg̃)/λ̂_k.
 	est := append([]float64(nil), theta...)
 	for k := 0; k < d; k++ {
-		if !step[k] {
+		if keep[k] == 1 {
 			continue
 		}
 		c := 0.0
 		for j := 0; j < d; j++ {
 			c += q[j*d+k] * rel.Gradient[j]
 		}
-		c /= lhat[k]
+		c *= (1 - keep[k]) / lhat[k]
 		for j := 0; j < d; j++ {
 			est[j] -= q[j*d+k] * c
 		}
@@ -118,16 +147,45 @@ func EstimateVariant(theta []float64, rel Released, pl Plan, sch dpgd.Schedule, 
 			bm[k*d+l], bm[l*d+k] = s, s
 		}
 	}
-	// The privacy part, diagonal in the eigenbasis, and the start weights.
-	priv := make([]float64, d)
-	start := make([]float64, d)
-	sg := pl.Gradient.Noise
-	for k := 0; k < d; k++ {
-		vk, ak := suffixNoise(sch.Step, sch.Sigma, lhat[k], sch.Steps)
-		if step[k] {
-			priv[k] = sg * sg / (lhat[k] * lhat[k])
-		} else {
-			priv[k], start[k] = vk, ak
+	// The curvature noise's term: the Newton step uses H̃ = H + E, and
+	// H̃⁻¹g̃ − H⁻¹g ≈ −H⁻¹Eδ with δ = θ̃ − θ̂ₙ; for E's entries (sd σ_H on
+	// the diagonal, σ_H/√2 off it) Cov(Eδ) = (σ_H²/2)·(‖δ‖²I + δδᵀ). In the
+	// eigenbasis, with the step's factor (1 − w_k)/λ̂_k, δ_k estimated by the
+	// full step (q_kᵀg̃)/λ̂_k where stepped (its noise only adds to it) and
+	// by v_k + (a_k·C)² in E[δ_k²] where not.
+	curv := make([]float64, d*d)
+	if v == VariantCombined || v == VariantNewton {
+		dh := make([]float64, d)
+		m0 := 0.0
+		for k := 0; k < d; k++ {
+			if keep[k] == 1 {
+				vk, ak := suffixNoise(sch.Step, sch.Sigma, lhat[k], sch.Steps)
+				dh[k] = 0
+				m0 += vk + ak*ak*pl.radius*pl.radius
+				continue
+			}
+			c := 0.0
+			for j := 0; j < d; j++ {
+				c += q[j*d+k] * rel.Gradient[j]
+			}
+			dh[k] = c / lhat[k]
+			m0 += dh[k] * dh[k]
+		}
+		h2 := pl.Hessian.Noise * pl.Hessian.Noise / 2
+		for k := 0; k < d; k++ {
+			if keep[k] == 1 {
+				continue
+			}
+			for l := 0; l < d; l++ {
+				if keep[l] == 1 {
+					continue
+				}
+				m := dh[k] * dh[l]
+				if k == l {
+					m += m0
+				}
+				curv[k*d+l] = (1 - keep[k]) * (1 - keep[l]) / (lhat[k] * lhat[l]) * h2 * m
+			}
 		}
 	}
 	z := privacy.PhiInvUpper((1 - pl.Level) / 2)
@@ -138,11 +196,12 @@ func EstimateVariant(theta []float64, rel Released, pl Plan, sch dpgd.Schedule, 
 		for k := 0; k < d; k++ {
 			qjk := q[j*d+k]
 			vp += qjk * qjk * priv[k]
-			if !step[k] && v == VariantNewton {
-				b2 += qjk * qjk * start[k] * start[k]
+			if v != VariantPlain && v != VariantNoPrivacy {
+				b2 += qjk * qjk * keep[k] * keep[k] * start[k] * start[k]
 			}
 			for l := 0; l < d; l++ {
 				vs += qjk * q[j*d+l] * bm[k*d+l]
+				vp += qjk * q[j*d+l] * curv[k*d+l]
 			}
 		}
 		vs = math.Max(vs, 0)

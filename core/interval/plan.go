@@ -15,18 +15,22 @@ type Shares struct {
 	Model, Gradient, Hessian, Score float64
 }
 
-// DefaultShares is the public split (package doc, "The split"): the model
-// s_m, and g, H, J each at s_m/2, so s² = s_m²·(1 + 3/4).
-var DefaultShares = Shares{Model: 4.0 / 7, Gradient: 1.0 / 7, Hessian: 1.0 / 7, Score: 1.0 / 7}
+// DefaultShares is the public split (package doc, "The split"): 40 % of s²
+// to the model and to the gradient each, 10 % to the curvature and to the
+// score covariance each.
+var DefaultShares = Shares{Model: 0.4, Gradient: 0.4, Hessian: 0.1, Score: 0.1}
 
-// The gate (package doc, "The gate").
+// The gate (package doc, "The gate"): intervals are released when
+// n·s ≥ max(MinNS, NSPerCoefficient·d), s the request's whole GDP budget and
+// d the number of coefficients (the intercept included), and d ≤ MaxDim.
 const (
-	// MinNS is the least n·s (s the request's whole GDP budget) at which
-	// intervals are released.
-	MinNS = 3300
-	// MaxDim is the most coefficients d an interval is released for.
-	MaxDim = 64
+	MinNS            = 2500
+	NSPerCoefficient = MinNS / 9.0
+	MaxDim           = 64
 )
+
+// GateNS is the gate's bound on n·s for d coefficients.
+func GateNS(d int) float64 { return math.Max(MinNS, NSPerCoefficient*float64(d)) }
 
 // Params are the public inputs of an interval's plan.
 type Params struct {
@@ -41,8 +45,8 @@ type Params struct {
 	GDP, Epsilon, Delta float64
 	// Shares, if non-zero, replaces DefaultShares (the study's comparison).
 	Shares Shares
-	// MinNS, if > 0, replaces the gate's bound MinNS (the study measures
-	// below the gate).
+	// MinNS, if > 0, replaces the gate's bound GateNS(D) (the study
+	// measures below the gate).
 	MinNS float64
 }
 
@@ -65,7 +69,7 @@ type Plan struct {
 	Gate   bool    `json:"gate"`
 	Reason string  `json:"reason,omitempty"`
 	NS     float64 `json:"ns"`    // n·s
-	MinNS  float64 `json:"minNS"` // the gate's bound on n·s
+	MinNS  float64 `json:"minNS"` // the gate's bound on n·s, GateNS(d)
 	// GDP is the whole budget s; Model is DP-GD's share s_m (its schedule's
 	// GDP); Gradient, Hessian and Score are g̃, H̃ and J̃.
 	GDP      float64 `json:"gdp"`
@@ -99,7 +103,7 @@ func NewPlan(p Params) (Plan, error) {
 		return Plan{}, checks.Errorf("shares", "four positive fractions summing to 1, got %+v", sh)
 	}
 	if p.MinNS <= 0 {
-		p.MinNS = MinNS
+		p.MinNS = GateNS(p.D)
 	}
 	n := float64(p.N)
 	pl := Plan{Level: p.Level, NS: n * p.GDP, MinNS: p.MinNS, GDP: p.GDP, Model: p.GDP, n: p.N, d: p.D, curv: p.Curvature, radius: p.Radius}
@@ -139,22 +143,39 @@ func CheckLevel(field string, level float64) error {
 // gateReason returns why no interval is released for p, in words, or "".
 func gateReason(p Params) string {
 	if p.D > MaxDim {
-		return fmt.Sprintf("intervals are released for at most %d coefficients and this model has %d", MaxDim, p.D)
+		return fmt.Sprintf("no intervals: this model has %d coefficients and intervals are released for at most %d", p.D, MaxDim)
 	}
 	ns := float64(p.N) * p.GDP
 	if ns >= p.MinNS {
 		return ""
 	}
-	why := fmt.Sprintf("n·s = %.0f is below %.0f (n = %d rows; s = %.3g is the budget's GDP parameter", ns, p.MinNS, p.N, p.GDP)
+	why := fmt.Sprintf("no intervals: n·s = %s is below the %s that %d coefficients need (n = %s rows, s = %.3g",
+		thousands(ns), thousands(p.MinNS), p.D, thousands(float64(p.N)), p.GDP)
 	if p.Epsilon > 0 && p.Delta > 0 && p.Delta < 1 {
 		why += fmt.Sprintf(" at ε = %g, δ = %g", p.Epsilon, p.Delta)
 	}
-	why += "): below it the intervals measured either spanned the whole radius or held the true value less often than they said"
-	need := []string{fmt.Sprintf("%d rows at this budget", int(math.Ceil(p.MinNS/p.GDP)))}
+	why += "); below it the intervals measured either spanned the whole radius or held the true value less often than they said. "
+	rows := thousands(math.Ceil(p.MinNS / p.GDP))
 	if p.Delta > 0 && p.Delta < 1 {
 		if eps, err := privacy.Epsilon(p.MinNS/float64(p.N), p.Delta); err == nil {
-			need = append(need, fmt.Sprintf("ε ≥ %.2g at these rows", eps))
+			return why + fmt.Sprintf("%s rows at this budget, or ε ≥ %s at these rows, would pass it", rows, roundUp2(eps))
 		}
 	}
-	return why + "; " + need[0] + " or " + need[len(need)-1] + " would pass it"
+	return why + rows + " rows at this budget would pass it"
+}
+
+// thousands formats a non-negative number rounded to an integer with
+// thousands separators (12,345).
+func thousands(v float64) string {
+	s := fmt.Sprintf("%.0f", v)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// roundUp2 formats v > 0 rounded up to two significant digits.
+func roundUp2(v float64) string {
+	e := math.Pow(10, math.Floor(math.Log10(v))-1)
+	return fmt.Sprintf("%g", math.Ceil(v/e-1e-9)*e)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/dpsample/dpsample/core/dpgd"
 	"github.com/dpsample/dpsample/core/loss"
@@ -34,6 +35,9 @@ type SimRun struct {
 	Rel   Released
 	Plan  Plan
 	Sched dpgd.Schedule
+	// DPGDSeconds and ReleaseSeconds are the wall times of the DP-GD run
+	// and of the releases (Stats and Release), for the study's time ratio.
+	DPGDSeconds, ReleaseSeconds float64
 }
 
 // Simulate runs cfg's runs in order, calling each with every run, and
@@ -79,12 +83,30 @@ func Simulate(ctx context.Context, cfg SimConfig, each func(SimRun)) (Plan, dpgd
 			return Plan{}, dpgd.Schedule{}, fmt.Errorf("design %s: %w", ds.Name, err)
 		}
 		r := rng.Seeded(cfg.Seed ^ uint64(i)*0xD1B54A32D192ED03 ^ 1)
+		t0 := time.Now()
 		theta, err := dpgd.Run(ctx, set, sch, r, nil)
 		if err != nil {
 			return Plan{}, dpgd.Schedule{}, err
 		}
+		t1 := time.Now()
 		rel := Release(Stats(set, theta), pl, r)
-		each(SimRun{Index: i, Set: set, Theta: theta, Rel: rel, Plan: pl, Sched: sch})
+		each(SimRun{Index: i, Set: set, Theta: theta, Rel: rel, Plan: pl, Sched: sch,
+			DPGDSeconds: t1.Sub(t0).Seconds(), ReleaseSeconds: time.Since(t1).Seconds()})
 	}
 	return pl, sch, nil
+}
+
+// PlainDPGD runs DP-GD alone on set at the whole budget of (ε, δ) with the
+// given radius and seed (the study's comparison: what θ̃ would have been
+// without intervals).
+func PlainDPGD(ctx context.Context, set *loss.Set, eps, delta, radius float64, seed uint64) ([]float64, error) {
+	s, err := privacy.Calibrate(eps, delta)
+	if err != nil {
+		return nil, err
+	}
+	sch, err := dpgd.NewSchedule(dpgd.Params{N: set.N(), D: set.Dim(), G: set.G(), Curvature: set.Curvature(), Radius: radius, GDP: s})
+	if err != nil {
+		return nil, err
+	}
+	return dpgd.Run(ctx, set, sch, rng.Seeded(seed), nil)
 }
