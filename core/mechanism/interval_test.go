@@ -31,7 +31,7 @@ func ivRequest(n int, eps float64, dataSeed uint64) Request {
 // releases take the rest, √(s_m² + s_g² + s_H² + s_J²) = s = GDPTotal — the
 // ledger is charged s once, and plan.work counts the releases' d + 2 passes.
 func TestIntervalPlan(t *testing.T) {
-	req := ivRequest(20000, 1, 1)
+	req := ivRequest(20000, 1, 1) // n·s = 4,734
 	pl, err := NewPlan(req)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestIntervalPlan(t *testing.T) {
 // shape get the same plan (split, gate, noise, work), and PlanShape — which
 // reads no row — gives it too, above and below the gate.
 func TestIntervalPlanDataIndependent(t *testing.T) {
-	for _, n := range []int{500, 20000} {
+	for _, n := range []int{500, 20000} { // below and above the gate at ε = 1
 		a, err := NewPlan(ivRequest(n, 1, 1))
 		if err != nil {
 			t.Fatal(err)
@@ -143,7 +143,7 @@ func TestIntervalGate(t *testing.T) {
 	if got := string(b); !strings.HasPrefix(got, `{"level":0.95,"reason":"no intervals: n·s`) {
 		t.Errorf("JSON %s", got)
 	}
-	above := ivRequest(20000, 1, 1)
+	above := ivRequest(3000, 4, 1) // n·s = 2,514
 	above.Seed = seedOf(1)
 	res, err = Sample(context.Background(), above, nil)
 	if err != nil {
@@ -218,13 +218,13 @@ func TestIntervalErrors(t *testing.T) {
 // labelled with the intervals, equal to result.privacy.gdp; the ledger's
 // history holds that one release; composedOver is 1.
 func TestIntervalLedger(t *testing.T) {
-	l, _ := privacy.NewLedger(4, 1e-6)
-	req := ivRequest(20000, 1, 1)
+	l, _ := privacy.NewLedger(8, 1e-6)
+	req := ivRequest(3000, 4, 1)
 	res, err := SampleCharged(context.Background(), req, l, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := privacy.Calibrate(1, 1e-6)
+	s, _ := privacy.Calibrate(4, 1e-6)
 	st := l.State()
 	if st.Spent.Releases != 1 || len(st.History) != 1 || st.History[0].GDP != s || !strings.Contains(st.History[0].Label, "dp-gd + 95 % intervals") {
 		t.Errorf("ledger %+v", st)
@@ -245,7 +245,7 @@ func TestIntervalLedger(t *testing.T) {
 // generator and interval.Estimate — and the same with the passes on 2
 // workers.
 func TestIntervalSampleIsThePipeline(t *testing.T) {
-	req := ivRequest(20000, 1, 4)
+	req := ivRequest(3000, 4, 4)
 	req.Seed = seedOf(9)
 	res, err := Sample(context.Background(), req, nil)
 	if err != nil {
@@ -280,7 +280,7 @@ func TestIntervalSampleIsThePipeline(t *testing.T) {
 // TestIntervalProgress: the progress callback's total covers DP-GD's steps,
 // the releases' passes and the reference fit, and ends at it.
 func TestIntervalProgress(t *testing.T) {
-	req := ivRequest(20000, 1, 5)
+	req := ivRequest(3000, 4, 5)
 	var last, total, calls int
 	_, err := Sample(context.Background(), req, func(done, tot int) { last, total = done, tot; calls++ })
 	if err != nil {
