@@ -65,12 +65,7 @@ func main() {
 		if err != nil {
 			fatal(err)
 		}
-		var sh interval.Shares
-		if *ivShares != "" {
-			if _, err := fmt.Sscanf(*ivShares, "%g,%g,%g,%g", &sh.Model, &sh.Gradient, &sh.Hessian, &sh.Score); err != nil {
-				fatal(fmt.Errorf("-intervals-shares: %w", err))
-			}
-		}
+		sh := parseShares(*ivShares)
 		fmt.Println(md.Table(ivHeader, nil))
 		if _, err := runIntervalDev(*root, mults, eps, *ivRuns, max(1, *ivPar), 0.95, sh, os.Stdout); err != nil {
 			fatal(err)
@@ -80,12 +75,7 @@ func main() {
 		if err != nil {
 			fatal(err)
 		}
-		var sh interval.Shares
-		if *ivShares != "" {
-			if _, err := fmt.Sscanf(*ivShares, "%g,%g,%g,%g", &sh.Model, &sh.Gradient, &sh.Hessian, &sh.Score); err != nil {
-				fatal(fmt.Errorf("-intervals-shares: %w", err))
-			}
-		}
+		sh := parseShares(*ivShares)
 		fmt.Println(md.Table(ivHeader, nil))
 		if _, err := runIntervalCells(cells, *ivRuns, max(1, *ivPar), 0.95, sh, *ivMinNS, *ivErr, os.Stdout); err != nil {
 			fatal(err)
@@ -122,6 +112,17 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
+}
+
+// parseShares reads -intervals-shares ("m,g,H,J"; empty: the default).
+func parseShares(s string) interval.Shares {
+	var sh interval.Shares
+	if s != "" {
+		if _, err := fmt.Sscanf(s, "%g,%g,%g,%g", &sh.Model, &sh.Gradient, &sh.Hessian, &sh.Score); err != nil {
+			fatal(fmt.Errorf("-intervals-shares: %w", err))
+		}
+	}
+	return sh
 }
 
 func fatal(err error) {
