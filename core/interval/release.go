@@ -18,7 +18,6 @@ type Statistics struct {
 	Gradient []float64
 	Hessian  []float64
 	Score    []float64
-	Rows     int
 }
 
 // Stats returns the statistics of set at theta in one pass over the rows
@@ -26,7 +25,7 @@ type Statistics struct {
 // triangles of H and J). set's loss must be smooth (loss.Set.Smooth).
 func Stats(set *loss.Set, theta []float64) Statistics {
 	n, d := set.N(), set.Dim()
-	st := Statistics{D: d, Rows: n, Gradient: make([]float64, d), Hessian: make([]float64, d*d), Score: make([]float64, d*d)}
+	st := Statistics{D: d, Gradient: make([]float64, d), Hessian: make([]float64, d*d), Score: make([]float64, d*d)}
 	g, h, j := st.Gradient, st.Hessian, st.Score
 	for i := 0; i < n; i++ {
 		a, y := set.Row(i), set.Target(i)
