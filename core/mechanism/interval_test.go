@@ -152,6 +152,9 @@ func TestIntervalGate(t *testing.T) {
 	if iv := res.Intervals; iv == nil || len(iv.Lo) != 4 || len(iv.Hi) != 4 || len(iv.Estimate) != 4 || len(iv.SE) != 4 || iv.Reason != "" {
 		t.Fatalf("intervals above the gate: %+v", res.Intervals)
 	}
+	if rel := res.Release(); rel.Intervals != res.Intervals {
+		t.Error("the release (the export) lacks the intervals")
+	}
 	for j := range 4 {
 		iv := res.Intervals
 		if !(iv.Lo[j] <= iv.Estimate[j] && iv.Estimate[j] <= iv.Hi[j] && iv.Hi[j]-iv.Lo[j] > 0 && iv.Hi[j] <= pl.Radius && iv.Lo[j] >= -pl.Radius) {
