@@ -68,13 +68,19 @@
 // them against the iteration). And g̃ = H(θ̃ − θ̂ₙ) + e_g, so the Newton
 // point y = θ̃ − H⁻¹g̃ = θ̂ₙ − H⁻¹e_g: in direction k a second measurement of
 // c_k, with error −e_{g,k}/λ_k of variance p_k = σ_g²/λ_k², independent of
-// ν_k (θ̃'s noise cancels). Their inverse-variance combination,
+// ν_k (θ̃'s noise cancels). Their combination
 //
-//	q_kᵀθ̂ = w_k·q_kᵀθ̃ + (1 − w_k)·q_kᵀy,   w_k = p_k/(p_k + v_k),
+//	q_kᵀθ̂ = w_k·q_kᵀθ̃ + (1 − w_k)·q_kᵀy,   w_k = p_k/(p_k + v_k + a_k²C²),
 //
 // i.e. a Newton step shortened by the factor 1 − w_k, has privacy variance
-// v_k·p_k/(v_k + p_k), below both, and inherits the start's pull w_k·a_k·c_k
-// only where θ̃ carries weight. In a direction where θ̃ has converged
+// w_k²v_k + (1 − w_k)²p_k and inherits the start's pull w_k·a_k·c_k; w_k
+// minimises the worst case of their sum, w²(v_k + a_k²C²) + (1 − w)²p_k
+// over |c_k| ≤ C, and is the inverse-variance weight p_k/(p_k + v_k), with
+// variance v_k·p_k/(v_k + p_k) below both, where DP-GD has converged
+// (a_k ≈ 0). With the inverse-variance weight everywhere, the pull, bounded
+// through C, made d8-mixed's interval at n = 2·10⁵ 2.6 times the
+// non-private one; with this weight 1.2 times. In a direction where θ̃ has
+// converged
 // (hλ_k·T ≫ 1) v_k ≈ σ²/(λ_k²M) = 8G²/(λ_k²n²s_m²) and p_k = 4G²/(λ_k²n²s_g²):
 // per unit of s², the gradient release is twice as informative as DP-GD's
 // run, which spends its noise on all T steps and keeps the last half.
@@ -93,7 +99,7 @@
 //
 //	θ̂ = θ̃ − Σ_{k stepped} (1 − w_k)·q_k·(q_kᵀg̃)/λ̂_k,
 //	V = H̄⁻¹J̃₊H̄⁻¹/n + Q·(diag(π_k) + Γ)·Qᵀ,   H̄ = Q·diag(λ̂)·Qᵀ,
-//	π_k = v_k·p_k/(v_k + p_k) stepped,  v_k unstepped,
+//	π_k = w_k²v_k + (1 − w_k)²p_k stepped,  v_k unstepped (w_k = 1),
 //	Γ_kl = (1 − w_k)(1 − w_l)/(λ̂_k·λ̂_l)·(σ_H²/2)·(m₀·1{k = l} + δ̂_k·δ̂_l)  (k, l stepped; 0 else),
 //	b_j = C·√(Σ_k Q_jk²·w_k²·a_k²),
 //	interval_j = [θ̂_j − z·√V_jj − b_j, θ̂_j + z·√V_jj + b_j] ∩ [−C, C],

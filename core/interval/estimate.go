@@ -30,11 +30,12 @@ type Variant int
 
 const (
 	// VariantCombined is the package doc's estimator: in each stepped
-	// direction θ̃ and the Newton point combined by inverse variance.
+	// direction θ̃ and the Newton point combined with the weight that
+	// minimises the worst-case mean square error.
 	VariantCombined Variant = iota
 	// VariantNewton takes the full Newton step in every stepped direction
 	// (the design note's estimator): correct, but its privacy variance is
-	// p_k where the combination's is v_k·p_k/(v_k + p_k).
+	// p_k where the combination's is below min(p_k, v_k + a_k²C²).
 	VariantNewton
 	// VariantPlain takes no Newton step: centred at θ̃, with the sandwich and
 	// DP-GD's noise variance v_k in every direction and no start bias.
@@ -90,9 +91,13 @@ func EstimateVariant(theta []float64, rel Released, pl Plan, sch dpgd.Schedule, 
 		case !step[k]:
 			priv[k], start[k], keep[k] = vk, ak, 1
 		case v != VariantNewton && v != VariantPlain:
+			// The weight that minimises the worst-case mean square error
+			// w²(v_k + a_k²C²) + (1 − w)²p_k: θ̃'s start bias counts
+			// against it as much as its noise.
 			pn := sg * sg / (lhat[k] * lhat[k])
-			keep[k] = pn / (pn + vk)
-			priv[k], start[k] = pn*vk/(pn+vk), ak
+			bb := ak * pl.radius
+			keep[k] = pn / (pn + vk + bb*bb)
+			priv[k], start[k] = keep[k]*keep[k]*vk+(1-keep[k])*(1-keep[k])*pn, ak
 		default:
 			priv[k] = sg * sg / (lhat[k] * lhat[k])
 		}
