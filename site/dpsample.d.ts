@@ -132,9 +132,11 @@ export interface Plan {
    *  stochastic oracle's total of factory draws per sample, and the share of tv for an overrun of either. */
   fixedWork: boolean; trialTotal: number; factoryTotal: number; tvOver: number;
   /** data-independent estimate of the work of mechanism.sample (all samples), to warn before a run: about
-   *  `passes` passes over the rows (`passesMax` bounds the expectation), each `rowsTimesD` = n·d multiply-adds.
-   *  Seconds ≈ passes · rowsTimesD · (a per-row·feature cost measured on the device). */
-  work: { passes: number; passesMax: number; rowsTimesD: number; referencePasses: number;
+   *  `passes` passes over the rows (`passesMax` bounds the expectation), each `rowsTimesD` = n·d multiply-adds, the
+   *  non-private comparison's `referencePasses` (made exactly when `referenceFixed`, at most otherwise) and `draws`
+   *  random numbers drawn by the sampling worker. Seconds ≈ (passes + referencePasses) · rowsTimesD · (a per-row·feature
+   *  cost measured on the device) + draws · (a draw's cost on the device). */
+  work: { passes: number; passesMax: number; rowsTimesD: number; referencePasses: number; referenceFixed: boolean; draws: number;
           /** the intervals' releases (included in passes): d + 2 above the gate, else 0. */
           intervalPasses: number };
   /** shards of the first-order sampler's passes (1 for the other samplers). */
@@ -195,7 +197,11 @@ export interface Result {
                  /** shards the passes ran on, and what went wrong with the workers if anything (result unchanged). */
                  workers: number; note?: string };
   /** computed on the user's own device for display only; NOT private. accuracy and nonPrivateAccuracy (training accuracy) for classification losses only. */
-  fit: { loss: number; nonPrivateLoss: number; excess: number; gap: number; norm: number; accuracy?: number; nonPrivateAccuracy?: number; [k: string]: unknown };
+  /** the comparison θ̂ minimises the loss over all θ (linear, linext: within ‖θ‖ ≤ ball); gap certifies it for every θ'
+   *  whose predictions move by at most reach (root mean square; global: every θ'), converged: gap ≤ tolerance. */
+  fit: { loss: number; nonPrivateLoss: number; excess: number; gap: number; reach?: number; global?: boolean; tolerance: number;
+         converged: boolean; ball?: number; theta: number[]; iterations: number; passes: number; norm: number;
+         accuracy?: number; nonPrivateAccuracy?: number; [k: string]: unknown };
   /** with req.interval: the intervals, or below the gate the reason there are none. */
   intervals?: Intervals;
 }
@@ -255,12 +261,21 @@ export interface Table {
   delimiter?: string;
   /** "positive-vs-rest" or "numeric" (declared), or "inferred …" (from the labels present: not private). */
   coding?: string;
+  /** With {missing: "fill"}: the feature cells read as missing (a number's is NaN in x, a text cell's codes as zeros) and
+   *  the rows whose target is missing (NaN in y). NOT private: counts of the data for its owner; never publish them. */
+  missingCells?: number; missingTargets?: number;
+  /** The "<name> missing" columns of {indicators} (0/1), in x's order. */
+  indicators?: string[];
+  /** {reference} as applied: text feature → the label whose column was left out (it codes as all zeros). */
+  reference?: Record<string, string>;
 }
 
 /** data.profileCSV's answer: computed from the data, NOT private (for the owner's eyes only). */
 export interface CSVProfile {
   columns: { name: string; kind: "numeric" | "text" | "mixed" | "empty"; missing: number; firstText?: string; firstTextRow?: number;
-             labels: { label: string; rows: number }[] | null; manyLabels?: boolean }[];
+             labels: { label: string; rows: number }[] | null; manyLabels?: boolean;
+             /** the non-empty missing-cell tokens (NA, None, ?, …) counted in missing, with their cells. */
+             missingTokens?: { label: string; rows: number }[] }[];
   header: boolean; delimiter: string; rows: number; headerHash?: string;
   problems: { row: number; column?: string; text: string; blocking?: boolean }[] | null;
 }
@@ -268,22 +283,30 @@ export interface CSVProfile {
 /** One column's private description (dpsample.describe). lo < hi are finite; lo ≤ q1 ≤ median ≤ q3 ≤ hi. */
 export interface ColumnDescription {
   lo: number; hi: number; median: number; q1: number; q3: number;
-  /** "linear": the window trimmed to linear bins (step wide); "magnitude": the whole factor-4 window kept (wide);
+  /** "linear": stage 2 placed an end on linear bins step wide (trimmed the window, or refined it down its tree);
+   *  "magnitude": the whole factor-4 window kept (wide);
    *  "none": the mode did not clear the noise (a finite but wide guess). Computed from the noisy counts: private. */
   resolution: "linear" | "magnitude" | "none";
-  /** the width of the bins lo, hi and the quartiles were read from: the description's precision. */
+  /** the width of the bins lo and hi were read from (the level of stage 2's tree the ends were placed on): the range's precision. */
   step: number;
+  /** the width of the bins the quartiles were read from: step when stage 2 placed them, stage 1's mode bin (a factor 4
+   *  of magnitude) with one stage — their resolution, not a bound on their error. */
+  quartileStep: number;
 }
 
 export interface Description {
   columns: ColumnDescription[];
-  /** the release is gdp-GDP (one or two Gaussian histograms, exact: no total-variation slack); under a ledger, its state after the charge. */
+  /** the release is gdp-GDP (Gaussian histograms in one or two stages, exact: no total-variation slack); under a ledger, its state after the charge. */
   privacy: { epsilon: number; delta: number; gdp: number; private: boolean; note?: string; ledger?: LedgerState };
   /** public: a function of n, d, ε, δ only (noise scales, thresholds, bins). */
   plan: { n: number; d: number; epsilon: number; delta: number; gdp: number; gdpMagnitude: number; gdpLinear: number;
           stages: 1 | 2; sigmaMagnitude: number; sigmaLinear: number; thresholdMagnitude: number; thresholdGrow: number;
           thresholdLinear: number; binsMagnitude: number; binsLinear: number; shareMagnitude: number;
-          margin: number; labels?: boolean; thresholdLabel?: number; tv?: number };
+          margin: number;
+          /** stage 2's levels: 0 with one stage, 1 one histogram of binsLinear bins, 3 or 4 a tree whose level k has
+           *  binsLinear·branchLinear^k bins, the finer levels with noise sigmaFine and trim level thresholdFine (issue 52). */
+          levelsLinear: number; branchLinear?: number; sigmaFine?: number; thresholdFine?: number; marginFine?: number;
+          labels?: boolean; thresholdLabel?: number; tv?: number };
 }
 
 /** A CSV column's private description (dpsample.describe({csv})): its numbers' range, and its categories. */
@@ -312,7 +335,9 @@ export interface DPSample {
   describe(req: { x: number[][] | Float64Array[] | FlatMatrix; epsilon: number; delta: number; seed?: number },
            opts?: { ledger?: string; onLedger?: (state: LedgerState) => void }): Promise<Description>;
   /** Every column of a CSV text in one release: numbers' ranges and text labels' categories (issue 42). */
-  describe(req: { csv: string; epsilon: number; delta: number; header?: boolean | "auto"; seed?: number },
+  describe(req: { csv: string; epsilon: number; delta: number; header?: boolean | "auto";
+                  /** only these columns, in this order (d = their count; n stays the file's data-row count). */
+                  columns?: string[]; seed?: number },
            opts?: { ledger?: string; onLedger?: (state: LedgerState) => void }): Promise<CellsDescription>;
   privacy: {
     delta(gdp: number, epsilon: number): Promise<number>;
@@ -354,7 +379,16 @@ export interface DPSample {
   data: { parseCSV(text: string, opts?: { target?: string; drop?: "missing"; features?: string[]; positive?: string; targetType?: "numeric" | "label";
                                           header?: boolean | "auto"; flat?: boolean;
                                           /** declared text features, one-hot coded as column=label (an unlisted label: all zeros). */
-                                          categories?: { [column: string]: string[] } }, run?: RunOptions): Promise<Table>;
+                                          categories?: { [column: string]: string[] };
+                                          /** "fill": keep every row (n = the file's data rows); a missing number is NaN in x, a missing
+                                           *  text cell all zeros, a missing target NaN in y. Not beside drop. */
+                                          missing?: "fill";
+                                          /** features that get a 0/1 "<name> missing" column (with missing: "fill"). */
+                                          indicators?: string[];
+                                          /** tokens (None, NA, …) that are values of a column, not missing cells. */
+                                          levels?: { [column: string]: string[] };
+                                          /** per text feature of categories, its reference label: its column is left out. */
+                                          reference?: { [column: string]: string } }, run?: RunOptions): Promise<Table>;
           /** NOT private: a file's columns (kinds, missing cells, up to 50 labels) and problems, for its owner's eyes
            *  (the form's first choices); onProgress in bytes read. */
           profileCSV(text: string, opts?: { header?: boolean | "auto" }, run?: RunOptions): Promise<CSVProfile>;

@@ -210,11 +210,14 @@ function distance(a, b) {
   return row[b.length];
 }
 
-// Warns about every undefined dp-* element in root (and root itself): a
-// misspelled <dp-trace> renders nothing, so the console says what it is not
-// and which element was probably meant. An element some other script defines
-// is :defined and left alone (the page's own elements are looked at from its
-// load event on, when the page's scripts have defined theirs).
+// Says, in the element itself and once in the console, that an undefined
+// dp-* element in root (or root itself) is not dpsample's: a misspelled
+// <dp-trace> rendered nothing and explained only in the console (issue 53
+// item 7c), so a course-page author saw an empty space. The message names
+// the element probably meant and lists them all. An element some other
+// script defines is :defined and left alone (the page's own elements are
+// looked at from its load event on, when the page's scripts have defined
+// theirs); one defined later loses the message.
 function warnUnknownTags(root) {
   const found = [...root.querySelectorAll(":not(:defined)")];
   if (root.matches?.(":not(:defined)")) found.push(root);
@@ -224,8 +227,11 @@ function warnUnknownTags(root) {
     // a name that begins with this one (<dp-trace> for <dp-trace-attack>), else the nearest by edits
     const near = Object.keys(SCHEMA).find((t) => t.startsWith(name)) ??
       Object.keys(SCHEMA).sort((a, b) => distance(name, a) - distance(name, b))[0];
-    warnOnce(`<${name}> is not an element of dpsample and shows nothing; did you mean <${near}>? ` +
-      `The elements are ${Object.keys(SCHEMA).map((t) => "<" + t + ">").join(", ")}.`);
+    const all = Object.keys(SCHEMA).map((t) => "<" + t + ">").join(", ");
+    warnOnce(`<${name}> is not an element of dpsample and shows nothing; did you mean <${near}>? The elements are ${all}.`);
+    if (el.querySelector(":scope > .dp-message")) continue;
+    message(el, [`Did you mean <${near}>? Rename the tag (its attributes can stay).`, `dpsample's elements are ${all}.`], "tag");
+    customElements.whenDefined(name).then(() => el.querySelector(':scope > .dp-message[data-kind="tag"]')?.remove());
   }
 }
 if (document.readyState === "complete") warnUnknownTags(document);
@@ -241,9 +247,10 @@ function message(el, lines, kind) {
   box.setAttribute("role", "alert");
   box.dataset.kind = kind;
   const head = document.createElement("p");
-  head.textContent = kind === "attributes"
-    ? `This <${el.localName}> was not started because of its attributes:`
-    : "dpsample could not start completely (what runs in its background worker, or all of it, will not work):";
+  head.textContent = {
+    attributes: `This <${el.localName}> was not started because of its attributes:`,
+    tag: `<${el.localName}> is not one of dpsample's elements, so it shows nothing:`,
+  }[kind] ?? "dpsample could not start completely (what runs in its background worker, or all of it, will not work):";
   box.append(head);
   const ul = document.createElement("ul");
   for (const l of lines) { const li = document.createElement("li"); li.textContent = l; ul.append(li); }
@@ -254,7 +261,8 @@ function message(el, lines, kind) {
   a.href = DOCS + "ELEMENTS.md";
   a.target = "_blank";
   a.rel = "noopener";
-  a.textContent = kind === "attributes" ? "the attributes each element takes" : "how to host dpsample's files";
+  a.textContent = { attributes: "the attributes each element takes", tag: "the elements and their attributes" }[kind] ??
+    "how to host dpsample's files";
   more.append("See ", a, ".");
   box.append(more);
   el.append(box);

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/rng"
 )
 
 // ObjPert are the public parameters of objective perturbation for the
@@ -89,7 +90,8 @@ func (p ObjPert) Sigma(n int) (float64, error) {
 	return sigma, nil
 }
 
-// ObjectivePerturbation draws b ~ N(0, σ²I) and returns the minimiser of the
+// ObjectivePerturbation draws b ~ N(0, σ²I) (rng.Normals53, issue 51) and
+// returns the minimiser of the
 // perturbed mean logistic objective. set must be a logistic loss.Set whose
 // clip equals p.Clip.
 func ObjectivePerturbation(set *loss.Set, p ObjPert, r *rand.Rand) ([]float64, error) {
@@ -104,8 +106,9 @@ func ObjectivePerturbation(set *loss.Set, p ObjPert, r *rand.Rand) ([]float64, e
 		return nil, err
 	}
 	b := make([]float64, set.Dim())
+	rng.Normals53(r, b)
 	for j := range b {
-		b[j] = sigma * r.NormFloat64()
+		b[j] *= sigma
 	}
 	theta, _ := PerturbedLogistic(set, p.Lambda, b)
 	return theta, nil

@@ -7,6 +7,7 @@ import (
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/core/rng"
 )
 
 // OutputPert are the public parameters of output perturbation for the
@@ -61,7 +62,8 @@ func (p OutputPert) Sigma(n int) (float64, error) {
 }
 
 // OutputPerturbation releases θ̃ + N(0, σ²I) where θ̃ = Regularized(set, μ)
-// (certified within Tol·2G/(nμ) of θ̂). set.G() must not exceed p.G.
+// (certified within Tol·2G/(nμ) of θ̂), the noise from rng.Normals53 (issue
+// 51). set.G() must not exceed p.G.
 func OutputPerturbation(set *loss.Set, p OutputPert, r *rand.Rand) ([]float64, error) {
 	sigma, err := p.Sigma(set.N())
 	if err != nil {
@@ -76,8 +78,9 @@ func OutputPerturbation(set *loss.Set, p OutputPert, r *rand.Rand) ([]float64, e
 		return nil, err
 	}
 	out := make([]float64, len(fit.Theta))
+	rng.Normals53(r, out)
 	for j, v := range fit.Theta {
-		out[j] = v + sigma*r.NormFloat64()
+		out[j] = v + sigma*out[j]
 	}
 	return out, nil
 }

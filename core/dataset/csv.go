@@ -12,10 +12,14 @@
 //     whether a row is dropped must not be guessed from that row alone).
 //     Without a header the columns are named c1, c2, ….
 //   - Missing cells are empty, "NA", "N/A", "NaN", "null", "none", "?" or "."
-//     (any case; the penguins data marks one unknown sex with ".").
-//     By default a missing cell is an error listing the rows (1-based data
-//     rows) that have one; with Drop = "missing" those rows are dropped and
-//     counted.
+//     (any case; the penguins data marks one unknown sex with "."), except
+//     where such a token is declared a level of its column (a label of its
+//     category list, the positive label, Options.Levels: a survey's exercise
+//     level "None"). By default a missing cell is an error listing the rows
+//     (1-based data rows) that have one; with Drop = "missing" those rows
+//     are dropped and counted (n then counts complete rows, which one row
+//     can change); with Missing = "fill" every row is kept and each missing
+//     cell takes a public value in its domain (missing.go).
 //   - Feature columns must be numeric. The target is coded from a declared
 //     schema (target.go): Positive names the +1 label (every other label is
 //     −1), TargetType "numeric" keeps numbers; without a declaration a
@@ -27,6 +31,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,6 +56,27 @@ type Options struct {
 	// The lists are public: a label that never occurs is fine, an empty list
 	// is an error naming categories.
 	Categories map[string][]string `json:"categories,omitempty"`
+
+	// Missing is the missing-cell policy beside Drop (issue 51 item 1):
+	// "" (Drop decides: an error, or "missing" drops the rows) or
+	// MissingFill, which keeps every row, so that n is the file's data-row
+	// count (public under replace-one) whatever is missing (missing.go).
+	Missing string `json:"missing,omitempty"`
+	// Indicators are feature columns that get a 0/1 "was missing" column,
+	// named "<name> missing", right after the feature's own column(s): 1
+	// where the cell is missing. Only with Missing "fill" (missing.go).
+	Indicators []string `json:"indicators,omitempty"`
+	// Levels declares, per column, tokens that are values of that column and
+	// not missing cells (issue 51 item 3): a missing-cell token ("None",
+	// "NA", …) in Levels[col] reads as that label. The labels of
+	// Categories[col] and a declared Positive (in the target) are levels
+	// too, without being repeated here (missing.go).
+	Levels map[string][]string `json:"levels,omitempty"`
+	// Reference names, per text feature of Categories, its reference label
+	// (issue 53 item 2): the label's column is left out, so the reference,
+	// an unlisted label and a missing cell all code as zeros (treatment
+	// coding, as R's and statsmodels' defaults).
+	Reference map[string]string `json:"reference,omitempty"`
 }
 
 // Table is a parsed dataset.
@@ -70,6 +96,19 @@ type Table struct {
 	// Clamped counts the feature cells Scale clamped into their declared
 	// range: NOT private (a statistic of the data, for the data owner).
 	Clamped int `json:"clamped,omitempty"`
+	// MissingCells and MissingTargets count, under Missing "fill", the
+	// feature cells read as missing (a number's is NaN in X until Scale
+	// fills it with its range's middle; a text feature's codes as zeros)
+	// and the rows whose target is missing (NaN in Y): NOT private (counts
+	// of the data, for the data owner only; never in a release or export).
+	MissingCells   int `json:"missingCells,omitempty"`
+	MissingTargets int `json:"missingTargets,omitempty"`
+	// Indicators are the names of the "was missing" columns of
+	// Options.Indicators, in X's order (public: the caller's choice).
+	Indicators []string `json:"indicators,omitempty"`
+	// Reference is Options.Reference as applied: text feature → the label
+	// whose column was left out (public).
+	Reference map[string]string `json:"reference,omitempty"`
 }
 
 // Limits keep a pasted file from exhausting the browser's memory.
@@ -132,6 +171,9 @@ func parse(text string, opt Options, tick func(read int) error) (*Table, error) 
 		return nil, &checks.Error{Field: "drop", Rule: `"missing" or absent`, Got: strconv.Quote(opt.Drop)}
 	}
 	if err := opt.validTarget(); err != nil {
+		return nil, err
+	}
+	if err := opt.validMissing(); err != nil {
 		return nil, err
 	}
 	dl, recs, err := readRecords(text, opt.Header, tick)
@@ -200,22 +242,50 @@ func parse(text string, opt Options, tick func(read int) error) (*Table, error) 
 	if err != nil {
 		return nil, err
 	}
+	lv, err := opt.levelSets(t.AllNames, cats, target)
+	if err != nil {
+		return nil, err
+	}
+	ind, err := opt.indicatorSet(t.AllNames, feats, target)
+	if err != nil {
+		return nil, err
+	}
 	for _, j := range feats {
 		if c, ok := cats[j]; ok {
-			for _, l := range c.labels {
-				t.Columns = append(t.Columns, t.AllNames[j]+"="+l)
+			for k, l := range c.labels {
+				if k != c.ref {
+					t.Columns = append(t.Columns, t.AllNames[j]+"="+l)
+				}
 			}
-			continue
+			if c.ref >= 0 {
+				if t.Reference == nil {
+					t.Reference = map[string]string{}
+				}
+				t.Reference[t.AllNames[j]] = c.labels[c.ref]
+			}
+		} else {
+			t.Columns = append(t.Columns, t.AllNames[j])
 		}
-		t.Columns = append(t.Columns, t.AllNames[j])
+		if ind[j] {
+			name := t.AllNames[j] + IndicatorSuffix
+			if slices.Contains(t.Columns, name) || slices.ContainsFunc(feats, func(f int) bool { return t.AllNames[f] == name }) {
+				return nil, &checks.Error{Field: "indicators", Rule: "features whose \"<name> missing\" column is not another feature's name", Got: strconv.Quote(t.AllNames[j])}
+			}
+			t.Columns = append(t.Columns, name)
+			t.Indicators = append(t.Indicators, name)
+		}
 	}
-	// Missing cells.
+	// Missing cells: a token that is not one of its column's levels.
+	fill := opt.Missing == MissingFill
 	var missingRows []int
 	keep := make([]bool, len(recs))
 	for i, rec := range recs {
 		keep[i] = true
+		if fill {
+			continue
+		}
 		for _, j := range append(feats, target) {
-			if j >= 0 && isMissing(rec[j]) {
+			if j >= 0 && lv.missing(j, rec[j]) {
 				keep[i] = false
 			}
 		}
@@ -227,22 +297,33 @@ func parse(text string, opt Options, tick func(read int) error) (*Table, error) 
 		return nil, &MissingCells{Rows: missingRows}
 	}
 	t.Dropped = len(missingRows)
-	// Numeric features.
+	// Numeric features; under fill a missing number is NaN until Scale
+	// fills it (missing.go) and a missing text cell codes as zeros.
 	for i, rec := range recs {
 		if !keep[i] {
 			continue
 		}
 		row := make([]float64, 0, len(t.Columns))
 		for _, j := range feats {
-			if c, ok := cats[j]; ok {
-				row = c.append(row, rec[j])
-				continue
+			miss := lv.missing(j, rec[j])
+			switch c, ok := cats[j]; {
+			case ok:
+				row = c.append(row, rec[j]) // a missing token that is not a label is not in the list: zeros
+			case miss:
+				row = append(row, math.NaN())
+			default:
+				v, ok := dl.num(rec[j])
+				if !ok {
+					return nil, &checks.Error{Field: fmt.Sprintf("row %d, column %q", i+1, t.AllNames[j]), Rule: dl.numberRule(rec[j]), Got: strconv.Quote(rec[j])}
+				}
+				row = append(row, v)
 			}
-			v, ok := dl.num(rec[j])
-			if !ok {
-				return nil, &checks.Error{Field: fmt.Sprintf("row %d, column %q", i+1, t.AllNames[j]), Rule: dl.numberRule(rec[j]), Got: strconv.Quote(rec[j])}
+			if miss {
+				t.MissingCells++
 			}
-			row = append(row, v)
+			if ind[j] {
+				row = append(row, b2f(miss))
+			}
 		}
 		t.X = append(t.X, row)
 	}
@@ -253,7 +334,7 @@ func parse(text string, opt Options, tick func(read int) error) (*Table, error) 
 		return nil, checks.Errorf("text", "at least one complete row (all %d rows have missing cells)", len(recs))
 	}
 	if target >= 0 {
-		if err := t.readTarget(dl, recs, keep, target, opt); err != nil {
+		if err := t.readTarget(dl, recs, keep, target, opt, func(cell string) bool { return lv.missing(target, cell) }); err != nil {
 			return nil, err
 		}
 	}

@@ -50,14 +50,19 @@ var fuzzCSVSeeds = []string{
 }
 
 // fuzzOptions turns a fuzzed byte into Parse's options: the header mode,
-// the missing-cell policy, a target (none, the last or the first column)
-// and its declared coding.
+// the missing-cell policy (drop, fill — with an indicator on the first
+// feature —, or both, an error), a target (none, the last or the first
+// column) and its declared coding.
 func fuzzOptions(text string, mode uint8) Options {
 	opt := Options{Header: []string{HeaderAuto, HeaderPresent, HeaderAbsent, ""}[mode%4]}
 	if mode&4 != 0 {
 		opt.Drop = "missing"
 	}
-	if names, err := ColumnsWith(text, opt.Header); err == nil && mode&24 != 0 {
+	if mode&128 != 0 {
+		opt.Missing = MissingFill
+	}
+	names, err := ColumnsWith(text, opt.Header)
+	if err == nil && mode&24 != 0 {
 		if mode&8 != 0 {
 			opt.Target = names[len(names)-1]
 		} else {
@@ -68,6 +73,13 @@ func fuzzOptions(text string, mode uint8) Options {
 			opt.TargetType = TargetNumeric
 		case mode&64 != 0:
 			opt.Positive = "yes"
+		}
+	}
+	if err == nil && opt.Missing == MissingFill && len(names) > 1 {
+		if names[0] != opt.Target {
+			opt.Indicators = []string{names[0]}
+		} else {
+			opt.Indicators = []string{names[1]}
 		}
 	}
 	return opt
@@ -98,11 +110,14 @@ func namesTheField(t *testing.T, what string, err error) {
 // entries, ±1 under a label coding; the column names are ColumnsWith's,
 // ProfileText reads the file too, with n + dropped data rows and no
 // blocking problem; TableKey reads it, and a row of missing cells only
-// appended does not change the key (issue 41 item 3). Every error names its
-// field.
+// appended does not change the key (issue 41 item 3). Under missing "fill"
+// (issue 51) n is the profile's row count, x's NaN cells are the missing
+// cells (MissingCells of them, each with its indicator at 1), y's NaN the
+// missing targets, and after Scale and ZeroMissingTargets every entry is
+// finite and in [−1, 1]. Every error names its field.
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzCSVSeeds {
-		for _, mode := range []uint8{0, 4 | 8 | 64, 4 | 8 | 32, 2 | 4 | 16} {
+		for _, mode := range []uint8{0, 4 | 8 | 64, 4 | 8 | 32, 2 | 4 | 16, 128 | 8 | 32, 128 | 16 | 64, 128 | 4} {
 			f.Add(s, mode)
 		}
 	}
@@ -117,31 +132,79 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
+		if opt.Missing == MissingFill && opt.Drop != "" {
+			t.Fatalf("fill and drop together accepted")
+		}
+		fill := opt.Missing == MissingFill
 		if len(tab.X) == 0 || len(tab.Columns) == 0 {
 			t.Fatalf("success with x %v, columns %q", tab.X, tab.Columns)
 		}
+		nan := 0
 		for i, row := range tab.X {
 			if len(row) != len(tab.Columns) {
 				t.Fatalf("row %d has %d entries for %d columns", i, len(row), len(tab.Columns))
 			}
 			for j, v := range row {
+				if math.IsNaN(v) && fill {
+					nan++
+					if k := j + 1; k < len(row) && slices.Contains(tab.Indicators, tab.Columns[k]) && row[k] != 1 { // an indicator follows its feature
+						t.Fatalf("row %d: %q missing, its indicator %v", i, tab.Columns[j], row[k])
+					}
+					continue
+				}
 				if math.IsNaN(v) || math.IsInf(v, 0) {
 					t.Fatalf("x[%d][%d] = %v", i, j, v)
 				}
 			}
 		}
+		if nan != tab.MissingCells {
+			t.Fatalf("%d NaN cells, MissingCells %d", nan, tab.MissingCells)
+		}
 		if opt.Target != "" {
 			if len(tab.Y) != len(tab.X) {
 				t.Fatalf("%d targets for %d rows", len(tab.Y), len(tab.X))
 			}
+			nan := 0
 			for i, v := range tab.Y {
+				if math.IsNaN(v) && fill {
+					nan++
+					continue
+				}
 				if math.IsNaN(v) || math.IsInf(v, 0) || tab.Coding != CodingNumeric && v != 1 && v != -1 {
 					t.Fatalf("y[%d] = %v (coding %q)", i, v, tab.Coding)
 				}
 			}
+			if nan != tab.MissingTargets {
+				t.Fatalf("%d NaN targets, MissingTargets %d", nan, tab.MissingTargets)
+			}
 		} else if tab.Y != nil {
 			t.Fatalf("y %v without a target", tab.Y)
 		}
+		defer func() { // after the profile's checks: Scale changes x in place
+			ranges := map[string]Range{}
+			for _, c := range tab.Columns {
+				if !slices.Contains(tab.Indicators, c) {
+					ranges[c] = Range{Lo: -1e6, Hi: 1e6}
+				}
+			}
+			if err := tab.Scale(ranges); err != nil {
+				t.Fatalf("Scale: %v", err)
+			}
+			y := tab.Y
+			if y == nil {
+				y = make([]float64, len(tab.X))
+			}
+			if _, err := ZeroMissingTargets(tab.X, y, 0); err != nil {
+				t.Fatalf("ZeroMissingTargets: %v", err)
+			}
+			for i, row := range tab.X {
+				for j, v := range row {
+					if !(v >= -1 && v <= 1) || math.IsNaN(y[i]) {
+						t.Fatalf("after Scale and ZeroMissingTargets: x[%d][%d] = %v, y = %v", i, j, v, y[i])
+					}
+				}
+			}
+		}()
 		if tab.Dropped < 0 || tab.Dropped > 0 && opt.Drop != "missing" {
 			t.Fatalf("dropped %d with drop %q", tab.Dropped, opt.Drop)
 		}
@@ -153,7 +216,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Parse reads the file, ProfileText does not: %v", err)
 		}
-		if p.Rows != len(tab.X)+tab.Dropped || p.Header != tab.Header || p.Delimiter != tab.Delimiter {
+		if p.Rows != len(tab.X)+tab.Dropped || fill && tab.Dropped != 0 || p.Header != tab.Header || p.Delimiter != tab.Delimiter {
 			t.Fatalf("profile: %d rows, header %v, %s; Parse: %d + %d dropped, header %v, %s",
 				p.Rows, p.Header, p.Delimiter, len(tab.X), tab.Dropped, tab.Header, tab.Delimiter)
 		}
@@ -214,6 +277,16 @@ func FuzzProfile(f *testing.F) {
 			}
 			if c.ManyLabels && c.Labels != nil || len(c.Labels) > MaxLabels {
 				t.Fatalf("column %q: %d labels, many %v", c.Name, len(c.Labels), c.ManyLabels)
+			}
+			tokens := 0
+			for k, tk := range c.MissingTokens {
+				if tk.Rows < 1 || tk.Label == "" || !isMissing(tk.Label) || k > 0 && !(c.MissingTokens[k-1].Label < tk.Label) {
+					t.Fatalf("column %q: missing tokens %v", c.Name, c.MissingTokens)
+				}
+				tokens += tk.Rows
+			}
+			if tokens > c.Missing {
+				t.Fatalf("column %q: %d token cells of %d missing", c.Name, tokens, c.Missing)
 			}
 			total := c.Missing
 			for k, l := range c.Labels {
@@ -285,8 +358,10 @@ func FuzzParseRanges(f *testing.F) {
 }
 
 // FuzzReadCells: describe({csv})'s reader (issue 42). Numbers are finite, a
-// column never holds more cells than n, labels are trimmed and never a
-// missing marker, the columns are ColumnsWith's, and an error names its field.
+// column never holds more cells than n, labels are trimmed and never empty
+// (a non-empty missing token is a label candidate: issue 51 item 3), n is
+// ProfileText's row count, the columns are ColumnsWith's, and an error names
+// its field.
 func FuzzReadCells(f *testing.F) {
 	for _, s := range fuzzCSVSeeds {
 		f.Add(s, HeaderAuto)
@@ -315,10 +390,13 @@ func FuzzReadCells(f *testing.F) {
 				}
 			}
 			for _, l := range c.Labels {
-				if l != strings.TrimSpace(l) || isMissing(l) {
+				if l != strings.TrimSpace(l) || l == "" {
 					t.Fatalf("column %q: label %q", c.Name, l)
 				}
 			}
+		}
+		if p, err := ProfileText(text, header); err == nil && p.Rows != n {
+			t.Fatalf("ReadCells n = %d, the profile's rows %d", n, p.Rows)
 		}
 	})
 }

@@ -61,6 +61,12 @@ type ColumnInfo struct {
 	// MaxLabels of them; nil (and ManyLabels set) beyond.
 	Labels     []LabelCount `json:"labels"`
 	ManyLabels bool         `json:"manyLabels,omitempty"`
+	// MissingTokens are the non-empty missing-cell tokens (NA, None, ?, …,
+	// trimmed, as written) counted in Missing, with their cells, sorted by
+	// token (issue 51 item 3): which token counted as missing here. A token
+	// is a level instead where the caller declares it (Options.Levels,
+	// Categories, Positive).
+	MissingTokens []LabelCount `json:"missingTokens,omitempty"`
 }
 
 // LabelCount is a label and the number of rows holding it.
@@ -116,13 +122,14 @@ func ProfileTextContext(ctx context.Context, text, header string, progress func(
 	}
 	type colAcc struct {
 		labels map[string]int
+		tokens map[string]int
 		nums   int
 		texts  int
 	}
 	var acc []colAcc
 	for _, n := range names {
 		p.Columns = append(p.Columns, ColumnInfo{Name: n})
-		acc = append(acc, colAcc{labels: map[string]int{}})
+		acc = append(acc, colAcc{labels: map[string]int{}, tokens: map[string]int{}})
 	}
 	raggedRows, raggedWidth, firstWidth := []int{}, map[int]int{}, 0
 	for _, rec := range data {
@@ -139,6 +146,9 @@ func ProfileTextContext(ctx context.Context, text, header string, progress func(
 			cell := strings.TrimSpace(rec[j])
 			if isMissing(cell) {
 				c.Missing++
+				if cell != "" && len(a.tokens) <= MaxLabels {
+					a.tokens[cell]++
+				}
 				continue
 			}
 			if _, ok := dl.num(cell); ok {
@@ -169,6 +179,10 @@ func ProfileTextContext(ctx context.Context, text, header string, progress func(
 		if c.Kind != KindMixed {
 			c.FirstText, c.FirstTextRow = "", 0
 		}
+		for l, n := range a.tokens {
+			c.MissingTokens = append(c.MissingTokens, LabelCount{l, n})
+		}
+		sort.Slice(c.MissingTokens, func(i, k int) bool { return c.MissingTokens[i].Label < c.MissingTokens[k].Label })
 		if len(a.labels) > MaxLabels {
 			c.ManyLabels = true
 			continue
@@ -189,6 +203,19 @@ func ProfileTextContext(ctx context.Context, text, header string, progress func(
 	p.headerProblems(first, header)
 	p.raggedProblems(raggedRows, raggedWidth, firstWidth)
 	for _, c := range p.Columns {
+		// A word among a text column's missing tokens (None, NA, N/A,
+		// null, NaN: not "." or "?") may be one of its levels: say so.
+		var what []string
+		for _, tk := range c.MissingTokens {
+			if strings.ContainsAny(strings.ToLower(tk.Label), "abcdefghijklmnopqrstuvwxyz") {
+				what = append(what, fmt.Sprintf("%q (%s)", tk.Label, cells(tk.Rows)))
+			}
+		}
+		if c.Kind == KindText && len(what) > 0 {
+			p.Problems = append(p.Problems, Problem{Column: c.Name,
+				Text: fmt.Sprintf("Column %q: %s read as missing. If one is a level of the column, list it among its categories "+
+					"(a listed label is a level, not a missing cell).", c.Name, strings.Join(what, ", "))})
+		}
 		if c.Kind == KindMixed {
 			p.Problems = append(p.Problems, Problem{Row: c.FirstTextRow, Column: c.Name,
 				Text: fmt.Sprintf("Column %q holds numbers and text: row %d has %q, which is not a number. "+

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,60 +64,75 @@ func (opt Options) validTarget() error {
 	if opt.TargetType == TargetLabel && strings.TrimSpace(opt.Positive) == "" {
 		return checks.Errorf("positive", `the positive label of the target (targetType "label" codes it +1 and every other label −1)`)
 	}
-	if opt.Positive != "" && isMissing(opt.Positive) {
-		return &checks.Error{Field: "positive", Rule: "a label that is not a missing-cell marker", Got: strconv.Quote(opt.Positive)}
+	if opt.Positive != "" && strings.TrimSpace(opt.Positive) == "" {
+		return &checks.Error{Field: "positive", Rule: "a label that is not empty (a positive label that is a missing-cell token, such as None, is a level of the target)", Got: strconv.Quote(opt.Positive)}
 	}
 	return nil
 }
 
-// readTarget fills Y (and Coding, Mapping) from column j of the kept rows.
-func (t *Table) readTarget(dl dialect, recs [][]string, keep []bool, j int, opt Options) error {
+// readTarget fills Y (and Coding, Mapping) from column j of the kept rows;
+// miss reports a missing target cell (a token that is not a declared level
+// of the target), which is NaN in Y (only under Missing "fill": otherwise
+// such rows are not kept) and counted in MissingTargets.
+func (t *Table) readTarget(dl dialect, recs [][]string, keep []bool, j int, opt Options, miss func(string) bool) error {
+	rows := func(yield func(i int, cell string) bool) {
+		for i, rec := range recs {
+			if keep[i] && !yield(i, rec[j]) {
+				return
+			}
+		}
+	}
+	for _, cell := range rows {
+		if miss(cell) {
+			t.MissingTargets++
+		}
+	}
+	code := func(f func(cell string) float64) {
+		for _, cell := range rows {
+			if miss(cell) {
+				t.Y = append(t.Y, math.NaN())
+				continue
+			}
+			t.Y = append(t.Y, f(cell))
+		}
+	}
 	if opt.Positive != "" {
 		t.Coding = CodingPositive
 		t.Mapping = map[string]float64{strings.TrimSpace(opt.Positive): 1}
-		for i, rec := range recs {
-			if keep[i] {
-				y := -1.0
-				if dl.sameLabel(rec[j], opt.Positive) {
-					y = 1
-				}
-				t.Y = append(t.Y, y)
+		code(func(cell string) float64 {
+			if dl.sameLabel(cell, opt.Positive) {
+				return 1
 			}
-		}
+			return -1
+		})
 		return nil
 	}
 	numeric := true
-	for i, rec := range recs {
-		if !keep[i] {
+	for i, cell := range rows {
+		if miss(cell) {
 			continue
 		}
-		if _, ok := dl.num(rec[j]); !ok {
+		if _, ok := dl.num(cell); !ok {
 			if opt.TargetType == TargetNumeric {
-				return &checks.Error{Field: fmt.Sprintf("row %d, column %q", i+1, t.AllNames[j]), Rule: dl.numberRule(rec[j]) + ` (targetType "numeric")`, Got: strconv.Quote(rec[j])}
+				return &checks.Error{Field: fmt.Sprintf("row %d, column %q", i+1, t.AllNames[j]), Rule: dl.numberRule(cell) + ` (targetType "numeric")`, Got: strconv.Quote(cell)}
 			}
 			numeric = false
 		}
 	}
 	if numeric {
 		t.Coding = CodingNumeric
-		for i, rec := range recs {
-			if keep[i] {
-				v, _ := dl.num(rec[j])
-				t.Y = append(t.Y, v)
-			}
-		}
+		code(func(cell string) float64 {
+			v, _ := dl.num(cell)
+			return v
+		})
 		return nil
 	}
-	return t.inferTarget(recs, keep, j)
-}
-
-// inferTarget is the former, data-dependent coding, kept only for callers
-// that declare nothing: exactly two labels, the first in sorted order → −1.
-func (t *Table) inferTarget(recs [][]string, keep []bool, j int) error {
+	// The former, data-dependent coding, kept only for callers that declare
+	// nothing: exactly two labels, the first in sorted order → −1.
 	labels := map[string]bool{}
-	for i, rec := range recs {
-		if keep[i] {
-			labels[strings.TrimSpace(rec[j])] = true
+	for _, cell := range rows {
+		if !miss(cell) {
+			labels[strings.TrimSpace(cell)] = true
 		}
 	}
 	names := make([]string, 0, len(labels))
@@ -133,10 +149,6 @@ func (t *Table) inferTarget(recs [][]string, keep []bool, j int) error {
 	}
 	t.Coding = CodingInferred
 	t.Mapping = map[string]float64{names[0]: -1, names[1]: 1}
-	for i, rec := range recs {
-		if keep[i] {
-			t.Y = append(t.Y, t.Mapping[strings.TrimSpace(rec[j])])
-		}
-	}
+	code(func(cell string) float64 { return t.Mapping[strings.TrimSpace(cell)] })
 	return nil
 }

@@ -85,7 +85,7 @@ func TestTargetSchemaErrors(t *testing.T) {
 		{Options{TargetType: "bool"}, "targetType must be"},
 		{Options{TargetType: "label"}, "positive must be the positive label"},
 		{Options{TargetType: "numeric", Positive: "1"}, "positive must be absent"},
-		{Options{Positive: "NA"}, "positive must be a label that is not a missing-cell marker"},
+		{Options{Positive: " "}, "positive must be a label that is not empty"},
 		{Options{TargetType: "numeric"}, `row 2, column "y" must be a finite number`},
 	} {
 		_, err := targetY(t, []string{"1", "x"}, c.opt)

@@ -31,10 +31,17 @@ type Column struct {
 	Q1         float64    `json:"q1"`
 	Q3         float64    `json:"q3"`
 	Resolution Resolution `json:"resolution"`
-	// Step is the width of the bins Lo, Hi and the quartiles were read from
-	// (stage 2's linear bins, or for Resolution "magnitude" the window): the
-	// precision of this column's description.
+	// Step is the width of the bins Lo and Hi were read from (stage 2's
+	// linear bins at the level of its tree the ends were placed on, or for
+	// Resolution "magnitude" the window's sixteenth): the precision of the
+	// range.
 	Step float64 `json:"step"`
+	// QuartileStep is the width of the bins the quartiles were read from:
+	// Step when stage 2 placed them, the width of stage 1's mode bin (a
+	// factor 4 of magnitude) when the plan has one stage or stage 2 found no
+	// bin clear of the noise. It is their resolution, not a bound on their
+	// error.
+	QuartileStep float64 `json:"quartileStep"`
 }
 
 // Result is the release: one Column per column of x, and the plan it followed.
@@ -193,7 +200,7 @@ const beyondBins = 3
 // bins), or for an end across zero (an offset negative column's hi < 0, an
 // offset positive column's lo > 0), the end ∓ 3·|end| (1 or −1 for an end at
 // 0). Post-processing of stage 1's noisy counts.
-func beyond(c []float64, lo, hi float64) (bl, bh float64) {
+func beyond(c []float64, lo, hi float64, zeroTiny bool) (bl, bh float64) {
 	bl, bh = lo-3*math.Abs(lo), hi+3*math.Abs(hi)
 	if lo == 0 {
 		bl = -1
@@ -210,6 +217,16 @@ func beyond(c []float64, lo, hi float64) (bl, bh float64) {
 		start := end - beyondBins
 		i, _ := coarseMode(c, start, end)
 		bl, _ = magnitudeEdges(max(i-1, 0))
+	}
+	// An end at 0 with the other side's run past it: the bins wholly past
+	// 0 are the smallest magnitudes, where a side the noise hid (a score
+	// centred on 0, its negative half below τ_c) does not lie; it mirrors
+	// the other end.
+	if lo == 0 && hi > 0 && !zeroTiny {
+		bl = -hi
+	}
+	if hi == 0 && lo < 0 && !zeroTiny {
+		bh = -lo
 	}
 	return max(bl, -math.MaxFloat64), min(bh, math.MaxFloat64)
 }
@@ -308,7 +325,17 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 			pos = i + 1
 		}
 	}
-	zero := mode == zeroBin || c[zeroBin] >= p.GrowThreshold || zeroOne
+	// The zero bin seen on its own: from τ_g, or with a tree from τ_c (a
+	// tree's n is large, so a level at 0 worth keeping stands a cluster's
+	// height clear, and an offset column's window pinned at 0 by the noise —
+	// Φ̄(Grow) ≈ 2.3 % of the draws at τ_g — was 100 times its spread wide;
+	// zeros below τ_c are still counted below the window, and Beyond moves
+	// the end out to them).
+	seen := p.GrowThreshold
+	if p.Levels >= 2 && !ru.zeroGrow {
+		seen = p.ClusterThreshold
+	}
+	zero := mode == zeroBin || c[zeroBin] >= seen || zeroOne
 	if ru.noZero {
 		zero = mode == zeroBin
 	}
@@ -405,7 +432,7 @@ func magnitudeWindow(c []float64, p Plan, ru rules) stage1 {
 		hi = 1
 	}
 	s.win = window{L: lo, H: hi, n: p.Bins2}
-	s.beyondLo, s.beyondHi = beyond(c, lo, hi)
+	s.beyondLo, s.beyondHi = beyond(c, lo, hi, ru.zeroTiny || p.opt.Before52)
 	return s
 }
 
@@ -461,12 +488,20 @@ func tieEnd(c []float64, p Plan, i int, sum float64, run int) int {
 func trimmed(c []float64, p Plan, pinLo, pinHi bool, ru rules) (a, b int) {
 	mode := argmaxIn(c, 0, len(c))
 	a, b = 0, len(c)-1
-	alone := math.Max(p.TrimLevel, TrimAlone*p.Sigma2)
+	za := TrimAlone
+	if p.Levels >= 2 && !ru.treeAlone3 {
+		za = TreeTrimAlone
+	}
+	level := p.TrimLevel
+	if ru.treeTrim2 && p.Levels >= 2 {
+		level = Trim * p.Sigma2
+	}
+	alone := math.Max(level, za*p.Sigma2)
 	if ru.trimSingly {
-		alone = p.TrimLevel
+		alone = level
 	}
 	// keeps says bin i (inner neighbour k) stops the trimming.
-	keeps := func(i, k int) bool { return c[i] >= alone || c[i] >= p.TrimLevel && c[k] >= p.TrimLevel }
+	keeps := func(i, k int) bool { return c[i] >= alone || c[i] >= level && c[k] >= level }
 	if !pinHi {
 		for b > mode && !keeps(b, b-1) {
 			b--
@@ -501,6 +536,15 @@ type rules struct {
 	trimGuess      bool // stage 2 trims a guessed column's outer end like a found one's
 	offsetOneStage bool // with one stage, an offset column's inner end one bin inwards, not 0 (the former rule)
 	labelShift     int  // added to τ_L (a broken threshold for the tests)
+	noDescent      bool // stage 2's ends stay at its first level's bins (0.6.0's)
+	noPlaced       bool // the tree refines the ends whatever rows the kept run leaves unplaced
+	noFreeze       bool // the descent stops both ends when one end's zoom fails
+	pastLevel0     bool // with a tree, Beyond tests the first level's counts past the window alone (σ₂)
+	treeTrim2      bool // a tree's first level trims at Trim noise scales (0.6.0's), not TreeTrim
+	zeroGrow       bool // with a tree, the zero bin alone puts 0 in the range from τ_g, not τ_c (0.6.0's)
+	zeroTiny       bool // an end at 0 that counts rows past it moves to the smallest magnitudes past 0 (0.6.0's)
+	noPlace        bool // the descent's last level keeps the zoom's ends (no conservative placing)
+	treeAlone3     bool // a tree's first level stops the trim at a bin alone from TrimAlone noise scales (0.6.0's), not TreeTrimAlone
 }
 
 func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
@@ -512,12 +556,15 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	s := magnitudeWindow(noisy(counts1, p.Sigma1, r), p, ru)
 	w := s.win
 
-	// Stage 2: the linear histogram of the window, when the plan has one (a
-	// public choice: Plan.Stages). It is drawn whatever stage 1 found, so
-	// that the noise, and so the privacy cost, never depends on stage 1's luck.
+	// Stage 2: the linear histograms of the window, when the plan has them
+	// (a public choice: Plan.Stages, Plan.Levels). They are drawn whatever
+	// stage 1 found, so that the noise, and so the privacy cost, never
+	// depends on stage 1's luck.
 	a, b := 0, p.Bins2-1
 	noisy2 := make([]float64, p.Bins2)
 	var under, over float64
+	var keepLo, keepHi bool
+	var tr tree
 	if p.Stages == 2 {
 		// Bins2 bins of [L, H], and two more for the rows below L and above
 		// H: each row is still counted once per column.
@@ -535,10 +582,14 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 		all := noisy(counts2, p.Sigma2, r)
 		under, over = all[0], all[p.Bins2+1]
 		noisy2 = all[1 : p.Bins2+1]
+		tr = drawTree(col, w, p, r)
+		if p.Levels >= 2 && !ru.pastLevel0 {
+			under, over = tr.past(p, under, over)
+		}
 		// A guess's outer end is kept: the noise hid the column's spread in
 		// stage 1, and stage 2's linear bins thin it further (a column over
 		// four orders of magnitude has a few rows in each of its top bins).
-		keepLo, keepHi := s.pinLo, s.pinHi
+		keepLo, keepHi = s.pinLo, s.pinHi
 		if !s.found && !ru.trimGuess {
 			keepHi, keepLo = keepHi || w.H > 0, keepLo || w.H <= 0 // the end away from zero
 		}
@@ -549,18 +600,44 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	c.Step = w.edge(1)/2 - w.edge(0)/2
 	c.Step *= 2
 	c.Lo, c.Hi = w.L, w.H
-	if a > 0 {
+	// The ends: the first level's trimmed bins with Margin bins more, or,
+	// where the tree places an end on a finer level (descend), that level's
+	// bin with MarginFine more.
+	loEnd, hiEnd, level := end{0, a}, end{0, b}, 0
+	if p.Levels >= 2 && (ru.noPlaced || placed(noisy2, a, b, under, over, p)) {
+		loEnd, hiEnd, level = tr.descend(p, noisy2, a, b, keepLo, keepHi, ru)
+	}
+	switch {
+	case keepLo:
+	case loEnd.level > 0:
+		c.Lo = tr.edge(loEnd.level, loEnd.bin-p.MarginFine)
+	case a > 0:
 		c.Lo = w.edge(a - p.Margin)
 	}
-	if b < p.Bins2-1 {
+	switch {
+	case keepHi:
+	case hiEnd.level > 0:
+		c.Hi = tr.edge(hiEnd.level, hiEnd.bin+1+p.MarginFine)
+	case b < p.Bins2-1:
 		c.Hi = w.edge(b + 1 + p.Margin)
 	}
+	if level > 0 {
+		c.Step = tr.width(max(loEnd.level, hiEnd.level))
+		if !keepLo && !keepHi {
+			c.Step = tr.width(min(loEnd.level, hiEnd.level))
+		}
+	}
 	// Rows past an end: when the noisy count of the rows below L (above H)
-	// reaches ⌈Beyond·σ₂ + ½⌉, which no row reaches with probability
-	// ≤ Φ̄(Beyond) ≈ 3.2·10⁻⁵, the end moves to beyond's bound (a zero
-	// mode's unit scale [0, 1] whose side the noise hid in stage 1, or a tail
-	// too thin to grow into).
-	if past := roundedThreshold(p.Sigma2, Beyond); p.Stages == 2 && !ru.noBeyond {
+	// reaches ⌈Beyond·σ + ½⌉ (σ the noise of that count: σ₂, or with a tree
+	// the levels' combined σ_past), which no row reaches with probability
+	// ≤ Φ̄(Beyond) ≈ 3.2·10⁻⁵, the end moves to beyond's bound (a zero mode's
+	// unit scale [0, 1] whose side the noise hid in stage 1, or a tail too
+	// thin to grow into).
+	sigmaPast := p.sigmaPast()
+	if ru.pastLevel0 {
+		sigmaPast = p.Sigma2
+	}
+	if past := roundedThreshold(sigmaPast, Beyond); p.Stages == 2 && !ru.noBeyond {
 		if over >= past {
 			c.Hi = math.Max(c.Hi, s.beyondHi)
 		}
@@ -568,23 +645,36 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 			c.Lo = math.Min(c.Lo, s.beyondLo)
 		}
 	}
-	// The quartiles: from stage 2's kept bins whose noisy count reaches the
-	// trim level (a bin of noise alone rarely does), else from stage 1's
-	// mode (its bin's edges, clamped to the range).
-	kept := make([]float64, p.Bins2)
-	for i := a; i <= b; i++ {
-		if noisy2[i] >= p.TrimLevel {
-			kept[i] = noisy2[i]
+	// The quartiles: from the kept bins, at the level the ends were placed
+	// on, whose noisy count reaches that level's trim level (a bin of noise
+	// alone rarely does), else from stage 1's mode (its bin's edges and
+	// middle). QuartileStep is the width of the bins they were read from.
+	counts, trim, edge := noisy2, p.TrimLevel, w.edge
+	first, last := a, b
+	if level > 0 {
+		// at the level the run got to, between the ends mapped there
+		counts, trim = tr.fine[level-1], p.TrimFine
+		edge = func(i int) float64 { return tr.edge(level, i) }
+		first = loEnd.bin * (tr.bins(level) / tr.bins(loEnd.level))
+		last = (hiEnd.bin+1)*(tr.bins(level)/tr.bins(hiEnd.level)) - 1
+	}
+	kept := make([]float64, len(counts))
+	for i := first; i <= last; i++ {
+		if counts[i] >= trim {
+			kept[i] = counts[i]
 		}
 	}
-	c.Q1, c.Median, c.Q3 = quantiles(kept, w.edge)
+	c.Q1, c.Median, c.Q3 = quantiles(kept, edge)
+	c.QuartileStep = c.Step
 	if p.Stages == 1 || c.Q1 == c.Q3 {
 		c.Q1, c.Median, c.Q3 = s.modeLo, (s.modeLo+s.modeHi)/2, s.modeHi
+		c.QuartileStep = s.modeHi/2 - s.modeLo/2
+		c.QuartileStep *= 2
 	}
 	switch {
 	case !s.found:
 		c.Resolution = ResolutionNone
-	case a > 0 || b < p.Bins2-1:
+	case a > 0 || b < p.Bins2-1 || level > 0:
 		c.Resolution = ResolutionLinear
 	default:
 		c.Resolution = ResolutionMagnitude
@@ -592,10 +682,29 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	if !(c.Step > 0) || math.IsInf(c.Step, 0) {
 		c.Step = w.H/2 - w.L/2
 	}
+	if !(c.QuartileStep > 0) || math.IsInf(c.QuartileStep, 0) {
+		c.QuartileStep = c.Step
+	}
 	c.Q1 = min(max(c.Q1, c.Lo), c.Hi)
 	c.Median = min(max(c.Median, c.Q1), c.Hi)
 	c.Q3 = min(max(c.Q3, c.Median), c.Hi)
 	return c
+}
+
+// placed says the kept run [a, b] of the first level, with the rows below
+// and above the window, accounts for the table's rows: u = n − Σ c̃ (n is
+// public; noise σ₂√(b − a + 1) and σ_past for each count past the window)
+// stays below Placed noise scales. Rows it leaves unplaced lie in the
+// trimmed bins — a thin tail spread below the noise, which the finer
+// levels see even less (a tree refining that end would clamp it) — so the
+// ends stay on the first level with its Margin.
+func placed(c []float64, a, b int, under, over float64, p Plan) bool {
+	u := float64(p.N) - under - over
+	for i := a; i <= b; i++ {
+		u -= c[i]
+	}
+	sp := p.sigmaPast()
+	return u < p.Placed*math.Sqrt(float64(b-a+1)*p.Sigma2*p.Sigma2+2*sp*sp)
 }
 
 // quantiles reads the 1/4, 1/2 and 3/4 quantiles off a histogram of

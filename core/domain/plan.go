@@ -110,6 +110,65 @@ const (
 	// empty bin does with probability Φ̄(z_m) ≈ ½) and by a whole bin when
 	// it reaches ⌈σ₁ + ½⌉.
 	MarginLevel = 0.0
+	// LevelsFrom is R_t: from n·s/√(2d) ≥ R_t stage 2 is a tree of
+	// linear histograms (tree.go; package doc, "Stage 2"), three levels
+	// deep, and from Levels4From four; below it one level, 0.6.0's stage 2.
+	// Below R_t the finer levels' noise would leave their bins below it
+	// (and take budget from stage 1 or the first level, which small tables
+	// need whole: at 250 rows and 9 columns the tree clamped 3.2 % of
+	// anes96 where one level clamps 2.1 %).
+	LevelsFrom  = 20.0
+	Levels4From = 40.0
+	// TreeShare1 is stage 1's share of s² when stage 2 is a tree: at the n a
+	// tree needs, stage 1's mode stands many noise scales clear, and the
+	// rest pays for the finer levels.
+	TreeShare1 = 0.3
+	// Branch is B: each bin of a level of the tree is cut into B equal bins
+	// at the next (a power of 2, so that a value's bins nest exactly).
+	Branch = 4
+	// MaxLevels bounds Options.Levels: Bins2·B^(MaxLevels−1) bins at the
+	// finest level.
+	MaxLevels = 6
+	// Level1Share is ω with four levels: the first level gets the share ω
+	// of stage 2's μ₂² and the finer levels share the rest equally. With
+	// three levels the first keeps half of s², as 0.6.0's stage 2 did
+	// (ω = 0.5/(1 − TreeShare1)), and stage 1's share pays for the finer.
+	Level1Share = 0.5
+	// TreeTrim is z_t for the first level of a tree.
+	TreeTrim = 2.5
+	// TreeTrimAlone is z_a for the first level of a tree: a bin whose
+	// inner neighbour is below z_t·σ₂ stops the trim when its count reaches
+	// z_a·σ₂. TrimAlone's 3 let one of the 15 empty bins of a narrow
+	// column's window stop it in about 2 % of the draws (a range of 1955–2005
+	// at [256, 16384]: 300 times its spread), which the tree cannot undo.
+	TreeTrimAlone = 4.0
+	// Empty is z_e: the descent passes a finer bin whose noisy count is
+	// below ⌈z_e·σ_f + ½⌉ as empty (an empty bin reaches it with probability
+	// Φ̄(2) ≈ 2.3 %; Hold keeps such a bin beside a full one passed).
+	Empty = 2.0
+	// Span is J: the descent zooms while the kept run spans fewer than J
+	// bins of its level, and stops at the first level where it spans J or
+	// more: there the bins are about a J-th of the data's extent or finer,
+	// and finer ones would see less of a thin tail.
+	Span = 3
+	// Ambiguous is z_c: where the descent stops, an end is the outermost
+	// bin inside its former end bin whose count reaches ⌈z_c·σ_f + ½⌉ — a
+	// bin that may hold rows is kept (an empty one is, with probability
+	// Φ̄(1) ≈ 16 %, at the cost of one bin of that level).
+	Ambiguous = 1.0
+	// Hold is h: a finer bin holding at least h times its parent bin's noisy
+	// count is not passed as empty, whatever σ_f (a column's tail bin at
+	// n = 1000 and 8 columns holds 150 rows, 3.4σ_f, and passed as empty in
+	// a third of the draws at z_e alone, clamping 15 %); a parent worth
+	// zooming into holds many rows, so an empty bin reaches h of it rarely.
+	Hold = 0.15
+	// Placed is z_u: the tree refines the ends only when the first level's
+	// kept run and the counts past the window leave fewer than z_u noise
+	// scales of the table's n rows unplaced (placed).
+	Placed = 2.5
+	// MarginFine is the number of bins of an end's own level the bounds
+	// extend beyond the bin where the descent stopped.
+	MarginFine = 2
 	// MaxCells bounds n·d, like a CSV's (dataset.MaxCells).
 	MaxCells = 5_000_000
 	// MaxColumns bounds d.
@@ -146,6 +205,22 @@ type Plan struct {
 	// TrimLevel is z_t·σ₂: stage 2 trims an outer bin whose noisy count is
 	// below it.
 	TrimLevel float64 `json:"thresholdLinear"`
+	// Levels is the number of levels of stage 2's tree (1: the Bins2 bins
+	// alone, as 0.6.0; 0 with one stage), Branch its branching, SigmaFine
+	// the noise of the levels below the first, TrimFine = z_t·SigmaFine
+	// their trim level and MarginFine the bins of margin there.
+	Levels     int     `json:"levelsLinear"`
+	Branch     int     `json:"branchLinear,omitempty"`
+	SigmaFine  float64 `json:"sigmaFine,omitempty"`
+	TrimFine   float64 `json:"thresholdFine,omitempty"`
+	MarginFine int     `json:"marginFine,omitempty"`
+	// Empty, Hold, Span, Ambiguous and Placed are the descent's z_e, h, J,
+	// z_c and z_u (public constants, or the study's Options).
+	Placed    float64 `json:"-"`
+	Hold      float64 `json:"-"`
+	Empty     float64 `json:"-"`
+	Span      int     `json:"-"`
+	Ambiguous float64 `json:"-"`
 	Bins1     int     `json:"binsMagnitude"`
 	Bins2     int     `json:"binsLinear"`
 	// Share1 is the fraction of s² spent on stage 1; Margin the linear bins
@@ -179,6 +254,24 @@ type Options struct {
 	Margin int     // ≥ 0; default Margin (set NoMargin for 0)
 	Grow   float64 // in [0.5, 6]; default Grow
 	Trim   float64 // in [0, 6]; default Trim (set NoTrim for 0)
+	// Levels is stage 2's number of levels, in [1, MaxLevels]; default
+	// from n·s/√(2d) (treeFor). Levels 1 is 0.6.0's stage 2 (and Share1's
+	// split); more levels take TreeShare1 and Level1Share.
+	Levels int
+	// Level1Share in (0, 1); default from treeFor.
+	Level1Share float64
+	// MarginFine ≥ 0; default MarginFine (set NoMargin for 0).
+	MarginFine int
+	// Empty, Ambiguous in (0, 6), Span in [1, 64], Placed in (0, 20) and
+	// Hold in (0, 1]: the descent's z_e, z_c, J, z_u and h; default Empty,
+	// Ambiguous, Span, Placed, Hold.
+	Empty, Ambiguous float64
+	Span             int
+	Placed, Hold     float64
+	// Before52 is the mechanism of 0.6.0, for the study's before and after
+	// (issue 52): one level, Share1's split, and an end at 0 whose rows past
+	// it are counted moves to the smallest magnitudes past 0.
+	Before52 bool
 	// Labels makes a plan for DescribeCells: text labels counted too.
 	Labels bool
 	// MaxTV, if > 0, caps the label part's total variation below
@@ -259,22 +352,77 @@ func NewPlanWith(n, d int, eps, delta float64, o Options) (Plan, error) {
 		}
 		trim = o.Trim
 	}
-	p := Plan{N: n, D: d, Epsilon: eps, Delta: delta, GDP: s, Bins1: Bins1, Bins2: bins2, Share1: share, Margin: margin, opt: o}
-	sens := math.Sqrt(2 * float64(d))
-	p.Stages = 2
-	if float64(n)*s/sens < TwoStages {
-		p.Stages, share = 1, 1
-		p.Share1 = 1
+	marginFine := MarginFine
+	switch {
+	case o.MarginFine == NoMargin:
+		marginFine = 0
+	case o.MarginFine != 0:
+		if err := checks.IntRange("options.marginFine", o.MarginFine, 0, 64); err != nil {
+			return Plan{}, err
+		}
+		marginFine = o.MarginFine
 	}
-	p.GDP1, p.GDP2 = s*math.Sqrt(share), s*math.Sqrt(1-share)
+	if err := checks.First(optIntRange("options.levels", o.Levels, 1, MaxLevels), optRange("options.level1Share", o.Level1Share, 0.01, 0.99),
+		optRange("options.empty", o.Empty, 0.01, 6), optRange("options.ambiguous", o.Ambiguous, 0.01, 6), optIntRange("options.span", o.Span, 1, 64),
+		optRange("options.placed", o.Placed, 0.01, 20), optRange("options.hold", o.Hold, 0.01, 1)); err != nil {
+		return Plan{}, err
+	}
+	sens := math.Sqrt(2 * float64(d))
+	r := float64(n) * s / sens
+	stages := 2
+	levels, share1, omega := treeFor(r)
+	if r < TwoStages {
+		stages, levels, share1 = 1, 0, 1
+	}
+	switch {
+	case stages == 1:
+	case o.Before52 || o.Levels == 1:
+		levels, share1, omega = 1, Share1, 1
+	case o.Levels > 1:
+		levels, share1, omega = o.Levels, TreeShare1, Level1Share
+	}
+	if o.Share1 != 0 && stages == 2 {
+		share1 = share
+	}
+	if o.Level1Share != 0 && levels > 1 {
+		omega = o.Level1Share
+	}
+	p := Plan{N: n, D: d, Epsilon: eps, Delta: delta, GDP: s, Bins1: Bins1, Bins2: bins2, Share1: share1, Margin: margin, Stages: stages, Levels: levels, opt: o}
+	p.GDP1, p.GDP2 = s*math.Sqrt(share1), s*math.Sqrt(1-share1)
 	p.Sigma1 = sens / p.GDP1
-	if p.Stages == 2 {
+	switch {
+	case levels == 1:
 		p.Sigma2 = sens / p.GDP2
+	case levels > 1:
+		// the first level gets ω of μ₂², each finer level (1 − ω)/(Levels − 1)
+		p.Sigma2 = sens / (p.GDP2 * math.Sqrt(omega))
+		p.SigmaFine = sens / (p.GDP2 * math.Sqrt((1-omega)/float64(levels-1)))
+		p.Branch, p.MarginFine = Branch, marginFine
+		p.TrimFine = trim * p.SigmaFine
+		p.Empty, p.Ambiguous, p.Span, p.Placed, p.Hold = Empty, Ambiguous, Span, Placed, Hold
+		if o.Placed != 0 {
+			p.Placed = o.Placed
+		}
+		if o.Hold != 0 {
+			p.Hold = o.Hold
+		}
+		if o.Empty != 0 {
+			p.Empty = o.Empty
+		}
+		if o.Ambiguous != 0 {
+			p.Ambiguous = o.Ambiguous
+		}
+		if o.Span != 0 {
+			p.Span = o.Span
+		}
 	}
 	p.ModeThreshold = roundedThreshold(p.Sigma1, privacy.PhiInvUpper(FalseMode/sideBins))
 	p.GrowThreshold = roundedThreshold(p.Sigma1, grow)
 	p.ClusterThreshold = roundedThreshold(p.Sigma1, privacy.PhiInvUpper(FalseCluster/sideBins))
 	p.TrimLevel = trim * p.Sigma2
+	if levels > 1 && o.Trim == 0 {
+		p.TrimLevel = TreeTrim * p.Sigma2
+	}
 	if o.Labels {
 		p.Labels = true
 		p.TV = delta / (2 * (1 + math.Exp(eps)))
@@ -284,6 +432,47 @@ func NewPlanWith(n, d int, eps, delta float64, o Options) (Plan, error) {
 		p.LabelThreshold = math.Ceil(p.Sigma1*privacy.PhiInvUpper(p.TV/float64(d)) + 1.5)
 	}
 	return p, nil
+}
+
+// optRange and optIntRange check an option that is set (not zero).
+func optRange(field string, v, lo, hi float64) error {
+	if v == 0 {
+		return nil
+	}
+	return checks.InRange(field, v, lo, hi)
+}
+
+func optIntRange(field string, v, lo, hi int) error {
+	if v == 0 {
+		return nil
+	}
+	return checks.IntRange(field, v, lo, hi)
+}
+
+// sigmaPast is the noise of stage 2's count of the rows below (or above)
+// the window: σ₂ with one level; with a tree, the inverse-variance mean of
+// the levels' counts (tree.past), 1/√(1/σ₂² + (Levels − 1)/σ_f²) = √(2d)/μ₂.
+func (p Plan) sigmaPast() float64 {
+	if p.Levels < 2 {
+		return p.Sigma2
+	}
+	v := (p.Sigma2 / p.SigmaFine) * (p.Sigma2 / p.SigmaFine)
+	return p.Sigma2 / math.Sqrt(1+float64(p.Levels-1)*v)
+}
+
+// treeFor is stage 2's tree at r = n·s/√(2d) (public): its levels, stage
+// 1's share of s² and the first level's share of stage 2's. Below
+// LevelsFrom one level and 0.6.0's split (Share1); then three levels, the
+// fine ones paid by stage 1 (the first level keeps half of s², as 0.6.0's
+// stage 2); from Levels4From four, the fine levels paid by both.
+func treeFor(r float64) (levels int, share1, omega float64) {
+	switch {
+	case r < LevelsFrom:
+		return 1, Share1, 1
+	case r < Levels4From:
+		return 3, TreeShare1, 0.5 / (1 - TreeShare1)
+	}
+	return 4, TreeShare1, Level1Share
 }
 
 // roundedThreshold is τ = ⌈σz + ½⌉: an empty bin's noisy count round(σZ)

@@ -3,6 +3,7 @@ package dpgd
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"os"
 	"testing"
 
@@ -329,5 +330,87 @@ func TestScheduleBoundedInN(t *testing.T) {
 	}
 	if _, err := NewSchedule(Params{N: 100, D: 2, G: 1, Curvature: 0.25, Radius: 1, Epsilon: 1, Delta: 1e-5, Rule: "fast"}); err == nil || !hasPrefix(err.Error(), "rule") {
 		t.Errorf("unknown rule: %v", err)
+	}
+}
+
+// TestRunDrawsNormals53 (issue 51 item 2): a seeded run is reproduced bit for
+// bit by replaying the recursion θ ← Π(θ − h(∇L(θ) + σξ)) with ξ drawn by
+// rng.Normals53 from the same seed, smooth (suffix average) and non-smooth
+// (all iterates), unprojected and projected. With NormFloat64's ziggurat (the
+// noise before issue 51) the replay differs from the first step.
+func TestRunDrawsNormals53(t *testing.T) {
+	r := rng.Seeded(51)
+	n, d := 60, 5
+	x := make([][]float64, n)
+	y := make([]float64, n)
+	for i := range x {
+		x[i] = make([]float64, d)
+		for j := range x[i] {
+			x[i][j] = 2*r.Float64() - 1
+		}
+		y[i] = float64(2*(i%2) - 1)
+	}
+	replay := func(set *loss.Set, sch Schedule, r *rand.Rand, normals func(*rand.Rand, []float64)) []float64 {
+		theta, grad, xi, avg := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
+		_, smooth := set.Smooth()
+		first := 0
+		if sch.Average == AverageSuffix {
+			first = sch.Steps / 2
+		}
+		w := 1 / float64(sch.Steps-first)
+		for s := 0; s < sch.Steps; s++ {
+			if smooth {
+				set.Gradient(theta, grad)
+			} else {
+				set.Subgradient(theta, grad)
+			}
+			normals(r, xi)
+			for j := range theta {
+				theta[j] -= sch.Step * (grad[j] + sch.Sigma*xi[j])
+			}
+			if nn := math.Sqrt(dot(theta, theta)); sch.Projected && nn > sch.Radius {
+				for j := range theta {
+					theta[j] *= sch.Radius / nn
+				}
+			}
+			if s >= first {
+				for j := range avg {
+					avg[j] += w * theta[j]
+				}
+			}
+		}
+		return avg
+	}
+	ziggurat := func(r *rand.Rand, z []float64) {
+		for j := range z {
+			z[j] = r.NormFloat64()
+		}
+	}
+	for _, k := range []loss.Kind{loss.Logistic, loss.Hinge} {
+		set, err := loss.New(k, x, y, loss.Params{Clip: math.Sqrt(float64(d))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, proj := range []bool{false, true} {
+			sch, err := NewSchedule(Params{N: n, D: d, G: set.G(), Curvature: set.Curvature(), Radius: 1, Epsilon: 1, Delta: 1e-5, Projected: proj})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Run(context.Background(), set, sch, rng.Seeded(7), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := replay(set, sch, rng.Seeded(7), rng.Normals53)
+			zig := replay(set, sch, rng.Seeded(7), ziggurat)
+			same, sameZig := true, true
+			for j := range got {
+				same = same && math.Float64bits(got[j]) == math.Float64bits(want[j])
+				sameZig = sameZig && math.Float64bits(got[j]) == math.Float64bits(zig[j])
+			}
+			if !same || sameZig {
+				t.Errorf("%s projected=%v (T = %d): Run %v, replay with Normals53 %v (same bits: %v), with NormFloat64 %v (same bits: %v)",
+					k, proj, sch.Steps, got, want, same, zig, sameZig)
+			}
+		}
 	}
 }

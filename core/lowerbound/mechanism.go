@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/core/rng"
 	"github.com/dpsample/dpsample/core/sampler/exact"
 )
 
@@ -147,7 +148,7 @@ type gaussLaw struct {
 }
 
 func (l gaussLaw) sample(r *rand.Rand, ones int) float64 {
-	v := float64(ones)/float64(l.rows) + l.sigma*r.NormFloat64()
+	v := float64(ones)/float64(l.rows) + l.sigma*rng.Normal53(r)
 	return math.Min(1, math.Max(0, v))
 }
 

@@ -187,6 +187,9 @@ type prepared struct {
 	cal  Calibrated
 	cl   clamping
 	work string // sampler work mode (sampler.WorkTotal under FixedWork)
+	// fitFixed: the reference fit makes all of Work.Reference's passes
+	// (fitFixed).
+	fitFixed bool
 	// acceptAll replaces the first-order oracle by one that accepts every
 	// proposal: the audit's deliberately broken negative control (audit.go).
 	acceptAll bool
@@ -195,6 +198,11 @@ type prepared struct {
 	fo         sampler.FirstOrderPlan
 	firstOrder bool
 }
+
+// fitFixed reports whether the reference fit's work is fixed: unless the
+// request sets fixedWork false, in every mode (DP-GD and the exact
+// samplers too: docs/PRIVACY.md §7.1).
+func fitFixed(req Request) bool { return req.FixedWork == nil || *req.FixedWork }
 
 // exactMethod returns the exact sampler for the loss and dimension, or "".
 func exactMethod(k loss.Kind, d int) string {
@@ -294,7 +302,8 @@ func prepare(req Request) (*prepared, error) {
 		}
 		pl.Why += why
 		_, smooth := set.Smooth()
-		pl.Work, pl.Workers = estimateWork(pl, smooth), 1
+		p.fitFixed = fitFixed(req)
+		pl.Work, pl.Workers = estimateWork(pl, k, p.fitFixed), 1
 		if smooth {
 			// DP-GD's gradient passes are sharded like the first-order
 			// sampler's (dpgd.RunOn): the same bits for every W.
@@ -355,8 +364,8 @@ func prepare(req Request) (*prepared, error) {
 		}
 	}
 	pl.Grid = grid(pl)
-	_, smooth := set.Smooth()
-	pl.Work = estimateWork(pl, smooth)
+	p.fitFixed = fitFixed(req)
+	pl.Work = estimateWork(pl, k, p.fitFixed)
 	pl.Workers = 1
 	if p.firstOrder {
 		pl.Workers = loss.Workers(n, max(1, req.Workers))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/privacy"
 )
 
 // PlanShape is NewPlan for a request whose rows are not read: the plan of
@@ -20,18 +21,44 @@ import (
 // (issue 29 item 4). What it does not check is the rows' values (finite,
 // ±1 labels, equal lengths): NewPlan and Sample do, where the rows are.
 func PlanShape(req Request, n, d int) (Plan, error) {
-	if n < 1 {
-		return Plan{}, &checks.Error{Field: "x", Rule: "a non-empty array of rows", Got: fmt.Sprintf("%d rows", n)}
-	}
-	if d < 1 {
-		return Plan{}, &checks.Error{Field: "x[0]", Rule: "a row of at least 1 feature", Got: fmt.Sprintf("%d features", d)}
-	}
-	k, err := loss.ParseKind(req.Loss)
+	req, err := shapeRequest(req, n, d)
 	if err != nil {
 		return Plan{}, err
 	}
-	// A stand-in of two rows of d zeros (inside every declared domain once
-	// clamped), with a valid target for the loss: only its shape is read.
+	p, err := prepare(req)
+	if err != nil {
+		return Plan{}, err
+	}
+	return p.plan, nil
+}
+
+// PlanChargedShape is PlanCharged for a request whose rows are not read:
+// the plan of req as if req.X held n rows of d features, as it would run
+// under l (Plan.Ledger says whether it fits). Nothing is charged. The page
+// checks a run against the table's budget with it before anything is
+// spent, at the width the run will have.
+func PlanChargedShape(req Request, n, d int, l *privacy.Ledger) (Plan, error) {
+	req, err := shapeRequest(req, n, d)
+	if err != nil {
+		return Plan{}, err
+	}
+	return PlanCharged(req, l)
+}
+
+// shapeRequest is req with a stand-in of two rows of d zeros (inside every
+// declared domain once clamped), with a valid target for the loss, planned
+// for n rows: only its shape is read.
+func shapeRequest(req Request, n, d int) (Request, error) {
+	if n < 1 {
+		return req, &checks.Error{Field: "x", Rule: "a non-empty array of rows", Got: fmt.Sprintf("%d rows", n)}
+	}
+	if d < 1 {
+		return req, &checks.Error{Field: "x[0]", Rule: "a row of at least 1 feature", Got: fmt.Sprintf("%d features", d)}
+	}
+	k, err := loss.ParseKind(req.Loss)
+	if err != nil {
+		return req, err
+	}
 	rows := min(n, 2)
 	req.X = make([][]float64, rows)
 	for i := range req.X {
@@ -47,9 +74,5 @@ func PlanShape(req Request, n, d int) (Plan, error) {
 		}
 	}
 	req.shapeN = n
-	p, err := prepare(req)
-	if err != nil {
-		return Plan{}, err
-	}
-	return p.plan, nil
+	return req, nil
 }

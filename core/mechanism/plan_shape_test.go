@@ -9,6 +9,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
 )
 
@@ -85,6 +86,17 @@ func TestPlanShape(t *testing.T) {
 				}
 				if !reflect.DeepEqual(want, got) {
 					t.Errorf("%s: plans differ:\nNewPlan   %+v\nPlanShape %+v", where, want, got)
+				}
+				// Under a ledger with a release already charged: the same
+				// check, fits or not, as PlanCharged on the rows.
+				if req.Seed == nil {
+					l, _ := privacy.NewLedger(1.5, 1e-5)
+					l.Charge(privacy.Release{Label: "before", GDP: 0.3})
+					wc, wcerr := PlanCharged(req, l)
+					gc, gcerr := PlanChargedShape(req, nd[0], nd[1], l)
+					if fmt.Sprint(wcerr) != fmt.Sprint(gcerr) || (wcerr == nil && (wc.Ledger.Fits != gc.Ledger.Fits || !reflect.DeepEqual(wc.Ledger.Cost, gc.Ledger.Cost))) {
+						t.Errorf("%s: under a ledger, PlanCharged %+v %v, PlanChargedShape %+v %v", where, wc.Ledger, wcerr, gc.Ledger, gcerr)
+					}
 				}
 				cases++
 			}

@@ -302,16 +302,16 @@ func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, pr
 		return Result{}, err
 	}
 	res.Privacy = Privacy{Epsilon: pl.Epsilon, Delta: curve + pl.DeltaSampler, GDP: pl.GDPTotal, ComposedOver: m, Neighbours: ReplaceOne}
-	var fitted func(t, iters int)
+	var fitted func(done, passes int)
 	if progress != nil {
-		fitted = func(t, iters int) {
-			if now := total + ivUnits + fitUnits*t/iters; now > last {
+		fitted = func(done, passes int) {
+			if now := total + ivUnits + fitUnits*done/max(passes, 1); now > last {
 				last = now
 				progress(now, grand)
 			}
 		}
 	}
-	res.Fit = fit(p.set, dr.sh, res.Theta, pl.Radius, fitted)
+	res.Fit = fit(p.set, dr.sh, res.Theta, pl, p.fitFixed, fitted)
 	res.Stats = Stats{Steps: int64(pl.Steps) * int64(m), Samples: m}
 	res.Diagnostics.Private = false
 	res.Diagnostics.ClampedTargets = p.cl.clampedTargets

@@ -1,5 +1,10 @@
 package mechanism
 
+import (
+	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/sampler"
+)
+
 // Work is a data-independent estimate of the work of one sample call (all
 // m samples), from the plan alone, for a page to warn before it starts: the
 // call makes about Passes passes over the n rows, each costing about
@@ -29,22 +34,62 @@ type Work struct {
 	PassesMax  float64 `json:"passesMax"`  // data-independent bound on the expected passes
 	RowsTimesD float64 `json:"rowsTimesD"` // n·d: the multiply-adds of one pass
 	// Reference is the passes of the non-private reference fit the same call makes
-	// (Result.Fit): fitIters(n, d) iterations of one Linearize pass for a
-	// smooth loss, of a Mean and a Subgradient pass otherwise. It is not in
-	// Passes; a page adds it (at 10⁵ × 9 rows with DP-GD it is 100 passes
-	// beside T's 300–500).
-	Reference float64 `json:"referencePasses"`
+	// (Result.Fit, loss.MinPassesMax): 1 for L(0), ⌈d/2⌉ for the covariance
+	// of the rows and clamp(3·10⁷/(n·d), 150, 3000) iterations of about one
+	// pass for a smooth loss (clamp(3·10⁷/(n·d), 300, 3000) of 1 + d²/(6n)
+	// for lad, quantile and hinge: a pass and a d×d Newton system). It is
+	// not in Passes; a page adds it
+	// (at 10⁵ × 9 rows with DP-GD it is 156 passes beside T's 300–500).
+	// ReferenceFixed: the fit makes exactly Reference passes whatever the
+	// rows (the default, docs/PRIVACY.md §7.1); false (a request with
+	// fixedWork false) when it stops once converged, after at most as many.
+	Reference      float64 `json:"referencePasses"`
+	ReferenceFixed bool    `json:"referenceFixed"`
+	// Draws counts the random numbers the samplers draw on the sampling
+	// worker (normals, uniforms and row indices), from public inputs:
+	//
+	//	first-order   m·(T·d + B·(d + 1))            a step's d normals; a trial's d normals and its uniform
+	//	zeroth-order  m·((T+1)·d + B·(2d + 1) + 2·B_f)  the start's d normals; a trial's 2d and its uniform; a factory draw's row and uniform
+	//	dp-gd         m·T·d                          the gradient noise (+ d + d(d+1) with intervals)
+	//	exact         0                              (counted in Passes)
+	//
+	// with B the trials and B_f the factory draws per sample — the budgets
+	// under fixed work (then Draws is Diagnostics.Draws exactly), T/p_min and
+	// the expected factory draws without. A page adds Draws times the cost of
+	// a draw on the device (issue 53 item 7b: a zeroth-order run spent most
+	// of its time on the 2d normals of its trials, which Passes leaves out —
+	// under node the estimate without them was 3–7 times short).
+	Draws float64 `json:"draws"`
 	// Interval is the passes of the intervals' releases (Request.Interval
 	// above the gate: interval.Plan.Passes = d + 2, one for the margins and
 	// the gradient and d + 1 for the two d×d matrices), included in Passes
-	// and PassesMax; 0 otherwise.
+	// and PassesMax; 0 otherwise. Their d + d(d+1) normals are in Draws.
 	Interval float64 `json:"intervalPasses"`
 }
 
 // estimateWork fills Work from a plan whose method and budgets are set.
-func estimateWork(pl Plan, smooth bool) Work {
+func estimateWork(pl Plan, k loss.Kind, fixedFit bool) Work {
 	n, m := float64(pl.N), float64(pl.Samples)
-	w := Work{RowsTimesD: n * float64(pl.D), Reference: fitPasses(pl.N, pl.D, smooth)}
+	w := Work{RowsTimesD: n * float64(pl.D), Reference: fitPasses(pl.N, pl.D, k), ReferenceFixed: fixedFit}
+	T, d := float64(pl.Steps), float64(pl.D)
+	trials := float64(pl.TrialTotal) // B per sample under fixed work
+	if !pl.FixedWork && pl.AcceptMin > 0 {
+		trials = T / pl.AcceptMin
+	}
+	switch {
+	case pl.Schedule != nil:
+		w.Draws = m * T * d
+	case pl.Method == MethodFirstOrder:
+		w.Draws = m * (T*d + trials*(d+1))
+	case pl.Method == methodProxPre+sampler.ModeFull:
+		w.Draws = m * ((T+1)*d + trials*(2*d+1))
+	case pl.Method == methodProxPre+sampler.ModeStochastic:
+		factory := float64(pl.FactoryTotal)
+		if !pl.FixedWork {
+			factory = pl.ExpectedLossEvals / 2 / m
+		}
+		w.Draws = m * ((T+1)*d + trials*(2*d+1) + 2*factory)
+	}
 	switch pl.Method {
 	case MethodFirstOrder:
 		if pl.FixedWork { // exactly T·(K+1) anchor passes and B trials per sample
@@ -66,6 +111,7 @@ func estimateWork(pl Plan, smooth bool) Work {
 		w.Interval = pl.Interval.Passes
 		w.Passes += w.Interval
 		w.PassesMax += w.Interval
+		w.Draws += d + d*(d+1) // g's d normals, H's and J's upper triangles
 	}
 	return w
 }

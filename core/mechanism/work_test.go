@@ -2,9 +2,10 @@ package mechanism
 
 import (
 	"context"
-	"math"
 	"testing"
 	"time"
+
+	"github.com/dpsample/dpsample/core/loss"
 )
 
 // Work that does not depend on one row (issue 21 items 1, 2 and 5). The
@@ -51,7 +52,7 @@ func zeroRowsPair(n, d int, eps float64) (Request, Request) {
 // workOf is the tuple of work counters a timing adversary could learn.
 type workOf struct {
 	Trials, LossEvals, AnchorPasses, Draws int64
-	FitIterations                          int
+	FitPasses                              int
 }
 
 func runWork(t *testing.T, req Request, fixed bool, s uint64) (workOf, Result) {
@@ -62,19 +63,30 @@ func runWork(t *testing.T, req Request, fixed bool, s uint64) (workOf, Result) {
 		t.Fatal(err)
 	}
 	d := res.Diagnostics
-	return workOf{d.Trials, d.LossEvals, d.AnchorPasses, d.Draws, res.Fit.Iterations}, res
+	return workOf{d.Trials, d.LossEvals, d.AnchorPasses, d.Draws, res.Fit.Passes}, res
 }
 
-// TestFitWorkIsPublic (item 1): the non-private fit inside Sample runs the
-// same, public number of iterations on both tables of the timing pair (on
-// main: 1 against 2000, 0.05 ms against 54 ms).
+// TestFitWorkIsPublic (item 1): the non-private fit inside Sample makes the
+// same, public number of passes on both tables of the timing pair (on the
+// first: ∇L(0) = 0, it converges at once; issue 21's main stopped there,
+// 1 iteration against 2000), Work.Reference; with fixedWork false it stops
+// once converged, and the pair then differs (the broken version's
+// signature, also what a request that gives up fixed work gets).
 func TestFitWorkIsPublic(t *testing.T) {
 	a, b := timingPair()
 	_, ra := runWork(t, a, true, 1)
 	_, rb := runWork(t, b, true, 1)
-	want := int(math.Max(100, math.Min(2000, fitBudget/float64(456*3))))
-	if ra.Fit.Iterations != want || rb.Fit.Iterations != want {
-		t.Errorf("fit iterations %d and %d, want %d (a function of n and d) on both", ra.Fit.Iterations, rb.Fit.Iterations, want)
+	want := ra.Plan.Work.Reference
+	if float64(ra.Fit.Passes) != want || float64(rb.Fit.Passes) != want || want != fitPasses(456, 3, loss.Logistic) || !ra.Plan.Work.ReferenceFixed {
+		t.Errorf("fit passes %d and %d, want %v (a function of n, d and the loss) on both", ra.Fit.Passes, rb.Fit.Passes, want)
+	}
+	if ra.Fit.Iterations == rb.Fit.Iterations {
+		t.Errorf("both fits stopped after %d iterations: the pair does not tell an early stop apart", ra.Fit.Iterations)
+	}
+	_, fa := runWork(t, a, false, 1)
+	_, fb := runWork(t, b, false, 1)
+	if fa.Fit.Passes == fb.Fit.Passes || float64(max(fa.Fit.Passes, fb.Fit.Passes)) > want || fa.Plan.Work.ReferenceFixed {
+		t.Errorf("fixedWork false: fit passes %d and %d (bound %v): want an early stop on the first", fa.Fit.Passes, fb.Fit.Passes, want)
 	}
 }
 

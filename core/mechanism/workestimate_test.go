@@ -82,3 +82,42 @@ func TestPlanWork(t *testing.T) {
 		t.Errorf("hinge: work %+v, expected loss evaluations %v", pl.Work, pl.ExpectedLossEvals)
 	}
 }
+
+// TestPlanDraws (issue 53 item 7b): under fixed work plan.work.draws is the
+// random numbers the samplers draw, exactly (Diagnostics.Draws), for the
+// first-order sampler and both zeroth-order modes, two samples each; it is
+// the same for other data of the same shape; without fixed work it stays
+// within [0.5, 2] of the draws made. Counting the loss evaluations alone
+// (the estimate before issue 53) leaves out most of a stochastic
+// zeroth-order run: it draws about 5 random numbers per single-row loss
+// evaluation at d = 5 (each draw, under node, costs about as much as a row
+// of 5–10 columns: BenchmarkPassKinds).
+func TestPlanDraws(t *testing.T) {
+	for _, c := range []struct {
+		loss, sampler, mode string
+		classes             bool
+	}{
+		{"logistic", "", "", true},
+		{"lad", "proximal", "stochastic", false},
+		{"hinge", "proximal", "full", true},
+	} {
+		x, y := smallGLM(200, 5, c.classes)
+		for _, fixed := range []bool{true, false} {
+			req := Request{Loss: c.loss, X: x, Y: y, Epsilon: 1, Delta: 1e-5, Radius: 3, Samples: 2, Seed: seed(5),
+				FixedWork: &fixed, Sampler: Sampler(c.sampler), Mode: c.mode}
+			res, err := Sample(context.Background(), req, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, got := res.Plan.Work, float64(res.Diagnostics.Draws)
+			t.Logf("%s %s fixed %v: draws %v, plan %v; loss evaluations %d (n·d·passes %v)", c.loss, res.Plan.Method, fixed, got, w.Draws,
+				res.Diagnostics.LossEvals, w.Passes*w.RowsTimesD)
+			if fixed && got != w.Draws || !fixed && (got < 0.5*w.Draws || got > 2*w.Draws) {
+				t.Errorf("%s %s fixed %v: %v draws made, plan.work.draws %v", c.loss, res.Plan.Method, fixed, got, w.Draws)
+			}
+			if fixed && res.Plan.Method == "proximal-stochastic" && w.Draws < 2*float64(res.Diagnostics.LossEvals) {
+				t.Errorf("%s: %v draws against %d loss evaluations", c.loss, w.Draws, res.Diagnostics.LossEvals)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package privacy
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -97,19 +98,20 @@ func TestCatchWithTV(t *testing.T) {
 	}
 }
 
-// The sentence's number is ⌈100·catch⌉ (never rounded down: 8.4 % is "at
-// most 9 in 100"), 5 for no privacy loss, and "every time" when the bound
-// reaches 1; it has no symbol of the arithmetic.
+// The sentence's number is FormatPromise(catch): rounded up to 0.1 in 100
+// (8.43 % is "at most 8.5 in 100"), the same number <dp-membership> prints
+// (issue 53 item 6), 5.0 for no privacy loss, and "every time" when the
+// bound reaches 1; it has no symbol of the arithmetic.
 func TestAttackerSentence(t *testing.T) {
 	s1, _ := Calibrate(1, 1e-5)
 	for _, c := range []struct {
 		mu, tv float64
 		want   string
 	}{
-		{0, 0, "at most 5 times in 100"},
-		{s1, 0, "at most 9 times in 100"},
-		{s1, 1e-6, "at most 9 times in 100"},
-		{0.7, 0, "at most 18 times in 100"}, // Φ̄(1.645 − 0.7) = 0.172
+		{0, 0, "at most 5.0 times in 100"},
+		{s1, 0, "at most 8.5 times in 100"},
+		{s1, 1e-4, "at most 8.5 times in 100"}, // tv on both sides: 8.43 + 0.02
+		{0.7, 0, "at most 17.3 times in 100"},  // Φ̄(1.645 − 0.7) = 0.1723
 		{20, 0, "every time"},
 	} {
 		got := AttackerSentence(c.mu, c.tv)
@@ -117,8 +119,44 @@ func TestAttackerSentence(t *testing.T) {
 			t.Errorf("μ = %g, tv = %g: %q; want %q", c.mu, c.tv, got, c.want)
 		}
 	}
-	if c, _ := Catch(s1, 0.05, 0); math.Ceil(100*c) != 9 {
+	if c, _ := Catch(s1, 0.05, 0); math.Abs(100*c-8.43) > 0.005 {
 		t.Errorf("catch at ε = 1: %g", c)
+	}
+}
+
+// TestPromiseRate: one rounding rule for a promise — up, to 0.1 in 100,
+// never below the bound (checked on 10⁵ values against the bound itself),
+// exact tenths kept (0.05 is 5.0, 0.085 is 8.5) — and a measured rate
+// labelled as measured, to the nearest tenth. Rounding to the nearest (the
+// broken rule) prints less than the bound on about half of the values.
+func TestPromiseRate(t *testing.T) {
+	for _, c := range []struct {
+		c    float64
+		want string
+	}{
+		{0.0842866582792795, "8.5"}, {0.0841, "8.5"}, {0.085, "8.5"}, {0.05, "5.0"}, {0.0850001, "8.6"},
+		{0, "0.0"}, {1, "100.0"}, {0.99999, "100.0"}, {0.17729154730831637, "17.8"},
+	} {
+		if got := FormatPromise(c.c); got != c.want {
+			t.Errorf("FormatPromise(%v) = %q, want %q", c.c, got, c.want)
+		}
+	}
+	below, nearBelow := 0, 0
+	for i := range 100000 {
+		c := float64(i)/100000 + 1.234567e-7
+		r, _ := strconv.ParseFloat(FormatPromise(c), 64)
+		if r < 100*c-1e-9 {
+			below++
+		}
+		if math.Round(1000*c)/10 < 100*c {
+			nearBelow++
+		}
+	}
+	if below != 0 || nearBelow < 40000 {
+		t.Errorf("%d promises printed below the bound (want 0); rounding to the nearest would print %d below (want about half)", below, nearBelow)
+	}
+	if got := FormatMeasured(0.0861, 0.0812, 0.0917); got != "measured: 8.6 in 100 [8.1, 9.2]" {
+		t.Errorf("FormatMeasured: %q", got)
 	}
 }
 

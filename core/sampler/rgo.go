@@ -3,6 +3,8 @@ package sampler
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpsample/dpsample/core/rng"
 )
 
 // Restricted Gaussian oracle (LLL Lemma E.2, after GLL22): sample
@@ -66,6 +68,7 @@ type chain struct {
 	poisCDF  []float64 // P(N ≤ k), k < cap
 	x, m     []float64
 	xa, xb   []float64
+	z        []float64 // 2d: the standard normals of one proposal pair
 	st       Stats
 	nonFinit bool // the potential returned NaN or ±Inf
 }
@@ -77,9 +80,9 @@ type chain struct {
 // discarded; with a total budget (WorkTotal) a step that finds it spent
 // leaves x unchanged (charged to Plan.TauOver).
 func (c *chain) step() {
-	r := c.r
+	rng.Normals53(c.r, c.m)
 	for j, xj := range c.x {
-		c.m[j] = (xj + c.sqrtLam*r.NormFloat64()) * c.shrink
+		c.m[j] = (xj + c.sqrtLam*c.m[j]) * c.shrink
 	}
 	c.st.Draws += c.d
 	c.st.Steps++
@@ -116,7 +119,9 @@ func (c *chain) trial() bool {
 	return c.acceptStochastic()
 }
 
-// propose counts a trial and draws its pair.
+// propose counts a trial and draws its pair: 2d standard normals from
+// rng.Normals53 (issue 51: the 53-bit polar method, exact on the output
+// grid, instead of NormFloat64's ziggurat), scaled by σ about m.
 func (c *chain) propose() {
 	c.st.Trials++
 	c.st.Draws += 2 * c.d
@@ -125,9 +130,12 @@ func (c *chain) propose() {
 	}
 	xa, xb := c.xa, c.xb
 	xb = xb[:len(xa)]
+	z := c.z[:2*len(xa)]
+	rng.Normals53(c.r, z)
+	za, zb := z[:len(xa)], z[len(xa):]
 	for j, mj := range c.m[:len(xa)] {
-		xa[j] = mj + c.sigma*c.r.NormFloat64()
-		xb[j] = mj + c.sigma*c.r.NormFloat64()
+		xa[j] = mj + c.sigma*za[j]
+		xb[j] = mj + c.sigma*zb[j]
 	}
 }
 

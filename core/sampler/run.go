@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/rng"
 )
 
 // Stats counts the work of one Run.
@@ -55,7 +56,7 @@ func Run(ctx context.Context, pl Plan, pot Potential, r *rand.Rand, progress fun
 		return nil, Stats{}, err
 	}
 	d := pl.D
-	buf := make([]float64, 4*d)
+	buf := make([]float64, 6*d)
 	c := &chain{
 		pot:     pot,
 		r:       r,
@@ -73,7 +74,8 @@ func Run(ctx context.Context, pl Plan, pot Potential, r *rand.Rand, progress fun
 		x:       buf[:d:d],
 		m:       buf[d : 2*d : 2*d],
 		xa:      buf[2*d : 3*d : 3*d],
-		xb:      buf[3*d:],
+		xb:      buf[3*d : 4*d : 4*d],
+		z:       buf[4*d:],
 	}
 	if pl.Work == WorkTotal {
 		c.budget = pl.TrialTotal
@@ -87,8 +89,9 @@ func Run(ctx context.Context, pl Plan, pot Potential, r *rand.Rand, progress fun
 	} else {
 		// x₀ ~ N(0, α⁻¹I): the start whose KL to π NewPlan bounds by KL₀.
 		sd := 1 / math.Sqrt(pl.Alpha)
+		rng.Normals53(r, c.x)
 		for j := range c.x {
-			c.x[j] = sd * r.NormFloat64()
+			c.x[j] *= sd
 		}
 		c.st.Draws += int64(d)
 	}

@@ -21,7 +21,8 @@ func dataAPI() map[string]any {
 			if err != nil {
 				return nil, err
 			}
-			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "target", "drop", "features", "positive", "targetType", "header", "flat", "categories")
+			o, err := jsio.ReadObject(jsio.Arg(a, 1), "opts", true, "target", "drop", "features", "positive", "targetType", "header", "flat", "categories",
+				"missing", "indicators", "levels", "reference")
 			if err != nil {
 				return nil, err
 			}
@@ -54,19 +55,25 @@ func dataAPI() map[string]any {
 			if opt.Header, err = readHeader(o); err != nil {
 				return nil, err
 			}
-			if o.Has("features") {
-				f := o.Get("features")
-				if !jsio.IsArray(f) {
-					return nil, &checks.Error{Field: "opts.features", Rule: "an array of column names", Got: jsio.Describe(f)}
-				}
-				for i := 0; i < f.Length(); i++ {
-					if f.Index(i).Type() != js.TypeString {
-						return nil, &checks.Error{Field: "opts.features", Rule: "an array of column names", Got: jsio.Describe(f.Index(i))}
-					}
-					opt.Features = append(opt.Features, f.Index(i).String())
-				}
+			if opt.Features, err = readNames(o, "features", "opts.features"); err != nil {
+				return nil, err
 			}
-			if opt.Categories, err = readCategories(o); err != nil {
+			if opt.Categories, err = readLists(o, "categories"); err != nil {
+				return nil, err
+			}
+			// Missing cells (issue 51): "fill" keeps every row (n is the
+			// file's row count); indicators, levels and reference
+			// (dataset.Options; checked once more by dataset.Parse).
+			if opt.Missing, err = o.Str("missing", true, "", dataset.MissingFill); err != nil {
+				return nil, err
+			}
+			if opt.Indicators, err = readNames(o, "indicators", "opts.indicators"); err != nil {
+				return nil, err
+			}
+			if opt.Levels, err = readLists(o, "levels"); err != nil {
+				return nil, err
+			}
+			if opt.Reference, err = readLabels(o, "reference"); err != nil {
 				return nil, err
 			}
 			flat, err := o.OptBool("flat")
@@ -115,6 +122,18 @@ func dataAPI() map[string]any {
 					m.Set(k, v)
 				}
 				out.Set("mapping", m)
+			}
+			// Under missing: "fill": the counts are the owner's (NOT private);
+			// the indicator columns and the references are public.
+			if opt.Missing == dataset.MissingFill {
+				out.Set("missingCells", tab.MissingCells)
+				out.Set("missingTargets", tab.MissingTargets)
+			}
+			if len(tab.Indicators) > 0 {
+				out.Set("indicators", jsio.Encode(tab.Indicators))
+			}
+			if len(tab.Reference) > 0 {
+				out.Set("reference", jsio.Encode(tab.Reference))
 			}
 			return out, nil
 		}),
@@ -188,22 +207,42 @@ func readHeader(o jsio.Object) (string, error) {
 	return "", &checks.Error{Field: "opts.header", Rule: `true, false or "auto"`, Got: jsio.Describe(v)}
 }
 
-// readCategories reads parseCSV's categories option: {column: [labels]}, the
-// declared categories of text features (dataset.Options.Categories).
-func readCategories(o jsio.Object) (map[string][]string, error) {
-	if !o.Has("categories") {
+// readNames reads the optional array of column names o[name] (features,
+// indicators; describe's columns): errors name field.
+func readNames(o jsio.Object, name, field string) ([]string, error) {
+	if !o.Has(name) {
 		return nil, nil
 	}
-	v := o.Get("categories")
+	f := o.Get(name)
+	if !jsio.IsArray(f) {
+		return nil, &checks.Error{Field: field, Rule: "an array of column names", Got: jsio.Describe(f)}
+	}
+	out := []string{}
+	for i := 0; i < f.Length(); i++ {
+		if f.Index(i).Type() != js.TypeString {
+			return nil, &checks.Error{Field: field, Rule: "an array of column names", Got: jsio.Describe(f.Index(i))}
+		}
+		out = append(out, f.Index(i).String())
+	}
+	return out, nil
+}
+
+// readLists reads parseCSV's categories or levels option: {column: [labels]}
+// (dataset.Options.Categories, Levels).
+func readLists(o jsio.Object, name string) (map[string][]string, error) {
+	if !o.Has(name) {
+		return nil, nil
+	}
+	v := o.Get(name)
 	if v.Type() != js.TypeObject || jsio.IsArray(v) {
-		return nil, &checks.Error{Field: "opts.categories", Rule: "an object {column: [labels]}", Got: jsio.Describe(v)}
+		return nil, &checks.Error{Field: "opts." + name, Rule: "an object {column: [labels]}", Got: jsio.Describe(v)}
 	}
 	keys := js.Global().Get("Object").Call("keys", v)
 	out := map[string][]string{}
 	for i := 0; i < keys.Length(); i++ {
-		name := keys.Index(i).String()
-		l := v.Get(name)
-		field := "opts.categories." + name
+		col := keys.Index(i).String()
+		l := v.Get(col)
+		field := "opts." + name + "." + col
 		if !jsio.IsArray(l) {
 			return nil, &checks.Error{Field: field, Rule: "an array of labels", Got: jsio.Describe(l)}
 		}
@@ -214,7 +253,30 @@ func readCategories(o jsio.Object) (map[string][]string, error) {
 			}
 			labels = append(labels, l.Index(k).String())
 		}
-		out[name] = labels
+		out[col] = labels
+	}
+	return out, nil
+}
+
+// readLabels reads parseCSV's reference option: {column: label}
+// (dataset.Options.Reference).
+func readLabels(o jsio.Object, name string) (map[string]string, error) {
+	if !o.Has(name) {
+		return nil, nil
+	}
+	v := o.Get(name)
+	if v.Type() != js.TypeObject || jsio.IsArray(v) {
+		return nil, &checks.Error{Field: "opts." + name, Rule: "an object {column: label}", Got: jsio.Describe(v)}
+	}
+	keys := js.Global().Get("Object").Call("keys", v)
+	out := map[string]string{}
+	for i := 0; i < keys.Length(); i++ {
+		col := keys.Index(i).String()
+		l := v.Get(col)
+		if l.Type() != js.TypeString {
+			return nil, &checks.Error{Field: "opts." + name + "." + col, Rule: "a label (string)", Got: jsio.Describe(l)}
+		}
+		out[col] = l.String()
 	}
 	return out, nil
 }

@@ -3,6 +3,9 @@
 package jsapi
 
 import (
+	"slices"
+	"strconv"
+	"strings"
 	"syscall/js"
 
 	"github.com/dpsample/dpsample/core/checks"
@@ -38,18 +41,19 @@ type describeCellsResult struct {
 	Plan    domain.Plan          `json:"plan"`
 }
 
-// describe is dpsample.describe({x | csv, epsilon, delta, header?, seed?},
-// {ledger?}): each column's bounds, median and quartiles found privately
-// (core/domain) — and with csv, every column of the file named, its text
-// labels' categories found in the same release (domain.DescribeCells, issue
-// 42). x is raw rows at any scale. Everything is validated before anything
+// describe is dpsample.describe({x | csv, epsilon, delta, header?, columns?,
+// seed?}, {ledger?}): each column's bounds, median and quartiles found
+// privately (core/domain) — and with csv, every column of the file named (or
+// those of columns, in its order), its text labels' categories found in the
+// same release (domain.DescribeCells, issue 42), n the file's data-row count
+// with a missing cell in no bin (issue 51). x is raw rows at any scale. Everything is validated before anything
 // is charged. Under {ledger: key} the release is charged to that table's
 // budget before anything is drawn (domain.Charge) and drawn once from that
 // charge, and refused (naming "ledger") when it does
 // not fit; opts.onLedger, if given, gets the state right after the charge
 // (the loader keeps its copy from it).
 func describe(a []js.Value) (any, error) {
-	o, err := jsio.ReadObject(jsio.Arg(a, 0), "req", false, "x", "csv", "header", "epsilon", "delta", "seed")
+	o, err := jsio.ReadObject(jsio.Arg(a, 0), "req", false, "x", "csv", "header", "columns", "epsilon", "delta", "seed")
 	if err != nil {
 		return nil, err
 	}
@@ -70,9 +74,20 @@ func describe(a []js.Value) (any, error) {
 		if cells, n, err = dataset.ReadCells(csv.String(), header); err != nil {
 			return nil, err
 		}
+		if o.Has("columns") {
+			names, err := readNames(o, "columns", "req.columns")
+			if err != nil {
+				return nil, err
+			}
+			if cells, err = pickColumns(cells, names); err != nil {
+				return nil, err
+			}
+		}
 	default:
-		if o.Has("header") {
-			return nil, &checks.Error{Field: "req.header", Rule: "given only with req.csv", Got: jsio.Describe(o.Get("header"))}
+		for _, f := range []string{"header", "columns"} {
+			if o.Has(f) {
+				return nil, &checks.Error{Field: "req." + f, Rule: "given only with req.csv", Got: jsio.Describe(o.Get(f))}
+			}
 		}
 		if x, err = jsio.Matrix(o.Get("x"), "req.x"); err != nil {
 			return nil, err
@@ -164,4 +179,32 @@ func describe(a []js.Value) (any, error) {
 		out.Privacy.Note = "seeded: reproducible, NOT private"
 	}
 	return jsio.Encode(out), nil
+}
+
+// pickColumns restricts a CSV's cells to the named columns, in the order
+// given (describe's req.columns, issue 51 item 1): the release then
+// describes d = len(names) columns, its noise set for d, and n stays the
+// file's data-row count, a missing cell in no bin. Errors name req.columns.
+func pickColumns(cells []dataset.Cells, names []string) ([]dataset.Cells, error) {
+	if len(names) == 0 {
+		return nil, checks.Errorf("req.columns", "a non-empty array of column names (leave it out to describe every column)")
+	}
+	all := make([]string, len(cells))
+	for j, c := range cells {
+		all[j] = c.Name
+	}
+	out := make([]dataset.Cells, 0, len(names))
+	seen := map[string]bool{}
+	for _, name := range names {
+		j := slices.Index(all, name)
+		switch {
+		case j < 0:
+			return nil, &checks.Error{Field: "req.columns", Rule: "columns of the file (" + strings.Join(all, ", ") + ")", Got: strconv.Quote(name)}
+		case seen[name]:
+			return nil, &checks.Error{Field: "req.columns", Rule: "columns named once", Got: strconv.Quote(name) + " twice"}
+		}
+		seen[name] = true
+		out = append(out, cells[j])
+	}
+	return out, nil
 }

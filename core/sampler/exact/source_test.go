@@ -8,8 +8,8 @@ import (
 	"github.com/dpsample/dpsample/core/rng"
 )
 
-// The tests of rng.Normal53 and rng.Exp53 (core/rng/source.go) live here,
-// beside their first users and this package's KS helpers.
+// The tests of rng.Normal53, rng.Normals53 and rng.Exp53 (core/rng/source.go)
+// live here, beside their first users and this package's KS helpers.
 
 // collisions counts equal pairs among N draws of gen restricted to |x| < 1
 // (the bulk, where the rounding grid's cells are most probable).
@@ -31,7 +31,7 @@ func collisions(n int, gen func() float64) int {
 }
 
 // TestNormal53Resolution checks the generator's resolution directly (issue
-// 13, source.go): among N draws from a source whose outputs near x sit on a
+// 13, source.go; Normals53's second coordinates since issue 51): among N draws from a source whose outputs near x sit on a
 // lattice of spacing w, the expected number of equal pairs is
 // ≈ N²/2·Σ_x p_x², which grows with w. For NormFloat64 (w ≈ 1.6·10⁻⁹ per
 // layer, 128 layers) that is ≈ 1.6·10⁻¹²·N² pairs (14 measured at seed 2026)
@@ -48,6 +48,12 @@ func TestNormal53Resolution(t *testing.T) {
 	r := rng.Seeded(2026)
 	if c := collisions(n, func() float64 { return rng.Normal53(r) }); c != 0 {
 		t.Errorf("Normal53: %d equal pairs among %d draws, want 0 (resolution ≲ 10⁻¹⁵)", c, n)
+	}
+	// Normals53's second coordinates (v·f; the first are Normal53's).
+	var pair [2]float64
+	second := func() float64 { rng.Normals53(r, pair[:]); return pair[1] }
+	if c := collisions(n, second); c != 0 {
+		t.Errorf("Normals53, second coordinates: %d equal pairs among %d draws, want 0 (resolution ≲ 10⁻¹⁵)", c, n)
 	}
 	if c := collisions(n, r.NormFloat64); c < 3 {
 		t.Errorf("NormFloat64: %d equal pairs among %d draws; its 32-bit lattice should give ≈ 15", c, n)
@@ -73,5 +79,75 @@ func TestNormal53Law(t *testing.T) {
 	us := draws(m, func() float64 { return math.Sqrt(3) * (2*r.Float64() - 1) })
 	if d := ksStat(us, phi); d <= ksCrit(m) {
 		t.Errorf("broken source passed: KS %.4f ≤ %.4f", d, ksCrit(m))
+	}
+}
+
+// TestNormals53ExtendsNormal53: Normals53's even coordinates are Normal53's
+// draws bit for bit, from the same uniforms (so everything shown for
+// Normal53 holds for them), with an even or odd length; the generator ends
+// in the same state.
+func TestNormals53ExtendsNormal53(t *testing.T) {
+	for _, n := range []int{1, 2, 7, 64} {
+		a, b := rng.Seeded(uint64(n)), rng.Seeded(uint64(n))
+		z := make([]float64, n)
+		for range 50 {
+			rng.Normals53(a, z)
+			for i := 0; i < n; i += 2 {
+				if want := rng.Normal53(b); z[i] != want {
+					t.Fatalf("len %d: coordinate %d = %v, Normal53 gave %v", n, i, z[i], want)
+				}
+			}
+		}
+		if a.Uint64() != b.Uint64() {
+			t.Errorf("len %d: the generators' states differ after the same pairs", n)
+		}
+	}
+}
+
+// TestNormals53Law: 50,000 pairs. The first and the second coordinates each
+// pass KS against Φ (α = 0.001 each), and the pair passes a χ² test of
+// independence on the 8×8 cells of Φ-octiles (63 degrees of freedom, the
+// marginals known; critical value χ²₆₃(0.999) = 103.4). Two deliberately
+// broken pair laws with exact N(0, 1) marginals — the second coordinate
+// −u·f (a copy) and |v·f| with the first's sign — pass KS and fail χ².
+func TestNormals53Law(t *testing.T) {
+	const m = 50000
+	r := rng.Seeded(51)
+	pairs := make([][2]float64, m)
+	for i := range pairs {
+		rng.Normals53(r, pairs[i][:])
+	}
+	copyNeg := func(p [2]float64) [2]float64 { return [2]float64{p[0], -p[0]} }
+	sameSign := func(p [2]float64) [2]float64 { return [2]float64{p[0], math.Copysign(p[1], p[0])} }
+	cases := []struct {
+		name   string
+		f      func([2]float64) [2]float64
+		broken bool
+	}{{"Normals53", func(p [2]float64) [2]float64 { return p }, false}, {"broken: (a, −a)", copyNeg, true}, {"broken: (a, |b|·sign a)", sameSign, true}}
+	for _, c := range cases {
+		a, b := make([]float64, m), make([]float64, m)
+		var cells [8][8]float64
+		for i, p := range pairs {
+			q := c.f(p)
+			a[i], b[i] = q[0], q[1]
+			cells[min(7, int(8*phi(q[0])))][min(7, int(8*phi(q[1])))]++
+		}
+		chi, e := 0.0, float64(m)/64
+		for _, row := range cells {
+			for _, o := range row {
+				chi += (o - e) * (o - e) / e
+			}
+		}
+		for k, xs := range [][]float64{a, b} {
+			if d := ksStat(xs, phi); d > ksCrit(m) {
+				t.Errorf("%s, coordinate %d: KS %.4f > %.4f", c.name, k+1, d, ksCrit(m))
+			}
+		}
+		const crit = 103.4
+		if fail := chi > crit; fail != c.broken {
+			t.Errorf("%s: χ² of independence %.1f (critical %.1f): broken = %v", c.name, chi, crit, c.broken)
+		} else {
+			t.Logf("%s: χ² of independence %.1f (critical %.1f)", c.name, chi, crit)
+		}
 	}
 }

@@ -190,7 +190,9 @@ like this folder.
   ` + "`gzip_static on; brotli_static on;`, Caddy `file_server { precompressed br gzip }`" + `; most hosting
   services compress on their own). A plain static server (` + "`python3 -m http.server`" + `) sends the module raw:
   then ` + "`dpsample.js`" + ` cancels that download and fetches the module's ` + "`.gz`" + ` itself, decompressing it in the
-  browser. Keep the ` + "`.gz`" + ` files beside the originals.
+  browser. Keep the ` + "`.gz`" + ` files beside the originals. Python's server then prints a traceback ending in
+  ` + "`ConnectionResetError: [Errno 104] Connection reset by peer`" + ` (or ` + "`BrokenPipeError`" + `) for ` + "`dpsample.wasm`" + `: that is
+  the cancelled download, and it is harmless — the next request, for ` + "`dpsample.wasm.gz`" + `, brings the module.
 - Content-Security-Policy: dpsample needs ` + "`script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; connect-src 'self'`" + `.
 
 ## Checking the files

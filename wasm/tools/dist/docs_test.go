@@ -122,30 +122,38 @@ func TestCheckBlock(t *testing.T) {
 	}
 }
 
-// TestChangelog: the first entry must be the version.
+// TestChangelog: the first entry must be the version; between releases an
+// "Unreleased" entry may come first (not for dist).
 func TestChangelog(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "CHANGELOG.md")
 	for _, c := range []struct {
-		text string
-		ok   bool
+		text             string
+		ok, okUnreleased bool
 	}{
-		{"# Changelog\n\n## 0.1.0 — 2026-12-02\n\nfirst\n", true},
-		{"# Changelog\n\n## 0.2.0 — 2027-01-01\n\n## 0.1.0\n", false},
-		{"# Changelog\n\nnothing yet\n", false},
-		{"# Changelog\n\n## 0.1.0-rc1\n", false},
+		{"# Changelog\n\n## 0.1.0 — 2026-12-02\n\nfirst\n", true, true},
+		{"# Changelog\n\n## 0.2.0 — 2027-01-01\n\n## 0.1.0\n", false, false},
+		{"# Changelog\n\nnothing yet\n", false, false},
+		{"# Changelog\n\n## 0.1.0-rc1\n", false, false},
+		{"# Changelog\n\n## Unreleased\n\n- a fix\n\n## 0.1.0 — 2026-12-02\n", false, true},
+		{"# Changelog\n\n## Unreleased\n\n## Unreleased\n\n## 0.1.0\n", false, false},
+		{"# Changelog\n\n## Unreleased\n\n## 0.0.9\n", false, false},
 	} {
 		os.WriteFile(p, []byte(c.text), 0o644)
-		if err := checkChangelog(p, "0.1.0"); (err == nil) != c.ok {
-			t.Errorf("%q: %v", c.text, err)
+		if err := checkChangelog(p, "0.1.0", false); (err == nil) != c.ok {
+			t.Errorf("%q (a release): %v", c.text, err)
+		}
+		if err := checkChangelog(p, "0.1.0", true); (err == nil) != c.okUnreleased {
+			t.Errorf("%q (between releases): %v", c.text, err)
 		}
 	}
 }
 
 // TestRepositoryChangelog: the repository's CHANGELOG.md starts with this
-// version (./build.sh dist refuses otherwise).
+// version, or with an "Unreleased" entry and then this version (./build.sh
+// dist refuses the latter until the release renames it).
 func TestRepositoryChangelog(t *testing.T) {
-	if err := checkChangelog(filepath.Join("..", "..", "..", "CHANGELOG.md"), version.Version); err != nil {
+	if err := checkChangelog(filepath.Join("..", "..", "..", "CHANGELOG.md"), version.Version, true); err != nil {
 		t.Error(err)
 	}
 }

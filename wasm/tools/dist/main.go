@@ -83,7 +83,7 @@ type manifest struct {
 // build writes the release and returns its folder.
 func build(root, out, wasm, wasmAPI, wasmExec string, docsMode string) (string, error) {
 	v := version.Version
-	if err := checkChangelog(filepath.Join(root, "CHANGELOG.md"), v); err != nil {
+	if err := checkChangelog(filepath.Join(root, "CHANGELOG.md"), v, false); err != nil {
 		return "", err
 	}
 	for _, tool := range []string{"zopfli", "node"} {
@@ -240,13 +240,21 @@ func build(root, out, wasm, wasmAPI, wasmExec string, docsMode string) (string, 
 }
 
 // checkChangelog: CHANGELOG.md's first entry ("## <version> …") is version.
-func checkChangelog(path, version string) error {
+// With unreleased, a first entry "## Unreleased" (changes merged since the
+// last release) is skipped and the next must be version; a release (dist)
+// passes false, so the release commit renames it first.
+func checkChangelog(path, version string, unreleased bool) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
+	first := true
 	for _, line := range strings.Split(string(b), "\n") {
 		if rest, ok := strings.CutPrefix(line, "## "); ok {
+			if unreleased && first && strings.TrimSpace(rest) == "Unreleased" {
+				first = false
+				continue
+			}
 			if f := strings.Fields(rest); len(f) == 0 || f[0] != version {
 				return fmt.Errorf("CHANGELOG.md's first entry is %q; it must be the version %s (wasm/internal/version)", line, version)
 			}

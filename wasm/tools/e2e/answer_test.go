@@ -28,9 +28,9 @@ func TestEstimateAnswer(t *testing.T) {
 	}
 	p.setValue("est-data", "csv")
 	p.setValue("est-csv", b.String())
-	p.waitJS(`document.querySelectorAll("#est-features input").length === 3`, 5*time.Second)
+	p.featureBoxes(4) // no target yet: every column is offered (issue 53 item 1)
 	p.setValue("est-loss", "logistic")
-	p.setValue("est-target", "low")
+	p.chooseTarget("low")
 	p.waitJS(`document.getElementById("est-positive") !== null`, 5*time.Second)
 	if v := p.value("est-estimator"); v != "dp-gd" {
 		t.Errorf("estimator for logistic = %q, want dp-gd (DEFAULTS.md's rule)", v)
@@ -89,9 +89,9 @@ func TestEstimateAnswer(t *testing.T) {
 		fmt.Fprintf(&b, "%.3f,%.3f\n", x, 2*x+r.NormFloat64())
 	}
 	p.setValue("est-csv", b.String())
-	p.waitJS(`document.querySelectorAll("#est-features input").length === 1`, 5*time.Second)
+	p.featureBoxes(2)
 	p.setValue("est-loss", "huber")
-	p.setValue("est-target", "y")
+	p.chooseTarget("y")
 	p.setValue("est-budget-epsilon", "6")
 	p.setValue("est-epsilon", "3")
 	p.setValue("est-ranges-line", "x: 0..10, y: -5..25")

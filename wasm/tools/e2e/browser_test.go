@@ -85,9 +85,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// tabTimeout is a page's whole test: 6 min, for the slowest (a zeroth-order
+// LAD run under the table's ledger, then a 3 MB paste and its screenshot) on a
+// loaded 2-core machine. A benchmark may set more.
+var tabTimeout = 6 * time.Minute
+
 // page is one browser tab with its console and network logs.
 type page struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 	mu  sync.Mutex
 	// console holds console errors, uncaught exceptions and unhandled rejections.
@@ -104,13 +109,13 @@ type page struct {
 
 // newPage opens a tab, starts recording, and navigates to path (on the dev
 // server of TestMain).
-func newPage(t *testing.T, path string) *page {
+func newPage(t testing.TB, path string) *page {
 	t.Helper()
 	return openURL(t, baseURL+path)
 }
 
 // openURL opens a tab, starts recording, and navigates to url.
-func openURL(t *testing.T, url string) *page {
+func openURL(t testing.TB, url string) *page {
 	t.Helper()
 	// A browser context of its own (like a private window): its storage —
 	// the tables' privacy budgets among it — starts empty and is not shared
@@ -130,11 +135,9 @@ func (p *page) sibling(path string) *page {
 }
 
 // openTab starts recording on the new tab ctx and navigates it to url.
-func openTab(t *testing.T, ctx context.Context, url string) *page {
+func openTab(t testing.TB, ctx context.Context, url string) *page {
 	t.Helper()
-	// A page's whole test: 6 min, for the slowest (a zeroth-order LAD run under the
-	// table's ledger, then a 3 MB paste and its screenshot) on a loaded 2-core machine.
-	ctx, cancelT := context.WithTimeout(ctx, 6*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, tabTimeout)
 	t.Cleanup(cancelT)
 	p := &page{t: t, ctx: ctx}
 	if err := chromedp.Listen(ctx, func(ev any) {

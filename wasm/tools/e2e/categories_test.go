@@ -5,6 +5,7 @@ package e2e
 import (
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,9 +50,9 @@ func (p *page) setupCats(features ...string) {
 	eval[bool](p, `(() => { const f = URL.createObjectURL; URL.createObjectURL = b => { window.lastExport = b; return f.call(URL, b); }; return true })()`)
 	p.setValue("est-data", "csv")
 	p.setValue("est-csv", catsCSV())
-	p.waitJS(`document.querySelectorAll("#est-features input").length === 4`, 5*time.Second)
+	p.featureBoxes(5) // no target yet: every column is offered (issue 53 item 1)
 	p.setValue("est-loss", "logistic")
-	p.setValue("est-target", "bought")
+	p.chooseTarget("bought")
 	p.checkFeatures(features...)
 	p.setValue("est-positive", "yes")
 }
@@ -95,19 +96,13 @@ func TestTextFeatureFoundPrivately(t *testing.T) {
 	p.ledgerReleases(0)
 	p.runEstimate()
 	p.ledgerReleases(2) // ranges and categories in one release, then the model
+	// Reference coding (issue 53 item 2): the most frequent released region
+	// is the reference, with no row; the two others compare with it.
 	names := p.coefNames()
-	want := map[string]bool{"region=north": true, "region=south": true, "region=east": true, "age": true, "intercept": true}
-	if len(names) != len(want) {
-		t.Errorf("coefficient rows %q, want one per region, age and the intercept", names)
-	}
-	for _, n := range names {
-		if !want[n] {
-			t.Errorf("coefficient row %q (rows %q)", n, names)
-		}
-	}
+	ref := checkRegionRows(t, names)
 	cats := eval[[]string](p, `[...document.querySelectorAll("#est-plot svg text.category")].map(t => t.textContent)`)
-	if !strings.Contains(strings.Join(cats, ","), "region=north") {
-		t.Errorf("chart rows %q lack region=north", cats)
+	if !strings.Contains(strings.Join(cats, ","), "region=") || strings.Contains(strings.Join(cats, ","), "region="+ref) {
+		t.Errorf("chart rows %q: want the regions other than the reference %q", cats, ref)
 	}
 	if s := p.text(`#est-ranges [data-private-cat="region"]`); !strings.Contains(s, "found privately (ε = 1)") || !strings.Contains(s, "north") {
 		t.Errorf("region's note: %q", s)
@@ -117,13 +112,14 @@ func TestTextFeatureFoundPrivately(t *testing.T) {
 	}
 	s := p.text("#est-statement")
 	for _, w := range []string{"Text features one-hot coded from categories found privately by a separate (ε = 1,", "region (", "north", "south", "east",
-		"Left out: id — no category has enough rows"} {
+		ref + " = reference", "Left out: id — no category has enough rows", "Each is coded against its reference label"} {
 		if !strings.Contains(s, w) {
 			t.Errorf("statement lacks %q: %q", w, s)
 		}
 	}
 	exp := eval[string](p, `window.lastExport.text()`)
-	if !strings.Contains(exp, `"categories"`) || !strings.Contains(exp, `"source": "private"`) || !strings.Contains(exp, `"release"`) {
+	if !strings.Contains(exp, `"categories"`) || !strings.Contains(exp, `"source": "private"`) || !strings.Contains(exp, `"release"`) ||
+		!strings.Contains(exp, `"reference": "`+ref+`"`) {
 		t.Errorf("export lacks the categories and their release: %.600s", exp)
 	}
 	p.shot("#estimate", "categories-found-privately")
@@ -139,9 +135,9 @@ func TestTextFeatureFoundPrivately(t *testing.T) {
 	eval[bool](p, `(() => { const f = URL.createObjectURL; URL.createObjectURL = b => { window.lastExport = b; return f.call(URL, b); }; return true })()`)
 	p.setValue("est-data", "csv")
 	p.setValue("est-csv", catsCSV())
-	p.waitJS(`document.querySelectorAll("#est-features input").length === 4`, 5*time.Second)
+	p.featureBoxes(5)
 	p.setValue("est-loss", "logistic")
-	p.setValue("est-target", "bought")
+	p.chooseTarget("bought")
 	p.checkFeatures("region", "id", "age")
 	p.waitJS(`(document.querySelector('#est-ranges [data-private-cat="region"]')?.textContent ?? "").includes("found privately")`, 10*time.Second)
 	if s := eval[string](p, `document.getElementById("est-private-cost")?.textContent ?? ""`); s != "" {
@@ -149,8 +145,8 @@ func TestTextFeatureFoundPrivately(t *testing.T) {
 	}
 	p.runEstimate()
 	p.ledgerReleases(4)
-	if names := p.coefNames(); len(names) != 5 || names[0] != "region=north" && names[0] != "region=south" && names[0] != "region=east" {
-		t.Errorf("coefficient rows after a reload: %q", names)
+	if r := checkRegionRows(t, p.coefNames()); r != ref {
+		t.Errorf("reference after a reload %q, want the one the release gave, %q", r, ref)
 	}
 	if s := p.text("#est-statement"); !strings.Contains(s, "categories found privately by a separate (ε = 1,") || !strings.Contains(s, "Left out: id") {
 		t.Errorf("statement after a reload: %q", s)
@@ -161,13 +157,14 @@ func TestTextFeatureFoundPrivately(t *testing.T) {
 	p.runEstimate()
 	p.ledgerReleases(5) // the model only
 	names = p.coefNames()
-	if strings.Join(names, ",") != "region=north,region=south,region=nowhere,age,intercept" {
-		t.Errorf("coefficient rows with a typed list: %q", names)
+	if strings.Join(names, ",") != "region=south (vs north),region=nowhere (vs north),age,intercept" {
+		t.Errorf("coefficient rows with a typed list (its first label the reference): %q", names)
 	}
-	if s := p.text("#est-statement"); !strings.Contains(s, "categories typed (public, no budget): region (north, south, nowhere)") {
+	if s := p.text("#est-statement"); !strings.Contains(s, "categories typed (public, no budget): region (north = reference, south, nowhere)") {
 		t.Errorf("statement with a typed list: %q", s)
 	}
-	if exp := eval[string](p, `window.lastExport.text()`); !strings.Contains(exp, `"source": "typed"`) || !strings.Contains(exp, `"nowhere"`) {
+	if exp := eval[string](p, `window.lastExport.text()`); !strings.Contains(exp, `"source": "typed"`) || !strings.Contains(exp, `"nowhere"`) ||
+		!strings.Contains(exp, `"reference": "north"`) {
 		t.Errorf("export with a typed list: %.600s", exp)
 	}
 
@@ -179,6 +176,26 @@ func TestTextFeatureFoundPrivately(t *testing.T) {
 	}
 	p.ledgerReleases(5)
 	p.noConsoleErrors()
+}
+
+// checkRegionRows checks catsCSV's coefficient rows with region's
+// categories found privately (every region found: 200 rows each, far above
+// the threshold) and coded against a reference (issue 53 item 2): two rows
+// "region=X (vs R)" naming the same reference R, which has no row of its own,
+// then age and the intercept. It returns R.
+func checkRegionRows(t *testing.T, names []string) string {
+	t.Helper()
+	re := regexp.MustCompile(`^region=(north|south|east) \(vs (north|south|east)\)$`)
+	if len(names) != 4 || names[2] != "age" || names[3] != "intercept" {
+		t.Errorf("coefficient rows %q, want two regions against the reference, age and the intercept", names)
+		return ""
+	}
+	m0, m1 := re.FindStringSubmatch(names[0]), re.FindStringSubmatch(names[1])
+	if m0 == nil || m1 == nil || m0[2] != m1[2] || m0[1] == m1[1] || m0[1] == m0[2] || m1[1] == m1[2] {
+		t.Errorf("coefficient rows %q: want region=X (vs R) for the two regions other than one reference R", names)
+		return ""
+	}
+	return m0[2]
 }
 
 // TestTextFeatureTyped (issue 42 item 4): with every range and category
@@ -200,10 +217,10 @@ func TestTextFeatureTyped(t *testing.T) {
 	}
 	p.runEstimate()
 	p.ledgerReleases(1)
-	if names := p.coefNames(); strings.Join(names, ",") != "region=east,region=north,age,intercept" {
-		t.Errorf("coefficient rows %q", names)
+	if names := p.coefNames(); strings.Join(names, ",") != "region=north (vs east),age,intercept" {
+		t.Errorf("coefficient rows %q, want north against the first typed label, east", names)
 	}
-	if s := p.text("#est-declared"); !strings.Contains(s, "region=east one-hot 0/1") || !strings.Contains(s, "age [18, 90]") {
+	if s := p.text("#est-declared"); !strings.Contains(s, "region=north one-hot 0/1") || strings.Contains(s, "region=east") || !strings.Contains(s, "age [18, 90]") {
 		t.Errorf("declarations line: %q", s)
 	}
 
@@ -237,9 +254,9 @@ func TestTextFeatureIDColumn(t *testing.T) {
 	eval[bool](p, `(localStorage.clear(), true)`)
 	p.setValue("est-data", "csv")
 	p.paste("est-csv", strconv.Quote(catsCSVN(6000)))
-	p.waitJS(`document.getElementById("est-csv-held").textContent.includes("is loaded") && document.querySelectorAll("#est-features input").length === 4`, 30*time.Second)
+	p.waitJS(`document.getElementById("est-csv-held").textContent.includes("is loaded") && document.querySelectorAll("#est-features input").length === 5`, 60*time.Second)
 	p.setValue("est-loss", "logistic")
-	p.setValue("est-target", "bought")
+	p.chooseTarget("bought")
 	p.checkFeatures("region", "id", "age")
 	p.setValue("est-positive", "yes")
 	p.setValue("est-cat-0", "north,south,east")
@@ -254,10 +271,10 @@ func TestTextFeatureIDColumn(t *testing.T) {
 	if s := p.text(`#est-ranges [data-private-cat="id"]`); !strings.Contains(s, "no category has enough rows") {
 		t.Errorf("id's note: %q", s)
 	}
-	if names := p.coefNames(); strings.Join(names, ",") != "region=north,region=south,region=east,age,intercept" {
+	if names := p.coefNames(); strings.Join(names, ",") != "region=south (vs north),region=east (vs north),age,intercept" {
 		t.Errorf("coefficient rows %q", names)
 	}
-	if s := p.text("#est-statement"); !strings.Contains(s, "Left out: id — no category has enough rows") || !strings.Contains(s, "region (north, south, east)") {
+	if s := p.text("#est-statement"); !strings.Contains(s, "Left out: id — no category has enough rows") || !strings.Contains(s, "region (north = reference, south, east)") {
 		t.Errorf("statement: %q", s)
 	}
 	p.runEstimate()
@@ -269,9 +286,9 @@ func TestTextFeatureIDColumn(t *testing.T) {
 	p.reloadPage()
 	p.setValue("est-data", "csv")
 	p.paste("est-csv", strconv.Quote(catsCSVN(6000)))
-	p.waitJS(`document.getElementById("est-csv-held").textContent.includes("is loaded") && document.querySelectorAll("#est-features input").length === 4`, 30*time.Second)
+	p.waitJS(`document.getElementById("est-csv-held").textContent.includes("is loaded") && document.querySelectorAll("#est-features input").length === 5`, 60*time.Second)
 	p.setValue("est-loss", "logistic")
-	p.setValue("est-target", "bought")
+	p.chooseTarget("bought")
 	p.checkFeatures("region", "id", "age")
 	p.waitJS(`(document.querySelector('#est-ranges [data-private-cat="id"]')?.textContent ?? "").includes("no category has enough rows")`, 10*time.Second)
 	if s := eval[string](p, `document.getElementById("est-private-cost")?.textContent ?? ""`); s != "" {

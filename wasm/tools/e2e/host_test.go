@@ -108,7 +108,8 @@ var hostStyleProps = []string{
 // hostStylesJS returns, for every element of the host page (html, body and
 // every element under body except dpsample's elements and what they
 // contain), its computed values of hostStyleProps, its own text and its
-// attributes, keyed by a path of tag names and indices; the host button is
+// attributes, keyed by a path of tag names and indices (the message
+// elements.js puts in a misspelled dp-* tag is dpsample's); the host button is
 // measured again while focused from the keyboard (:focus-visible).
 const hostStylesJS = `(() => {
   const props = %s;
@@ -121,7 +122,7 @@ const hostStylesJS = `(() => {
     out[key + " (attributes)"] = el.getAttributeNames().map((a) => a + "=" + el.getAttribute(a)).join(" ");
   };
   const walk = (el, key) => {
-    if (el.matches(ours)) return;
+    if (el.matches(ours) || el.matches(':not(:defined) > .dp-message[data-kind="tag"]')) return; // elements.js's note in a misspelled <dp-trace>
     read(key, el);
     [...el.children].forEach((c, i) => walk(c, key + ">" + c.localName + (c.id ? "#" + c.id : "") + "[" + i + "]"));
   };
@@ -183,6 +184,11 @@ func TestHostStyles(t *testing.T) {
 			// Two misspelled <dp-trace> in the page's HTML: one warning, naming the element meant.
 			if w := p.warningsWith("<dp-trace>"); len(w) != 1 || !strings.Contains(w[0], "did you mean <dp-trace-attack>?") {
 				t.Errorf("console warnings about <dp-trace>: %q, want one that suggests <dp-trace-attack>", w)
+			}
+			// … and each says so in the page, where a course-page author looks (issue 53 item 7c).
+			if got := eval[[]string](p, `[...document.querySelectorAll("dp-trace")].map((e) => e.innerText.trim())`); len(got) != 2 ||
+				!strings.Contains(got[0], "<dp-trace> is not one of dpsample's elements") || !strings.Contains(got[1], "Did you mean <dp-trace-attack>?") {
+				t.Errorf("the <dp-trace> elements read %q, want the message in each", got)
 			}
 			widgets[path] = eval[map[string]string](p, fmt.Sprintf(widgetStylesJS, props))
 			// A host rule with an id still reaches a control by its prefix id (the

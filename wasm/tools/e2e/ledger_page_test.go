@@ -132,9 +132,14 @@ func TestEstimateLedger(t *testing.T) {
 	if open := eval[bool](p, `document.querySelector("#est-err details").open`); open {
 		t.Error("the GDP detail is open by default")
 	}
-	// Next to Run: where the problem is, the progress line reset, the focus on Run's message.
-	if s := p.text("#est-status"); s != "Could not start: the message just above Run." || eval[float64](p, `document.getElementById("est-progress").value`) != 0 {
+	// Next to Run: where the problem is, the progress line reset, the focus on
+	// ε, the field that makes the run fit (since issue 55's probe).
+	if s := p.text("#est-status"); s != "Could not start: the table's budget cannot pay for this run (the message is just above Run; ε has the focus)." ||
+		eval[float64](p, `document.getElementById("est-progress").value`) != 0 {
 		t.Errorf("a refused run: status %q", s)
+	}
+	if f := eval[string](p, `document.activeElement?.id ?? ""`); f != "est-epsilon" {
+		t.Errorf("a refused run: focus on %q, want est-epsilon", f)
 	}
 	p.ledgerReleases(3)
 	p.shot("#estimate", "ledger-refused")
@@ -158,6 +163,51 @@ func TestEstimateLedger(t *testing.T) {
 	p.ledgerReleases(3)
 	p.click("est-ledger-reset")
 	p.click("est-ledger-reset-yes")
+	p.ledgerReleases(0)
+	p.noConsoleErrors()
+}
+
+// TestLedgerMeterFollowsRowsDelta (found for issue 55): the meter says the
+// budget the fields show. A table of 20,000 rows (≈ 240 KB: held by the
+// page and profiled in the worker) moves the table budget's δ from 1e-5 to
+// 1e-6 once its row count is known; the meter's line must say δ = 1e-06
+// too, before any press of Run. On main it kept 1e-05 until the next
+// redraw (a press of Run): the profile arrives after the table's key, and
+// OfferDelta set the field without redrawing the meter.
+func TestLedgerMeterFollowsRowsDelta(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
+	eval[bool](p, `(localStorage.clear(), true)`)
+	p.setValue("est-data", "csv")
+	eval[bool](p, `(() => { const out = ["a,b"]; for (let i = 0; i < 20000; i++) out.push((i % 997) / 10 + "," + (i % 13)); window.rowsCSV = out.join("\n") + "\n"; return true })()`)
+	p.paste("est-csv", "rowsCSV")
+	p.waitJS(`document.getElementById("est-budget-delta").value === "1e-6" && document.querySelectorAll("#est-features input").length > 0`, time.Minute)
+	if !p.waitJSSoft(`document.getElementById("est-ledger-summary").textContent.includes("δ = 1e-06")`, 10*time.Second) {
+		s := p.text("#est-ledger-summary")
+		t.Errorf("the budget field says δ = 1e-6, the meter %q", s)
+	}
+	p.noConsoleErrors()
+}
+
+// TestLedgerBudgetFieldFocus: a typo in the table budget's ε is refused by
+// that field — the status says the budget has a field to fix and the focus
+// is on it — not as a budget that cannot pay for the run with the focus on
+// the run's ε; nothing is spent.
+func TestLedgerBudgetFieldFocus(t *testing.T) {
+	p := newPage(t, "/")
+	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
+	p.setupIrisL1(irisCSV(","), "1")
+	p.typeInto("est-budget-epsilon", "3x")
+	p.clickRun()
+	if s := p.text("#est-err"); !strings.HasPrefix(s, "budget.epsilon must be a number") {
+		t.Errorf("message %q", s)
+	}
+	if s := p.text("#est-status"); s != "Could not start: the table's budget has a field to fix (the message is just above Run; the field has the focus)." {
+		t.Errorf("status %q", s)
+	}
+	if f := eval[string](p, `document.activeElement?.id ?? ""`); f != "est-budget-epsilon" {
+		t.Errorf("focus on %q, want est-budget-epsilon", f)
+	}
 	p.ledgerReleases(0)
 	p.noConsoleErrors()
 }

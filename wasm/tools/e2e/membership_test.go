@@ -48,7 +48,7 @@ func TestMembershipElement(t *testing.T) {
 		if broken {
 			want = "lie above the promise: with its noise halved the mechanism breaks the promise it states"
 		}
-		if !strings.Contains(verdict, want) || !strings.Contains(verdict, "; the promise allows at most ") {
+		if !strings.Contains(verdict, want) || !strings.Contains(verdict, "The promise at 5 false alarms in 100: at most 8.5 times in 100") {
 			t.Errorf("broken %v: verdict %q, want %q", broken, verdict, want)
 		}
 		// Eight points and the legend's swatch, each point with its two interval bars.

@@ -59,11 +59,15 @@ func (p *page) clickRun() {
 		document.getElementById("est-csv-err").textContent !== "" || document.getElementById("est-ranges-err").textContent !== ""`, 90*time.Second)
 }
 
-// TestEstimateFirstRun: a CSV with a text column opens with the text column
-// offered as a feature but not ticked (issue 42), a regression on its numeric last column, and
-// runs on the first click once the ranges are declared in one pasted line;
-// the coefficient chart's tick labels are the column names; the ranges are
-// remembered for a file with the same header (filled in after a reload) and
+// TestEstimateFirstRun: a CSV with a text column opens with no target (issue
+// 53 item 1: the list asks for one, every column offered as a feature, the
+// text column unticked, issue 42); the ranges are declared in one pasted
+// line; the first Run asks for the target (focus on the list, nothing
+// spent), the target chosen suggests a regression, which the next Run asks
+// to confirm (focus on the task, nothing spent), and the next runs. The
+// coefficient chart's tick labels are the column names; the ranges and the
+// confirmed task are remembered for a file with the same header (filled in
+// after a reload: once the target is chosen, Run works at once) and
 // forgotten on request.
 func TestEstimateFirstRun(t *testing.T) {
 	p := newPage(t, "/")
@@ -71,33 +75,47 @@ func TestEstimateFirstRun(t *testing.T) {
 	eval[bool](p, `(localStorage.clear(), true)`)
 	p.setValue("est-data", "csv")
 	p.setValue("est-csv", fieldCSV())
-	p.waitJS(`document.querySelectorAll("#est-features input").length === 3`, 5*time.Second)
-	if got := p.value("est-loss") + " " + p.value("est-target"); got != "smooth-quantile rain_mm" && got != "smooth-quantile yield_t" {
-		t.Errorf("task and target = %q, want a regression on yield_t", got)
-	}
-	if got := p.value("est-target"); got != "yield_t" {
-		t.Errorf("target %q, want the last column yield_t", got)
+	p.featureBoxes(4)
+	if got := p.value("est-target") + "|" + eval[string](p, `document.getElementById("est-target").selectedOptions[0]?.textContent ?? ""`); got != "|— choose the column to predict —" {
+		t.Errorf("target on load = %q, want none chosen", got)
 	}
 	st := eval[map[string]string](p, `Object.fromEntries([...document.querySelectorAll("#est-features input")].map(c => [c.value, (c.checked ? "checked" : "unchecked") + (c.disabled ? ",disabled" : "")]))`)
-	if st["site"] != "unchecked" || st["rain_mm"] != "checked" || st["temp_c"] != "checked" {
+	if st["site"] != "unchecked" || st["rain_mm"] != "checked" || st["temp_c"] != "checked" || st["yield_t"] != "checked" {
 		t.Errorf("features %v: want the text column site offered but unticked (issue 42: one-hot when ticked), the numbers ticked", st)
 	}
 	p.setValue("est-ranges-line", "rain_mm: 0..1500, temp_c: -10..40, yield_t: 0..12")
 	p.click("est-ranges-apply")
-	p.waitJS(`document.getElementById("est-lo-0").value === "0" && document.getElementById("est-hi-t").value === "12"`, 5*time.Second)
+	p.waitJS(`document.getElementById("est-lo-0").value === "0" && document.getElementById("est-hi-2").value === "12"`, 5*time.Second)
 	if s := p.text("#est-ranges-line-msg"); !strings.Contains(s, "Applied 3 ranges") {
 		t.Errorf("line message %q", s)
 	}
-	// The task was suggested from the file's contents: the first Run asks the owner to confirm it, spending nothing.
+	// No target: the first Run asks for one, on the list, spending nothing.
 	p.clickRun()
-	if s := p.text("#est-err"); !strings.HasPrefix(s, "Check the task first: “smooth-quantile of yield_t” was suggested from your file's contents") ||
-		!strings.Contains(s, "Nothing was spent") {
+	if s := p.text("#est-err"); !strings.HasPrefix(s, "Choose the column to predict first (the target list above)") || !strings.Contains(s, "Nothing was spent") {
 		t.Fatalf("first click: %q", s)
+	}
+	if f := eval[string](p, `document.activeElement.id`); f != "est-target" {
+		t.Errorf("focus after the target question: %q, want est-target", f)
+	}
+	p.ledgerReleases(0)
+	p.chooseTarget("yield_t")
+	if got := p.value("est-loss"); got != "smooth-quantile" {
+		t.Errorf("task suggested for yield_t: %q, want smooth-quantile", got)
+	}
+	p.waitJS(`document.getElementById("est-lo-0").value === "0" && document.getElementById("est-hi-t").value === "12"`, 5*time.Second)
+	// The task was suggested from the file's contents: the next Run asks the owner to confirm it, spending nothing.
+	p.clickRun()
+	if s := p.text("#est-err"); !strings.HasPrefix(s, "Check the task first: “regression: smooth median (fast), predicting yield_t” was suggested from your file's contents") ||
+		!strings.Contains(s, "Nothing was spent") {
+		t.Fatalf("second click: %q", s)
+	}
+	if f := eval[string](p, `document.activeElement.id`); f != "est-loss" {
+		t.Errorf("focus after the task question: %q, want est-loss", f)
 	}
 	p.ledgerReleases(0)
 	p.clickRun()
 	if s := p.errorsShown(); s != "" || p.text("#est-status") != "Done." {
-		t.Fatalf("the second click with the defaults did not run: status %q, messages %s", p.text("#est-status"), s)
+		t.Fatalf("the third click with the defaults did not run: status %q, messages %s", p.text("#est-status"), s)
 	}
 	names := eval[[]string](p, `[...document.querySelectorAll("#est-plot svg text.category")].map(t => t.textContent)`)
 	if strings.Join(names, ",") != "rain_mm,temp_c" {
@@ -120,9 +138,13 @@ func TestEstimateFirstRun(t *testing.T) {
 	if got := p.value("est-ranges-line"); got != "rain_mm: 0..1500, temp_c: -10..40, yield_t: 0..12" {
 		t.Errorf("remembered line %q", got)
 	}
+	if got := p.value("est-target"); got != "" {
+		t.Errorf("target after a reload %q: the target is chosen each time", got)
+	}
+	p.chooseTarget("yield_t")
 	p.clickRun()
-	if s := p.errorsShown(); s != "" {
-		t.Errorf("run with remembered ranges: %s", s)
+	if s := p.errorsShown(); s != "" || p.text("#est-status") != "Done." {
+		t.Errorf("run with remembered ranges and task: status %q, messages %s", p.text("#est-status"), s)
 	}
 	p.click("est-forget")
 	p.waitJS(`document.getElementById("est-lo-0").value === ""`, 5*time.Second)
@@ -133,8 +155,9 @@ func TestEstimateFirstRun(t *testing.T) {
 }
 
 // TestEstimateMessages: a positive label that matches no row says so before
-// Run, with the close label to use; a bad cell's message goes when its column
-// is unticked, and a missing-cells message when the rows are dropped; the
+// Run, with the close label to use; a bad cell's message (by the CSV box,
+// which has the focus; nothing spent) goes when its column is unticked; a
+// missing cell is filled, not refused (issue 51 item 1); the
 // classifier's training accuracy and the log-odds reading are shown; checks
 // of the file are labelled as the owner's only.
 func TestEstimateMessages(t *testing.T) {
@@ -158,9 +181,11 @@ func TestEstimateMessages(t *testing.T) {
 	}
 	csv := strings.Join(lines, "\n") + "\n"
 	p.setValue("est-csv", csv)
+	p.featureBoxes(5)
+	p.chooseTarget("species")
 	p.waitJS(`document.getElementById("est-positive") !== null`, 5*time.Second)
 	if got := p.value("est-loss") + " " + p.value("est-target"); got != "logistic species" {
-		t.Errorf("task and target %q, want logistic on the text column species", got)
+		t.Errorf("task and target %q, want logistic suggested for the text column species", got)
 	}
 	p.confirmTask()
 	if s := p.text("#est-csv-check"); !strings.Contains(s, `row 5 has "n/k"`) || !strings.Contains(s, "shown only to you") {
@@ -185,6 +210,10 @@ func TestEstimateMessages(t *testing.T) {
 	if s := p.text("#est-csv-err"); !strings.Contains(s, `row 5, column "lab_code"`) {
 		t.Fatalf("bad cell message %q", s)
 	}
+	if f := eval[string](p, `document.activeElement.id`); f != "est-csv" {
+		t.Errorf("focus after the bad cell's refusal: %q, want the CSV box", f)
+	}
+	p.ledgerReleases(0)
 	p.checkFeatures("sepal_length", "sepal_width", "petal_length")
 	if s := p.text("#est-csv-err"); s != "" {
 		t.Errorf("the bad cell's message stays after its column was unticked: %q", s)
@@ -212,21 +241,31 @@ func TestEstimateMessages(t *testing.T) {
 		t.Errorf("summary lacks the log-odds reading: %q", s)
 	}
 	p.shot("#estimate", "estimate-messages")
-	// Missing cells: the message goes when the rows are dropped.
+	// A missing cell (issue 51 item 1): no message, no "drop rows" checkbox;
+	// the run keeps every row, fills the cell with its range's middle and
+	// says so to the owner; the column offers a 0/1 "was missing" column.
 	na := strings.Split(csv, "\n")
 	f := strings.Split(na[3], ",")
 	f[2] = "NA" // sepal_width of data row 3
 	na[3] = strings.Join(f, ",")
 	withNA := strings.Join(na, "\n")
 	p.setValue("est-csv", withNA)
-	p.waitJS(`document.querySelectorAll("#est-features input").length > 0`, 5*time.Second)
-	p.clickRun()
-	if s := p.text("#est-csv-err"); !strings.Contains(s, "missing") {
-		t.Fatalf("missing-cells message %q", s)
+	p.waitJS(`document.getElementById("est-ind-1") !== null`, 10*time.Second)
+	if s := p.text("label[for=est-ind-1]"); !strings.Contains(s, "“sepal_width missing”") || !strings.Contains(s, "1 cell of sepal_width empty") {
+		t.Errorf("the missing cell's column offered: %q", s)
 	}
-	p.click("est-drop")
-	if s := p.text("#est-csv-err"); s != "" {
-		t.Errorf("the missing-cells message stays after ticking “drop rows”: %q", s)
+	if n := eval[int](p, `document.querySelectorAll("#est-drop").length`); n != 0 {
+		t.Error("the “drop rows with missing cells” checkbox is still there")
+	}
+	p.clickRun()
+	if s := p.errorsShown(); s != "" || p.text("#est-status") != "Done." {
+		t.Fatalf("run with a missing cell: status %q, messages %s", p.text("#est-status"), s)
+	}
+	if s := p.text("#est-data-note"); !strings.Contains(s, "25 rows used") {
+		t.Errorf("data note %q: want every one of the 25 rows", s)
+	}
+	if s := p.text("#est-diagnostics"); !strings.Contains(s, "1 empty cell filled with the middle of its column's declared range") {
+		t.Errorf("diagnostics %q", s)
 	}
 	p.noConsoleErrors()
 }
@@ -248,12 +287,12 @@ func TestEstimateFileChecks(t *testing.T) {
 		t.Errorf("iris header message %q", s)
 	}
 	p.setValue("est-header", "absent")
-	p.waitJS(`document.querySelectorAll("#est-features input").length === 4`, 5*time.Second)
+	p.featureBoxes(5) // no target chosen: every column offered (issue 53 item 1)
 	if s := p.text("#est-csv-err"); s != "" {
 		t.Errorf("the header message stays after the header was declared: %q", s)
 	}
-	if got := p.value("est-target"); got != "c5" {
-		t.Errorf("target %q, want c5", got)
+	if got := eval[string](p, `[...document.getElementById("est-target").options].map(o => o.value).join()`); got != ",c1,c2,c3,c4,c5" {
+		t.Errorf("target choices %q, want none chosen and c1 … c5 offered", got)
 	}
 	wine := "178,13,class_0,class_1,class_2\n" + strings.Repeat("14.23,1.71,2.43,15.6,127,2.8,3.06,.28,2.29,5.64,1.04,3.92,1065,0\n", 4)
 	p.setValue("est-header", "present")
@@ -265,6 +304,7 @@ func TestEstimateFileChecks(t *testing.T) {
 	if n := eval[int](p, `document.querySelectorAll("#est-csv-check li.blocking").length`); n != 1 {
 		t.Errorf("%d blocking items for the wine header, want 1", n)
 	}
+	p.chooseTarget(eval[string](p, `[...document.getElementById("est-target").options].at(-1).value`)) // the last column, as the page once chose
 	p.confirmTask()
 	p.clickRun()
 	if s := p.text("#est-csv-err"); !strings.Contains(s, "row 1") {
@@ -293,15 +333,15 @@ func TestEstimateTargetsAnyColumn(t *testing.T) {
 	p.setValue("est-csv", b.String())
 	p.waitJS(`document.getElementById("est-target").options.length > 0 && document.querySelectorAll("#est-features input").length > 0`, 5*time.Second)
 	opts := eval[[]string](p, `[...document.getElementById("est-target").options].map(o => o.value)`)
-	if strings.Join(opts, ",") != "age,diag,status,death" {
-		t.Errorf("target choices after the load %v, want every column", opts)
+	if strings.Join(opts, ",") != ",age,diag,status,death" {
+		t.Errorf("target choices after the load %v, want none chosen (issue 53 item 1) and every column", opts)
 	}
 	p.setValue("est-loss", "smooth-quantile") // the user's own regression
-	p.setValue("est-target", "age")
+	p.chooseTarget("age")
 	if l := p.value("est-loss"); l != "smooth-quantile" {
 		t.Errorf("a numeric target changed the user's task to %q", l)
 	}
-	p.setValue("est-target", "status")
+	p.chooseTarget("status")
 	if l := p.value("est-loss"); l != "logistic" {
 		t.Errorf("a text target with a regression chosen: task %q, want the classifier it suggests", l)
 	}
@@ -316,5 +356,9 @@ func TestEstimateTargetsAnyColumn(t *testing.T) {
 	if s := p.text("#est-err"); !strings.HasPrefix(s, "Check the task first") || !strings.Contains(s, "Nothing was spent") {
 		t.Errorf("the suggested task was not confirmed first: %q", s)
 	}
+	if f := eval[string](p, `document.activeElement.id`); f != "est-loss" {
+		t.Errorf("focus after the task question: %q, want est-loss", f)
+	}
+	p.ledgerReleases(0)
 	p.noConsoleErrors()
 }

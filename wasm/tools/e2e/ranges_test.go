@@ -28,7 +28,8 @@ func rangesCSV() string {
 // inputs marked "found privately", shows the table privately and runs the
 // model (a second release); a second Run does not pay for the ranges again;
 // the statement and the export say which ranges were private and what they
-// cost; a typed range wins over a found one.
+// cost; a typed range wins over a found one, and the range then reads
+// "found privately, then edited by you" (issue 51 item 4).
 func TestFindRangesPrivately(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
@@ -85,13 +86,21 @@ func TestFindRangesPrivately(t *testing.T) {
 	p.runEstimate()
 	p.ledgerReleases(3)
 
-	// A typed range wins: age's mark goes, and the statement names income only.
+	// A typed range wins, and an edited found range keeps its release
+	// (issue 51 item 4): age's note says it was edited, and so does the
+	// statement; nothing is found again.
 	p.setValue("est-lo-0", "18")
 	p.setValue("est-hi-0", "100")
+	if s := p.text(`#est-ranges [data-private="age"]`); s != "— found privately (ε = 1), then edited by you" {
+		t.Errorf("age's note after editing it: %q", s)
+	}
 	p.runEstimate()
 	p.ledgerReleases(4)
-	if s := p.text("#est-statement"); !strings.Contains(s, "The ranges of income were found privately") {
+	if s := p.text("#est-statement"); !strings.Contains(s, "The ranges of age, income were found privately (age then edited by you) by a separate (ε = 1") {
 		t.Errorf("statement after typing age's range: %q", s)
+	}
+	if s := p.text("#est-declared"); !strings.Contains(s, "age [18, 100]") {
+		t.Errorf("the typed range did not win: %q", s)
 	}
 	p.noConsoleErrors()
 }
@@ -307,8 +316,7 @@ func TestFindRangesNarrow(t *testing.T) {
 // rows with private ranges. The estimator select shows what ran.
 func TestSmallTableEstimator(t *testing.T) {
 	p := smallTablePage(t, "logistic")
-	p.waitJS(`document.getElementById("est-target").options.length === 5`, 5*time.Second)
-	p.setValue("est-target", "flag")
+	p.chooseTarget("flag")
 	p.waitJS(`document.getElementById("est-positive") !== null`, 5*time.Second)
 	p.setValue("est-positive", "1")
 	p.runEstimate() // the blank ranges are found privately first

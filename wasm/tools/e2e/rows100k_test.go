@@ -25,8 +25,8 @@ const rows100kCSV = `(() => {
 	window.rowsCSV = out.join("\n") + "\n"; window.rowsCSV.charCodeAt(1e6); return true })()`
 
 // TestEstimate100kRows (issue 43 item 5): a new user pastes a 100,000-row
-// CSV (about 5 MB), leaves every range blank and presses Run. The suggested
-// task is confirmed by the first press (nothing spent), the time estimate may
+// CSV (about 5 MB), chooses the target, leaves every range blank and presses
+// Run. The suggested task is confirmed by the first press (nothing spent), the time estimate may
 // ask for one more; then the private ranges and the model (the recommended
 // estimator, DP-GD, at this n) come from one confirmed Run, with a progress
 // bar and an "about N s left" status on the way. The test asserts that the
@@ -43,9 +43,11 @@ func TestEstimate100kRows(t *testing.T) {
 		t.Fatalf("the table is %.1f MB, want about 5", mb)
 	}
 	p.paste("est-csv", "rowsCSV")
-	p.waitJS(`[...document.querySelectorAll("#est-features input")].map(c => c.value).join() === "x1,x2,x3,x4,x5,x6,x7,x8"`, 3*time.Minute)
-	if got := p.value("est-target"); got != "label" {
-		t.Fatalf("target %q, want label", got)
+	// No target yet (issue 53 item 1): every column is offered; the person chooses label.
+	p.waitJS(`[...document.querySelectorAll("#est-features input")].map(c => c.value).join() === "x1,x2,x3,x4,x5,x6,x7,x8,label"`, 3*time.Minute)
+	p.chooseTarget("label")
+	if got := p.value("est-loss"); got != "logistic" {
+		t.Fatalf("task %q suggested for a 0/1 label, want logistic", got)
 	}
 	p.waitJS(`document.getElementById("est-positive") !== null`, 10*time.Second)
 	p.setValue("est-positive", "1") // which label is +1 is the user's to say

@@ -28,9 +28,10 @@ func TestEstimateWork(t *testing.T) {
 		for (let i = 0; i < 100000; i++) { const a = Math.sin(1.3*i), b = Math.cos(0.7*i), c = Math.sin(0.37*i + 1);
 			rows.push(a.toFixed(3) + "," + b.toFixed(3) + "," + c.toFixed(3) + "," + (a + b - c > 0 ? "yes" : "no")); }
 		e.value = rows.join("\n") + "\n"; e.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)
-	p.waitJS(`document.querySelectorAll("#est-features input").length === 3`, 30*time.Second)
+	p.waitJS(`document.querySelectorAll("#est-features input").length === 4`, 60*time.Second) // no target yet: every column (issue 53 item 1)
+	p.chooseTarget("label")
 	if got := p.value("est-loss"); got != "logistic" {
-		t.Fatalf("task %q, want logistic for a yes/no target", got)
+		t.Fatalf("task %q, want logistic suggested for a yes/no target", got)
 	}
 	p.setValue("est-loss", "logistic")         // the owner's own choice: no confirming press of Run (issue 30)
 	p.setValue("est-estimator", "exponential") // Algorithm 1, whose passes the limits are about (DP-GD is the default since issue 29)
@@ -49,9 +50,14 @@ func TestEstimateWork(t *testing.T) {
 	p.click("est-run")
 	p.waitJS(`document.getElementById("est-err").textContent !== ""`, 60*time.Second)
 	t.Logf("refusal: %s", p.text("#est-err"))
-	if s := p.text("#est-err"); !strings.Contains(s, "would take about") || !strings.Contains(s, "sample the rows down to about") ||
-		!strings.Contains(s, "passes over") {
+	// It says what the form can change (issue 53 item 7): DP-GD, or a
+	// smaller ε; never "sample the rows down", which the page has no control for.
+	if s := p.text("#est-err"); !strings.Contains(s, "would take about") || !strings.Contains(s, "choose the DP-GD estimator") ||
+		!strings.Contains(s, "lower ε") || !strings.Contains(s, "would fit") || !strings.Contains(s, "passes over") || strings.Contains(s, "sample the rows down") {
 		t.Errorf("refusal: %q", s)
+	}
+	if f := eval[string](p, `document.activeElement.id`); f != "est-run" {
+		t.Errorf("focus after the too-long refusal: %q, want est-run", f)
 	}
 	if s := p.text("#est-status"); strings.HasPrefix(s, "Sampling") {
 		t.Errorf("a refused run started: %q", s)
@@ -70,8 +76,12 @@ func TestEstimateWork(t *testing.T) {
 	p.click("est-run")
 	p.waitJS(`document.getElementById("est-work").textContent.includes("Press Run again")`, 60*time.Second)
 	t.Logf("ε = %s: %s", epsFor(600), p.text("#est-work"))
-	if s := p.text("#est-work"); !strings.Contains(s, "min") || !strings.Contains(s, "Without fixed work") {
+	if s := p.text("#est-work"); !strings.Contains(s, "min") || !strings.Contains(s, "Without fixed work") || !strings.Contains(s, "choose the DP-GD estimator") ||
+		strings.Contains(s, "sample the rows down") {
 		t.Errorf("long-run warning: %q", s)
+	}
+	if f := eval[string](p, `document.activeElement.id`); f != "est-run" {
+		t.Errorf("focus after the long-run question: %q, want est-run", f)
 	}
 	// No run has measured the workers yet: the estimate says how it counts them (issue 29 item 5).
 	if w := p.value("est-workers"); w != "1" && !strings.Contains(p.text("#est-work"), "workers (counted at 1.6× one until a run measures them)") {

@@ -7,37 +7,39 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"sort"
 
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/domain"
-	"github.com/dpsample/dpsample/core/rng"
 	"github.com/dpsample/dpsample/wasm/tools/internal/study"
 )
 
-// The private ranges study (issues 28 and 40): core/domain's constants and
-// the page's default budget for "find ranges privately" are chosen on the
-// development half of the utility study (StudyDatasets), never on the
-// evaluation half nor on iris, wine, Pima or R's tables. For every development
-// table (features and the regression target, as the page would describe them),
-// at its full size and subsampled to 250 and 100 rows (a fresh subsample each
-// draw), and every configuration it draws Reps private descriptions (seeded:
-// a study, not a release) at δ = 10⁻⁵ (the page's) and reports:
+// The private ranges study (issues 28, 40 and 52): core/domain's constants
+// and the page's default budget for "find ranges privately" are chosen on
+// the development half of the utility study (StudyDatasets, and the
+// synthetic offset table of synthetic.go), never on the evaluation half nor
+// on iris, wine, Pima or R's tables. For every table (features and the
+// regression target, as the page would describe them), at its full size and
+// subsampled to 250, 200 and 100 rows (a fresh subsample each draw), it draws
+// Reps private descriptions (seeded: a study, not a release) at δ = 10⁻⁵
+// (the page's) and reports, first before (0.6.0's mechanism,
+// domain.Options.Before52) and after (the defaults) at ε = 1, then the
+// defaults' neighbourhood (rangesGrid):
 //
-//   - clamped: the share of a column's values outside [lo, hi] (rows the
-//     range would clamp), averaged over columns and draws, and worst: the
-//     largest of the columns' averages;
-//   - width: the median over columns of (hi − lo) / (max − min) (averaged over
-//     draws), and max width: the largest single draw's ratio;
-//   - levels: for columns of at most 10 distinct values each held by ≥ 10 % of
-//     the rows (0/1 and small-integer columns), the share of draws whose range
-//     holds every level (issue 40 item 2 asks ≥ 0.95);
-//   - median: |F_n(median) − ½|, the private median's error in rank;
+//   - width: the median over columns of (hi − lo)/(max − min), each column's
+//     averaged over draws, and worst: the widest column's;
+//   - clamped: the share of a column's values outside [lo, hi], averaged over
+//     columns and draws, and worst: the largest column's;
+//   - quartiles: the share of column-draws whose three quartiles are all
+//     within a quarter of the spread of the sample's (R's type 7), and
+//     worst: the lowest column's share;
+//   - levels: for columns of at most 10 distinct values each held by ≥ 10 %
+//     of the rows (0/1 and small-integer columns), the share of draws whose
+//     range holds every level (issue 40 item 2 asks ≥ 0.95);
 //   - none: the share of column-draws labelled Resolution "none".
 //
-// go run ./wasm/tools/bench -ranges development prints the table (markdown)
-// on stdout.
+// go run ./wasm/tools/ranges -ranges development prints the tables
+// (markdown) on stdout.
 
 // rangesConfig is one configuration of the study.
 type rangesConfig struct {
@@ -47,34 +49,36 @@ type rangesConfig struct {
 
 func (c rangesConfig) String() string {
 	s := fmt.Sprintf("ε=%g", c.Epsilon)
-	if c.Opt.Share1 != 0 {
-		s += fmt.Sprintf(" share1=%g", c.Opt.Share1)
+	o := c.Opt
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"share1", o.Share1}, {"levels", float64(o.Levels)}, {"ω", o.Level1Share}, {"z_e", o.Empty}, {"hold", o.Hold},
+		{"span", float64(o.Span)}, {"z_c", o.Ambiguous}, {"z_u", o.Placed}, {"margin", float64(o.Margin)}, {"marginFine", float64(o.MarginFine)}} {
+		switch {
+		case f.v == domain.NoMargin && (f.name == "margin" || f.name == "marginFine"):
+			s += fmt.Sprintf(" %s=0", f.name)
+		case f.v != 0:
+			s += fmt.Sprintf(" %s=%g", f.name, f.v)
+		}
 	}
-	if c.Opt.Bins2 != 0 {
-		s += fmt.Sprintf(" bins2=%d", c.Opt.Bins2)
-	}
-	if c.Opt.Margin != 0 {
-		s += fmt.Sprintf(" margin=%d", max(c.Opt.Margin, 0))
-	}
-	if c.Opt.Grow != 0 {
-		s += fmt.Sprintf(" grow=%g", c.Opt.Grow)
-	}
-	if c.Opt.Trim != 0 {
-		s += fmt.Sprintf(" trim=%g", max(c.Opt.Trim, 0))
+	if o.Before52 {
+		s += " (0.6.0)"
 	}
 	return s
 }
 
-// rangesGrid is what the study tries: the budget at the defaults, then each
-// constant around its default at ε = 1.
+// rangesGrid is what the study tries beside the defaults at ε = 1: the
+// budget, and each of the tree's constants around its default.
 func rangesGrid() []rangesConfig {
 	var g []rangesConfig
 	for _, e := range []float64{0.5, 1, 2} {
 		g = append(g, rangesConfig{Epsilon: e})
 	}
 	for _, o := range []domain.Options{
-		{Share1: 0.3}, {Share1: 0.7}, {Bins2: 8}, {Bins2: 32}, {Margin: domain.NoMargin}, {Margin: 2},
-		{Grow: 1.5}, {Grow: 2.5}, {Trim: 1.5}, {Trim: 2.5}, {Trim: domain.NoTrim},
+		{Levels: 1}, {Levels: 3}, {Levels: 4}, {Share1: 0.5}, {Level1Share: 0.35}, {Level1Share: 0.65},
+		{Empty: 1.5}, {Empty: 2.5}, {Hold: 0.1}, {Hold: 0.2}, {Span: 2}, {Span: 4},
+		{Ambiguous: 0.5}, {Ambiguous: 1.5}, {Placed: 2}, {Placed: 3}, {MarginFine: 1}, {MarginFine: 3},
 	} {
 		g = append(g, rangesConfig{Epsilon: 1, Opt: o})
 	}
@@ -82,7 +86,7 @@ func rangesGrid() []rangesConfig {
 }
 
 // rangesSizes are the table sizes the study describes: 0 is the full table.
-var rangesSizes = []int{0, 250, 100}
+var rangesSizes = []int{0, 250, 200, 100}
 
 // rangesTable is one table as the page would describe it: its numeric columns
 // (features, and the target of a regression) and their declared ranges.
@@ -94,7 +98,7 @@ type rangesTable struct {
 }
 
 func loadRangesTable(root string, s study.StudyDataset) (rangesTable, error) {
-	text, err := os.ReadFile(s.Path(root))
+	text, err := tableText(root, s)
 	if err != nil {
 		return rangesTable{}, err
 	}
@@ -102,7 +106,7 @@ func loadRangesTable(root string, s study.StudyDataset) (rangesTable, error) {
 	if s.Task == study.TaskClassification {
 		opt.Target, opt.TargetType, opt.Positive = s.Target, dataset.TargetLabel, s.Positive
 	}
-	t, err := dataset.Parse(string(text), opt)
+	t, err := dataset.Parse(text, opt)
 	if err != nil {
 		return rangesTable{}, err
 	}
@@ -118,12 +122,6 @@ func loadRangesTable(root string, s study.StudyDataset) (rangesTable, error) {
 		rt.declared = append(rt.declared, r)
 	}
 	return rt, nil
-}
-
-// rangesScore is one configuration's figures on one table at one size.
-type rangesScore struct {
-	clamped, worst, width, maxWidth, median, none float64
-	levels                                        float64 // NaN when the table has no level column
 }
 
 // levelColumn returns the distinct values of v (sorted) when there are at
@@ -164,86 +162,10 @@ func subsample(x [][]float64, m int, r *rand.Rand) [][]float64 {
 	return out
 }
 
-func scoreRanges(t rangesTable, c rangesConfig, size, reps int) (rangesScore, error) {
-	d := len(t.x[0])
-	colClamped := make([]float64, d)
-	colWidth := make([]float64, d)
-	var s rangesScore
-	levelOK, levelN := 0, 0
-	pick := rng.Seeded(uint64(size) + 1000)
-	for rep := 0; rep < reps; rep++ {
-		x := subsample(t.x, size, pick)
-		n := len(x)
-		p, err := domain.NewPlanWith(n, d, c.Epsilon, 1e-5, c.Opt)
-		if err != nil {
-			return rangesScore{}, err
-		}
-		seed := uint64(rep + 1)
-		res, err := domain.Describe(x, p, &seed)
-		if err != nil {
-			return rangesScore{}, err
-		}
-		for j, col := range res.Columns {
-			v := make([]float64, n)
-			for i := range x {
-				v[i] = x[i][j]
-			}
-			sort.Float64s(v)
-			out := 0
-			for _, y := range v {
-				if y < col.Lo || y > col.Hi {
-					out++
-				}
-			}
-			colClamped[j] += float64(out) / float64(n)
-			span := v[n-1] - v[0]
-			if span == 0 {
-				span = math.Max(math.Abs(v[0]), 1)
-			}
-			wr := (col.Hi - col.Lo) / span
-			colWidth[j] += wr
-			s.maxWidth = math.Max(s.maxWidth, wr)
-			rank := float64(sort.SearchFloat64s(v, col.Median)) / float64(n)
-			s.median += math.Abs(rank - 0.5)
-			if col.Resolution == domain.ResolutionNone {
-				s.none++
-			}
-			if lv := levelColumn(v); lv != nil {
-				levelN++
-				if col.Lo <= lv[0] && lv[len(lv)-1] <= col.Hi {
-					levelOK++
-				}
-			}
-		}
-	}
-	k := float64(reps)
-	widths := make([]float64, d)
-	for j := range colClamped {
-		colClamped[j] /= k
-		s.clamped += colClamped[j] / float64(d)
-		s.worst = math.Max(s.worst, colClamped[j])
-		widths[j] = colWidth[j] / k
-	}
-	sort.Float64s(widths)
-	s.width = widths[d/2]
-	if d%2 == 0 {
-		s.width = (widths[d/2-1] + widths[d/2]) / 2
-	}
-	s.median /= k * float64(d)
-	s.none /= k * float64(d)
-	s.levels = math.NaN()
-	if levelN > 0 {
-		s.levels = float64(levelOK) / float64(levelN)
-	}
-	return s, nil
-}
-
-// runRangesStudy writes the study's table for one half.
+// runRangesStudy writes the study's tables for one half.
 func runRangesStudy(root, half string, reps int, w io.Writer) error {
-	fmt.Fprintf(w, "Private ranges (core/domain) on the %s half: %d seeded draws per table, size and configuration (a fresh subsample each draw); δ = 1e-5.\n\n", half, reps)
-	fmt.Fprintln(w, "| table | n | d | declared width | config | clamped | worst column | width (median) | max width | levels kept | median rank err | none |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, s := range study.StudyDatasets {
+	var tables []rangesTable
+	for _, s := range studyTables() {
 		if s.Half != half {
 			continue
 		}
@@ -251,37 +173,76 @@ func runRangesStudy(root, half string, reps int, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		dw, dn := 0.0, 0
-		for j, r := range t.declared {
-			if math.IsNaN(r.Lo) {
-				continue
+		tables = append(tables, t)
+	}
+	fmt.Fprintf(w, "Private ranges (core/domain) on the %s half: %d seeded draws per table, size and configuration (a fresh subsample each draw); δ = 1e-5. Widths are (hi − lo)/(max − min), the median column's and the widest column's (each column's averaged over draws); clamped is the share of values outside [lo, hi] (mean over columns, and the worst column's); quartiles is the share of column-draws whose three quartiles are within a quarter of the spread of the sample's (mean over columns, and the worst column's).\n\n", half, reps)
+	fmt.Fprintln(w, "## Before (0.6.0) and after, at ε = 1")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| table | n | d | stage 2 | width before | width after | worst before | worst after | clamped before | clamped after | worst clamped before | worst clamped after | quartiles before | quartiles after | worst q before | worst q after | levels before | levels after | none after |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, t := range tables {
+		for _, size := range rangesSizes {
+			n := len(t.x)
+			if size != 0 {
+				n = min(size, n)
 			}
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, row := range t.x {
-				lo, hi = math.Min(lo, row[j]), math.Max(hi, row[j])
+			before, err := scoreColumns(t, 1, domain.Options{Before52: true}, size, reps)
+			if err != nil {
+				return err
 			}
-			if hi > lo {
-				dw += (r.Hi - r.Lo) / (hi - lo)
-				dn++
+			after, err := scoreColumns(t, 1, domain.Options{}, size, reps)
+			if err != nil {
+				return err
 			}
+			b, a := summarize(before), summarize(after)
+			p, err := domain.NewPlan(n, len(t.x[0]), 1, 1e-5)
+			if err != nil {
+				return err
+			}
+			stage := "—"
+			switch {
+			case p.Stages == 2 && p.Levels > 1:
+				stage = fmt.Sprintf("tree, %d levels", p.Levels)
+			case p.Stages == 2:
+				stage = "one level"
+			}
+			fmt.Fprintf(w, "| %s | %d | %d | %s | %s | %s | %s | %s | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %s | %s | %.2f |\n", t.key, n, len(t.x[0]), stage,
+				num(b.width), num(a.width), num(b.worstWidth), num(a.worstWidth), b.clamped, a.clamped, b.worstClamped, a.worstClamped,
+				b.qOK, a.qOK, b.worstQOK, a.worstQOK, lv(b.levels), lv(a.levels), a.none)
 		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "## The defaults' neighbourhood")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| table | n | config | width | worst | clamped | worst clamped | quartiles | worst q | levels | none |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, t := range tables {
 		for _, size := range rangesSizes {
 			n := len(t.x)
 			if size != 0 {
 				n = min(size, n)
 			}
 			for _, c := range rangesGrid() {
-				sc, err := scoreRanges(t, c, size, reps)
+				cs, err := scoreColumns(t, c.Epsilon, c.Opt, size, reps)
 				if err != nil {
 					return err
 				}
-				lv := "—"
-				if !math.IsNaN(sc.levels) {
-					lv = fmt.Sprintf("%.2f", sc.levels)
-				}
-				fmt.Fprintf(w, "| %s | %d | %d | %.2f | %s | %.3f | %.3f | %.2f | %.3g | %s | %.3f | %.2f |\n", t.key, n, len(t.x[0]), dw/float64(max(dn, 1)), c, sc.clamped, sc.worst, sc.width, sc.maxWidth, lv, sc.median, sc.none)
+				s := summarize(cs)
+				fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %.3f | %.3f | %.2f | %.2f | %s | %.2f |\n", t.key, n, c, num(s.width), num(s.worstWidth), s.clamped, s.worstClamped, s.qOK, s.worstQOK, lv(s.levels), s.none)
 			}
 		}
 	}
 	return nil
+}
+
+// num formats a width: 3 significant digits.
+func num(v float64) string { return fmt.Sprintf("%.3g", v) }
+
+// lv formats a share of draws keeping every level ("—" for a table with no
+// level column).
+func lv(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", v)
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/dpsample/dpsample/core/dataset"
@@ -16,19 +15,21 @@ import (
 	"github.com/dpsample/dpsample/wasm/tools/internal/utility"
 )
 
-// The downstream check of issue 40: what private ranges cost a model, and
-// which estimator suits a small table. For every development table, at its
-// full size and with the training part subsampled to 250 and 100 rows, and
-// for Splits public 80/20 splits, the features (and a regression target) are
-// scaled to [−1, 1] by either the declared ranges or the ranges describe
-// finds on the training rows (ε = 1, δ = 10⁻⁵, seeded: a study), and DP-GD
-// and Algorithm 1 (the exponential mechanism) are run at ε = 1 with the
-// study's first loss of the task and the page's radius rule (C·clip = 4 for
-// classification, 2 for regression); the test metric is averaged over the
-// splits (accuracy, or MAE in the target's units). The ranges release is a
-// further ε = 1 on the page; here only the model's accuracy is compared.
+// The downstream check of issues 40 and 52: what private ranges cost a
+// model, and which estimator suits a small table. For every development
+// table, at its full size and with the training part subsampled to 250 and
+// 100 rows, and for Splits public 80/20 splits, the features (and a
+// regression target) are scaled to [−1, 1] by either the declared ranges or
+// the ranges describe finds on the training rows (ε = 1, δ = 10⁻⁵, seeded: a
+// study) — with 0.6.0's mechanism (domain.Options.Before52) and with the
+// defaults — and DP-GD and Algorithm 1 (the exponential mechanism) are run
+// at ε = 1 with the study's first loss of the task and the page's radius
+// rule (C·clip = 4 for classification, 2 for regression); the test metric
+// is averaged over the splits (accuracy, or MAE in the target's units). The
+// ranges release is a further ε = 1 on the page; here only the model's
+// accuracy is compared.
 //
-// go run ./wasm/tools/bench -ranges-model development prints the table.
+// go run ./wasm/tools/ranges -ranges-model development prints the table.
 
 // rangesModelSizes are the training sizes: 0 is the whole training part.
 var rangesModelSizes = []int{0, 250, 100}
@@ -74,16 +75,16 @@ func scaledSplit(raw study.Split, rs []dataset.Range, target *dataset.Range, int
 }
 
 // runRangesModel writes the downstream table for one half.
-func runRangesModel(root, half string, splits int, w io.Writer) error {
+func runRangesModel(root, half string, splits int, dopt domain.Options, w io.Writer) error {
 	o := study.DefaultStudyOptions()
-	fmt.Fprintf(w, "Models on private vs declared ranges (issue 40), %s half: %d splits; DP-GD and Algorithm 1 at ε = 1, δ = 1e-5; ranges found at ε = 1 on the training rows.\n\n", half, splits)
+	fmt.Fprintf(w, "Models on private vs declared ranges (issues 40 and 52), %s half: %d splits; DP-GD and Algorithm 1 at ε = 1, δ = 1e-5; ranges found at ε = 1 on the training rows, by 0.6.0's mechanism (private 0.6.0) and by the defaults (private).\n\n", half, splits)
 	fmt.Fprintln(w, "| table | task | n train | ranges | clamped | DP-GD | Algorithm 1 | non-private |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
-	for _, ds := range study.StudyDatasets {
+	for _, ds := range studyTables() {
 		if ds.Half != half {
 			continue
 		}
-		text, err := os.ReadFile(ds.Path(root))
+		text, err := tableText(root, ds)
 		if err != nil {
 			return err
 		}
@@ -91,7 +92,7 @@ func runRangesModel(root, half string, splits int, w io.Writer) error {
 		if ds.Task == study.TaskClassification {
 			opt.TargetType, opt.Positive = dataset.TargetLabel, ds.Positive
 		}
-		t, err := dataset.Parse(string(text), opt)
+		t, err := dataset.Parse(text, opt)
 		if err != nil {
 			return err
 		}
@@ -108,7 +109,11 @@ func runRangesModel(root, half string, splits int, w io.Writer) error {
 		}
 		for _, size := range rangesModelSizes {
 			type acc struct{ clamped, dpgd, exp, np float64 }
-			sums := map[string]*acc{"declared": {}, "private": {}}
+			kinds := []string{"declared", "private 0.6.0", "private"}
+			sums := map[string]*acc{}
+			for _, k := range kinds {
+				sums[k] = &acc{}
+			}
 			nTr := 0
 			for sp := 0; sp < splits; sp++ {
 				raw := study.MakeSplit(t.X, t.Y, study.SplitSeed(ds.Key, sp), false)
@@ -116,7 +121,7 @@ func runRangesModel(root, half string, splits int, w io.Writer) error {
 					raw.XTr, raw.YTr = raw.XTr[:size], raw.YTr[:size]
 				}
 				nTr = len(raw.XTr)
-				for _, which := range []string{"declared", "private"} {
+				for _, which := range kinds {
 					rs := make([]dataset.Range, len(t.Columns))
 					var target *dataset.Range
 					if which == "declared" {
@@ -135,7 +140,11 @@ func runRangesModel(root, half string, splits int, w io.Writer) error {
 								x[i] = append(slices.Clone(row), raw.YTr[i])
 							}
 						}
-						p, err := domain.NewPlan(len(x), len(x[0]), 1, 1e-5)
+						o := dopt
+						if which == "private 0.6.0" {
+							o = domain.Options{Before52: true}
+						}
+						p, err := domain.NewPlanWith(len(x), len(x[0]), 1, 1e-5, o)
 						if err != nil {
 							return err
 						}
@@ -163,7 +172,7 @@ func runRangesModel(root, half string, splits int, w io.Writer) error {
 					a := sums[which]
 					a.clamped += clamped
 					for _, m := range []string{utility.MethodDPGD, utility.MethodExponential, utility.MethodNonPrivate} {
-						run, err := task.Run(context.Background(), m, 1, 1e-5, study.RunSeed("ranges-model-run", ds.Key, sp, size, which, m))
+						run, err := task.Run(context.Background(), m, 1, 1e-5, study.RunSeed("ranges-model-run", ds.Key, sp, size, seedLabel(which), m))
 						if err != nil {
 							return err
 						}
@@ -179,11 +188,21 @@ func runRangesModel(root, half string, splits int, w io.Writer) error {
 				}
 			}
 			f := float64(splits)
-			for _, which := range []string{"declared", "private"} {
+			for _, which := range kinds {
 				a := sums[which]
 				fmt.Fprintf(w, "| %s | %s | %d | %s | %.3f | %.3f | %.3f | %.3f |\n", ds.Key, ds.Task, nTr, which, a.clamped/f, a.dpgd/f, a.exp/f, a.np/f)
 			}
 		}
 	}
 	return nil
+}
+
+// seedLabel is the label a kind of ranges seeds its runs with: both
+// private kinds share the runs' noise ("private", as before issue 52), so
+// that the two mechanisms are compared on the same draws.
+func seedLabel(which string) string {
+	if which == "private 0.6.0" {
+		return "private"
+	}
+	return which
 }

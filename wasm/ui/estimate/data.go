@@ -8,53 +8,135 @@ import (
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/form"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/pieces"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 )
 
-// maxSamples is the page's cap on m (the API's is larger; each sample costs privacy).
-const maxSamples = 1000
+// csvSource is the CSV's text as the page holds it: the box's, or a large
+// table held out of the box (hold), with its profile under way and the
+// column detection's debounce.
+type csvSource struct {
+	held     js.Value // a large table held out of the box, as a JS string
+	heldText string   // the same, in Go
+	holdGen  int      // counts holds and unholds (a copy under way is dropped when another starts)
+	loadErr  string   // the text's own error (too large), kept in the CSV box until the text changes
+	lastText string   // the text the columns were read from
+	timer    js.Value // debounce of the column detection
+	timerFn  js.Func  // its callback
+	prof     profiling
+}
 
 func tooLarge(n int) error {
 	return &checks.Error{Field: "the CSV text", Rule: fmt.Sprintf("at most %d MB (paste or drop a smaller file, e.g. a sample of the rows)", maxPasteBytes>>20),
 		Got: fmt.Sprintf("%.1f MB", float64(n)/(1<<20))}
 }
 
+// wireText wires the CSV box: typing, pasting (a paste over the cap is
+// refused before it lands; a large one is held out of the box), a chosen
+// file and a dropped one.
+func (v *estimateView) wireText(file kit.Elem) {
+	e := &v.el
+	kit.On(e.csvText, "input", false, func(kit.Event) { v.textEdited() })
+	kit.On(e.csvText, "paste", false, func(ev kit.Event) {
+		cd := ev.Underlying().Get("clipboardData")
+		if !cd.Truthy() {
+			return
+		}
+		t := cd.Call("getData", "text")
+		switch n := pieces.StrLen(t); {
+		case n > maxPasteBytes:
+			ev.PreventDefault()
+			v.stopProfile()
+			v.csv.loadErr = tooLarge(n).Error() // the text's own error: it stays until the text changes
+			v.dispatch(form.TextChanged{Loaded: false, Err: v.csv.loadErr})
+		case n >= kit.AsyncProfileBytes:
+			// Held by the page, never laid out in the box.
+			ev.PreventDefault()
+			v.cancelColumnsTimer()
+			go v.hold(t, "pasted")
+		}
+	})
+	kit.On(file, "change", false, func(kit.Event) {
+		if files := file.Underlying().Get("files"); files.Length() > 0 {
+			v.readFile(files.Index(0))
+		}
+	})
+	kit.On(e.csvBox, "dragover", false, func(ev kit.Event) { ev.PreventDefault(); e.csvBox.Class().Add("dragging") })
+	kit.On(e.csvBox, "dragleave", false, func(kit.Event) { e.csvBox.Class().Remove("dragging") })
+	kit.On(e.csvBox, "drop", false, func(ev kit.Event) {
+		ev.PreventDefault()
+		e.csvBox.Class().Remove("dragging")
+		if files := ev.Underlying().Get("dataTransfer").Get("files"); files.Length() > 0 {
+			v.readFile(files.Index(0))
+		}
+	})
+}
+
 // textEdited debounces the column detection of a typed or pasted CSV: the
 // columns are read 250 ms after the last edit, and never from text over the
 // cap (whose length is read without copying the text into Go).
 func (v *estimateView) textEdited() {
-	kit.MarkStale(v.out, v.id, "the CSV text changed")
+	kit.MarkStale(v.el.out, v.id, "the CSV text changed")
 	v.cancelColumnsTimer()
-	n := v.csvText.Underlying().Get("textLength").Int()
+	n := v.el.csvText.Underlying().Get("textLength").Int()
 	if n > maxPasteBytes {
 		v.stopProfile()
-		v.loadErr = tooLarge(n).Error() // the text's own error: it stays until the text changes
-		v.csvErr.SetTextContent(v.loadErr)
+		v.csv.loadErr = tooLarge(n).Error()
+		v.dispatch(form.TextChanged{Loaded: false, Err: v.csv.loadErr})
 		return
 	}
 	if n >= kit.AsyncProfileBytes { // landed in the box (not through the paste handler): taken out of it
-		go v.hold(v.csvText.Underlying().Get("value"), "the text in the box")
+		go v.hold(v.el.csvText.Underlying().Get("value"), "the text in the box")
 		return
 	}
 	if n > 0 {
 		v.unhold() // the box's text is the table now
 	}
-	v.colFunc = js.FuncOf(func(js.Value, []js.Value) any {
+	v.csv.timerFn = js.FuncOf(func(js.Value, []js.Value) any {
 		v.cancelColumnsTimer()
 		v.columnsChanged()
 		return nil
 	})
-	v.colTimer = js.Global().Call("setTimeout", v.colFunc, 250)
+	v.csv.timer = js.Global().Call("setTimeout", v.csv.timerFn, 250)
 }
 
 // cancelColumnsTimer drops a pending column detection (and its callback).
 func (v *estimateView) cancelColumnsTimer() {
-	if v.colTimer.Truthy() {
-		js.Global().Call("clearTimeout", v.colTimer)
-		v.colTimer = js.Undefined()
-		v.colFunc.Release()
+	if v.csv.timer.Truthy() {
+		js.Global().Call("clearTimeout", v.csv.timer)
+		v.csv.timer = js.Undefined()
+		v.csv.timerFn.Release()
 	}
+}
+
+// flushText reads an edit still inside the debounce now (a press).
+func (v *estimateView) flushText() {
+	if txt, b := v.text(); b == nil && txt != v.csv.lastText {
+		v.cancelColumnsTimer()
+		v.columnsChanged()
+	}
+}
+
+// columnsChanged reads the CSV's text into the form: the text (or its own
+// error), then its profile (here for a short text; in the worker for a
+// large one, which dispatches it when done).
+func (v *estimateView) columnsChanged() {
+	v.cancelColumnsTimer()
+	txt, b := v.text()
+	if b != nil {
+		return
+	}
+	if len(txt) > maxPasteBytes {
+		v.csv.loadErr, txt = tooLarge(len(txt)).Error(), ""
+	}
+	if txt != v.csv.lastText || v.csv.prof.mode != v.el.headerSel.Value() {
+		v.csv.loadErr = ""
+	}
+	v.csv.lastText = txt
+	v.dispatch(form.TextChanged{Loaded: txt != "", Err: v.csv.loadErr})
+	v.ledger.TableChanged(txt)
+	v.readProfile(txt)
 }
 
 // fetch starts the request for the built-in's CSV (from root's base
@@ -109,13 +191,15 @@ func (b *builtin) loaded() bool {
 
 func (v *estimateView) readFile(f js.Value) {
 	if n := f.Get("size").Int(); n > maxPasteBytes {
-		v.csvErr.SetTextContent(tooLarge(n).Error())
+		v.csv.loadErr = tooLarge(n).Error()
+		v.dispatch(form.TextChanged{Loaded: false, Err: v.csv.loadErr})
 		return
 	}
 	go func() {
 		t, err := jsio.Await(f.Call("text")) // read by the browser off the main thread
 		if err != nil {
-			v.csvErr.SetTextContent("Could not read the file: " + err.Error())
+			v.csv.loadErr = "Could not read the file: " + err.Error()
+			v.dispatch(form.TextChanged{Loaded: false, Err: v.csv.loadErr})
 			return
 		}
 		if pieces.StrLen(t) >= kit.AsyncProfileBytes {
@@ -123,8 +207,8 @@ func (v *estimateView) readFile(f js.Value) {
 			return
 		}
 		v.unhold()
-		v.csvText.SetValue(t.String())
-		kit.MarkStale(v.out, v.id, "a new file was loaded")
+		v.el.csvText.SetValue(t.String())
+		kit.MarkStale(v.el.out, v.id, "a new file was loaded")
 		v.columnsChanged()
 	}()
 }
@@ -140,85 +224,68 @@ func (v *estimateView) readFile(f js.Value) {
 // Call it from a goroutine: the text is copied into Go (for Parse at Run and
 // the ledger's fingerprint) a piece at a time.
 func (v *estimateView) hold(t js.Value, what string) {
-	v.holdGen++
-	gen := v.holdGen
-	v.csvText.SetValue("")
+	e := &v.el
+	v.csv.holdGen++
+	gen := v.csv.holdGen
+	e.csvText.SetValue("")
 	v.stopProfile()
 	size := fmt.Sprintf("%.1f MB", float64(pieces.StrLen(t))/(1<<20))
-	v.csvProg.SetTextContent("Reading your file (" + size + ")…")
+	e.csvProg.SetTextContent("Reading your file (" + size + ")…")
 	s := pieces.GoString(t)
-	if gen != v.holdGen {
+	if gen != v.csv.holdGen {
 		return // replaced meanwhile (another paste, or typing in the box)
 	}
-	v.held, v.heldText = t, s
-	v.heldLine.SetTextContent("")
-	kit.AppendAll(v.heldLine, kit.Text("span", "Your table, "+what+" ("+size+"), is loaded; the box does not show a table this large. "))
+	v.csv.held, v.csv.heldText = t, s
+	e.heldLine.SetTextContent("")
+	kit.AppendAll(e.heldLine, kit.Text("span", "Your table, "+what+" ("+size+"), is loaded; the box does not show a table this large. "))
 	rm := kit.Text("button", "Remove it", "type", "button", "class", "secondary", "id", v.id+"-csv-remove")
 	kit.On(rm, "click", false, func(kit.Event) {
 		v.unhold()
-		kit.MarkStale(v.out, v.id, "the table was removed")
+		kit.MarkStale(e.out, v.id, "the table was removed")
 		v.columnsChanged()
-		v.csvText.Focus()
+		e.csvText.Focus()
 	})
-	v.heldLine.AppendChild(rm)
-	kit.Show(v.heldLine, true)
-	v.csvText.SetAttribute("placeholder", "a table of "+size+" is loaded (above); paste or type here to replace it")
-	v.loadErr = ""
-	kit.MarkStale(v.out, v.id, "a new table was loaded")
+	e.heldLine.AppendChild(rm)
+	kit.Show(e.heldLine, true)
+	e.csvText.SetAttribute("placeholder", "a table of "+size+" is loaded (above); paste or type here to replace it")
+	v.csv.loadErr = ""
+	kit.MarkStale(e.out, v.id, "a new table was loaded")
 	v.columnsChanged()
 }
 
 // unhold drops a held table (the box's text, or none, is the table).
 func (v *estimateView) unhold() {
-	v.holdGen++ // a table still being copied is dropped too
+	v.csv.holdGen++ // a table still being copied is dropped too
 	if !v.holding() {
 		return
 	}
-	v.held, v.heldText = js.Undefined(), ""
-	v.heldLine.SetTextContent("")
-	kit.Show(v.heldLine, false)
-	v.csvText.SetAttribute("placeholder", csvPlaceholder)
+	v.csv.held, v.csv.heldText = js.Undefined(), ""
+	v.el.heldLine.SetTextContent("")
+	kit.Show(v.el.heldLine, false)
+	v.el.csvText.SetAttribute("placeholder", csvPlaceholder)
 }
 
-// holding reports whether a large table is held. Not v.held.Truthy(): the
+// holding reports whether a large table is held. Not held.Truthy(): the
 // truthiness of a JS string is read by copying the whole string into Go
 // (syscall/js), a task of 150–400 ms for 10 MB (issue 29 item 4).
-func (v *estimateView) holding() bool { return v.held.Type() == js.TypeString }
+func (v *estimateView) holding() bool { return v.csv.held.Type() == js.TypeString }
 
 // textJS is the CSV table as a JS string (the held one, or the box's),
 // for the worker: never copied through Go.
 func (v *estimateView) textJS() js.Value {
 	if v.holding() {
-		return v.held
+		return v.csv.held
 	}
-	return v.csvText.Underlying().Get("value")
+	return v.el.csvText.Underlying().Get("value")
 }
 
 func (v *estimateView) builtin() *builtin {
 	for _, b := range builtins {
-		if b.Key == v.data.Sel.Value() {
+		if b.Key == v.el.data.Sel.Value() {
 			return b
 		}
 	}
 	return nil
-}
-
-// datasetChanged resets loss, target and features for a newly chosen dataset.
-func (v *estimateView) datasetChanged(user bool) {
-	b := v.builtin()
-	if b == nil {
-		v.csvBox.RemoveAttribute("hidden")
-		if user {
-			v.lossAuto = true // the task chosen for a built-in is not the file's
-			v.taskAsked = false
-		}
-	} else {
-		v.csvBox.SetAttribute("hidden", "")
-		if user || v.lossSel.Sel.Value() == "" || kit.Attr(v.root, "loss", "") == "" {
-			v.lossSel.Sel.SetValue(b.loss.String())
-		}
-	}
-	v.columnsChanged()
 }
 
 // text is the current table: a built-in's or the CSV box's.
@@ -227,7 +294,7 @@ func (v *estimateView) text() (string, *builtin) {
 		return b.text, b
 	}
 	if v.holding() {
-		return v.heldText, nil
+		return v.csv.heldText, nil
 	}
-	return v.csvText.Value(), nil
+	return v.el.csvText.Value(), nil
 }

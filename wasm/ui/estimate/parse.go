@@ -11,6 +11,7 @@ import (
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/pieces"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 )
 
@@ -38,10 +39,10 @@ func (v *estimateView) parseTable(txt string, opt dataset.Options) (*dataset.Tab
 		o.Set("header", "auto")
 	}
 	size := fmt.Sprintf("%.1f MB", float64(len(txt))/(1<<20))
-	v.csvProg.SetTextContent("Reading your table (" + size + ") in the background for this run…")
+	v.el.csvProg.SetTextContent("Reading your table (" + size + ") in the background for this run…")
 	onProgress := js.FuncOf(func(_ js.Value, a []js.Value) any {
 		if len(a) > 0 {
-			v.csvProg.SetTextContent(fmt.Sprintf("Reading your table (%s) in the background for this run: %d %%", size, int(100*a[0].Get("fraction").Float())))
+			v.el.csvProg.SetTextContent(fmt.Sprintf("Reading your table (%s) in the background for this run: %d %%", size, int(100*a[0].Get("fraction").Float())))
 		}
 		return nil
 	})
@@ -49,7 +50,7 @@ func (v *estimateView) parseTable(txt string, opt dataset.Options) (*dataset.Tab
 	run := js.Global().Get("Object").New()
 	run.Set("onProgress", onProgress)
 	res, err := kit.CallRemote("data.parseCSV", v.textJS(), o, run)
-	v.csvProg.SetTextContent("")
+	v.el.csvProg.SetTextContent("")
 	if err != nil {
 		return nil, remoteParseError(err)
 	}
@@ -59,7 +60,7 @@ func (v *estimateView) parseTable(txt string, opt dataset.Options) (*dataset.Tab
 	if err := jsio.Decode(res, t); err != nil {
 		return nil, err
 	}
-	if t.X, err = jsio.MatrixPieces(x, "x"); err != nil {
+	if t.X, err = pieces.Rows(x); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -78,8 +79,13 @@ func remoteParseError(err error) error {
 		return err
 	}
 	if _, where, ok := strings.Cut(rej.Message, missingIn); ok && strings.HasSuffix(where, ")") {
-		return checks.Errorf("the table", "free of missing cells (empty, NA, NaN, ?, …) — they are in %s; tick “drop rows with missing cells” "+
-			"to leave those rows out (n then counts complete rows only)", strings.TrimSuffix(where, ")"))
+		return missingCells(strings.TrimSuffix(where, ")"))
 	}
 	return errors.New(strings.TrimSpace(rej.Message))
+}
+
+// missingCells is the page's words for missing cells in the rows where.
+func missingCells(where string) error {
+	return checks.Errorf("the table", "free of missing cells (empty, NA, NaN, ?, …) — they are in %s; tick “drop rows with missing cells” "+
+		"to leave those rows out (n then counts complete rows only)", where)
 }

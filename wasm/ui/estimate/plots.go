@@ -4,6 +4,7 @@ package estimate
 
 import (
 	"math"
+	"slices"
 	"syscall/js"
 
 	"github.com/dpsample/dpsample/core/dataset"
@@ -11,7 +12,7 @@ import (
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/plot"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
-	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/categories"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/form"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
@@ -104,11 +105,11 @@ func (v *estimateView) drawResult(in *report.Input, r *mechanism.Result, units [
 		p = report.CoefPlot(in, r)
 		caption = "Bars: the private release. Orange dots: the non-private fit — not private, for your eyes only."
 	}
-	p = kit.FitWidth(v.fig, p)
+	p = kit.FitWidth(v.el.fig, p)
 	if len(p.YCategories) > 0 { // one row per column, not the width's aspect
 		p.Height = 110 + 44*float64(len(p.YCategories))
 	}
-	v.fig.SetInnerHTML(`<figcaption class="owner-only">` + kit.Esc(caption) + `</figcaption>` + p.SVG())
+	v.el.fig.SetInnerHTML(`<figcaption class="owner-only">` + kit.Esc(caption) + `</figcaption>` + p.SVG())
 }
 
 // exportJSON offers the result and plan as a JSON download (a Blob URL).
@@ -123,8 +124,8 @@ func (v *estimateView) exportJSON(in *report.Input, r *mechanism.Result) {
 	var lineCols []string
 	lineRanges := map[string]dataset.Range{}
 	for j, c := range in.Table.Columns {
-		if in.OneHot[c] {
-			continue // coded 0/1 from its list (payload.categories), not a declared range
+		if in.OneHot[c] || slices.Contains(in.Table.Indicators, c) { // Table.Indicators holds the 0/1 columns' own names ("age missing")
+			continue // coded 0/1 from its list (payload.categories) or from its column's empty cells: not a declared range
 		}
 		lineCols = append(lineCols, c)
 		declared[c] = [2]float64{in.Ranges[j].Lo, in.Ranges[j].Hi}
@@ -135,10 +136,10 @@ func (v *estimateView) exportJSON(in *report.Input, r *mechanism.Result) {
 	}
 	payload := map[string]any{
 		"source": in.Source, "columns": in.Columns, "theta": rel.Theta, "samples": rel.Samples, "private": rel.Private,
-		"plan": rel.Plan, "privacy": rel.Privacy, "stats": rel.Stats,
+		"plan": report.Pruned(rel.Plan), "privacy": rel.Privacy, "stats": rel.Stats,
 		"thetaInUnits": in.ToUnits(rel.Theta), "declaredRanges": declared,
 		"declaredRangesLine": dataset.FormatRanges(lineCols, lineRanges), // pasteable back into the page's one-line field
-		"note":               "only the private release and public declarations: the non-private fit, the accuracies, the work counters and timings (diagnostics), the checks of your file and anything else computed from the raw data are omitted (see PRIVACY.md in dpsample's documentation); theta is in scaled units, thetaInUnits in the columns' units (from the declared ranges); privacy.ledger is the table's budget and every release charged to it, without the table's fingerprint",
+		"note":               "plan: the fields that apply to the estimator that ran; only the private release and public declarations: the non-private fit, the accuracies, the work counters and timings (diagnostics), the checks of your file and anything else computed from the raw data are omitted (see PRIVACY.md in dpsample's documentation); theta is in scaled units, thetaInUnits in the columns' units (from the declared ranges); privacy.ledger is the table's budget and every release charged to it, without the table's fingerprint",
 	}
 	if in.Target != nil {
 		payload["targetRange"] = [2]float64{in.Target.Lo, in.Target.Hi}
@@ -149,23 +150,51 @@ func (v *estimateView) exportJSON(in *report.Input, r *mechanism.Result) {
 	if in.Positive != "" {
 		payload["positive"] = in.Positive
 	}
-	if found := v.privateExport(in, r.Privacy.Ledger); len(found) > 0 {
+	if found := v.st.PrivateExport(in.Spec, r.Privacy.Ledger); len(found) > 0 {
 		payload["privateRanges"] = found // which declared ranges were found privately, and what that release cost (its id in privacy.ledger)
 	}
-	if cats := categories.Export(in.Cats, r.Privacy.Ledger); len(cats) > 0 {
+	if cats := form.CatsExport(in.Cats, r.Privacy.Ledger); len(cats) > 0 {
 		payload["categories"] = cats // each text feature's labels (its columns name=label) and where they came from: typed, or the release in privacy.ledger
 	}
 	b := jsio.JSON(payload, "  ") // not encoding/json: ≈ 47 KB less to download (jsio.JSON)
-	if v.exportURL != "" {
-		js.Global().Get("URL").Call("revokeObjectURL", v.exportURL)
+	// The coefficients as a table to publish (issue 53 item 4): CSV and
+	// Markdown, nothing in them that is not private.
+	refs := map[string]string{}
+	for _, u := range in.Cats {
+		if u.Reference != "" {
+			refs[u.Col] = u.Reference
+		}
 	}
-	parts := js.Global().Get("Array").New(1)
-	parts.SetIndex(0, b)
-	opts := js.Global().Get("Object").New()
-	opts.Set("type", "application/json")
-	blob := js.Global().Get("Blob").New(parts, opts)
-	v.exportURL = js.Global().Get("URL").Call("createObjectURL", blob).String()
-	v.export.SetInnerHTML("")
-	a := kit.Text("a", "Download the private result and its plan (JSON)", "href", v.exportURL, "download", "dpsample-estimate.json", "id", v.id+"-download")
-	kit.AppendAll(v.export, a, kit.TextNode(" — contains θ, the samples, the plan and the privacy report; not the data or the non-private fit."))
+	tbl := report.Published{Rows: report.CoefRows(in.Kind, in.Columns, in.ToUnits(rel.Theta), in.TargetCol, refs, in.OneHot),
+		Guarantee: report.Guarantee(estimatorName(rel.Plan), rel.Privacy.Epsilon, rel.Privacy.Delta, rel.Plan.N, rel.Private)}
+	for _, u := range v.exportURLs {
+		js.Global().Get("URL").Call("revokeObjectURL", u)
+	}
+	v.exportURLs = nil
+	link := func(text, mime, label, file, id string) kit.Elem {
+		parts := js.Global().Get("Array").New(1)
+		parts.SetIndex(0, text)
+		opts := js.Global().Get("Object").New()
+		opts.Set("type", mime)
+		u := js.Global().Get("URL").Call("createObjectURL", js.Global().Get("Blob").New(parts, opts)).String()
+		v.exportURLs = append(v.exportURLs, u)
+		return kit.Text("a", label, "href", u, "download", file, "id", v.id+"-download"+id)
+	}
+	csvLink := link(tbl.CSV(), "text/csv", "CSV", "dpsample-coefficients.csv", "-csv")
+	mdLink := link(tbl.Markdown(), "text/markdown", "Markdown", "dpsample-coefficients.md", "-md")
+	jsonLink := link(b, "application/json", "Download the private result and its plan (JSON)", "dpsample-estimate.json", "") // made last: the tests' hook keeps the last Blob
+	v.el.export.SetInnerHTML("")
+	kit.AppendAll(v.el.export,
+		jsonLink,
+		kit.TextNode(" — contains θ, the samples, the plan and the privacy report; not the data or the non-private fit. The coefficients to publish: "),
+		csvLink, kit.TextNode(", "), mdLink,
+		kit.TextNode(" (each coefficient in its column's units, a text feature's labels named against their reference, and the guarantee in one sentence)."))
+}
+
+// estimatorName names a plan's estimator for a sentence.
+func estimatorName(pl mechanism.Plan) string {
+	if pl.Schedule != nil {
+		return "DP-GD"
+	}
+	return "Algorithm 1 (the regularized exponential mechanism)"
 }

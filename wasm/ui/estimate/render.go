@@ -4,11 +4,12 @@ package estimate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
-	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/categories"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/form"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/ledger"
 	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/report"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
@@ -25,6 +26,13 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 	names := append([]string(nil), in.Columns...)
 	if du > len(names) { // a shift with no intercept column (not used by the page's losses)
 		names = append(names, "offset")
+	}
+	for _, u := range in.Cats { // a label's coefficient compares it with its reference (issue 53 item 2)
+		for j, c := range names {
+			if u.Reference != "" && strings.HasPrefix(c, u.Col+"=") && in.OneHot[c] {
+				names[j] = c + " (vs " + u.Reference + ")"
+			}
+		}
 	}
 	_, sd := report.MeanSD(units, du)
 	fit := in.ToUnits(r.Fit.Theta[:min(d, len(r.Fit.Theta))])
@@ -48,19 +56,22 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 	if !in.Kind.Location() {
 		what += " The chart compares them on one scale: the change across each column's declared range."
 	}
-	v.summary.SetInnerHTML("")
+	v.el.summary.SetInnerHTML("")
 	rangeList := make([]string, len(in.Ranges))
 	for j, rg := range in.Ranges {
 		rangeList[j] = fmt.Sprintf("%s [%s, %s]", in.Table.Columns[j], report.G6(rg.Lo), report.G6(rg.Hi))
-		if in.OneHot[in.Table.Columns[j]] {
-			rangeList[j] = in.Table.Columns[j] + " one-hot 0/1"
+		switch c := in.Table.Columns[j]; {
+		case in.OneHot[c]:
+			rangeList[j] = c + " one-hot 0/1"
+		case slices.Contains(in.Table.Indicators, c):
+			rangeList[j] = c + " 0/1" // whether the cell was empty: no declared range
 		}
 	}
 	ranges := "Declared public ranges: " + strings.Join(rangeList, ", ")
 	if in.Target != nil {
 		ranges += fmt.Sprintf("; target %s [%s, %s]", in.TargetCol, report.G6(in.Target.Lo), report.G6(in.Target.Hi))
 	}
-	kit.AppendAll(v.summary,
+	kit.AppendAll(v.el.summary,
 		kit.Text("p", fmt.Sprintf("Data: %s — %s used%s%s. Features scaled from their declared public ranges to [−1, 1]%s%s.",
 			in.Source, kit.Count(len(in.Req.X), "row"), report.Dropped(in.Table.Dropped), report.Delimiter(in.Table.Delimiter, in.Source),
 			report.TargetNote(in), report.Labels(in)), "class", "detail", "id", v.id+"-data-note"),
@@ -71,11 +82,11 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 	det := kit.El("details", "id", v.id+"-scaled")
 	kit.AppendAll(det, kit.Text("summary", "Scaled values (what the mechanism saw: every declared range mapped to [−1, 1])"),
 		report.CoefTable(in.Columns, r.Theta, ssd, r.Fit.Theta, len(r.Samples) > 1, "private θ, scaled (first sample)"))
-	v.summary.AppendChild(det)
+	v.el.summary.AppendChild(det)
 	// Plot.
 	v.redraw = func() { v.drawResult(in, r, units, fit) }
 	v.redraw()
-	v.excess.SetInnerHTML("")
+	v.el.excess.SetInnerHTML("")
 	dg := r.Diagnostics
 	var clamps []string
 	clamps = append(clamps, kit.Count(in.Table.Clamped, "feature value")+" outside its declared range (clamped)")
@@ -90,6 +101,16 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 	if in.Table.Dropped > 0 {
 		clamps = append(clamps, kit.Count(in.Table.Dropped, "row")+" dropped for missing cells")
 	}
+	if in.Table.MissingCells > 0 {
+		how := " filled with the middle of its column's declared range"
+		if len(in.Cats) > 0 { // a text feature's empty cell is counted too: it codes as zeros (dataset.Table.MissingCells)
+			how = " filled (a number with the middle of its column's declared range, a text label with zeros)"
+		}
+		clamps = append(clamps, kit.Count(in.Table.MissingCells, "empty cell")+how)
+	}
+	if in.Zeroed > 0 {
+		clamps = append(clamps, kit.Count(in.Zeroed, "row")+" without a target, which weigh nothing (n still counts them)")
+	}
 	work := fmt.Sprintf("The run took %.2f s", dg.Seconds)
 	if dg.Trials > 0 {
 		work += fmt.Sprintf(", %s and %s", kit.Count(int(dg.Trials), "rejection trial"), kit.Count(int(dg.LossEvals), "loss evaluation"))
@@ -100,18 +121,18 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 	if dg.Note != "" {
 		work += " (" + dg.Note + ")"
 	}
-	kit.AppendAll(v.excess, report.Excess(r)...)
+	kit.AppendAll(v.el.excess, report.Excess(r)...)
 	if r.Fit.Accuracy != nil && r.Fit.NonPrivateAccuracy != nil {
-		v.excess.AppendChild(kit.Text("p", fmt.Sprintf("Training accuracy — the share of the %d rows whose label the sign of the score predicts, "+
+		v.el.excess.AppendChild(kit.Text("p", fmt.Sprintf("Training accuracy — the share of the %d rows whose label the sign of the score predicts, "+
 			"on the rows the model was fitted on (not new data): private θ %s, non-private θ̂ %s.%s",
 			len(in.Req.X), report.Pct(*r.Fit.Accuracy), report.Pct(*r.Fit.NonPrivateAccuracy), report.Coded(in)), "id", v.id+"-accuracy"))
 	}
 	if cmp := report.TrivialNote(v.id, in, r); cmp != nil {
-		v.excess.AppendChild(cmp)
+		v.el.excess.AppendChild(cmp)
 	}
 	diag := kit.Text("p", "Your data against the declarations: "+strings.Join(clamps, ", ")+". "+work+
 		". These numbers are computed from your raw data on this device and are not private; do not publish them.", "id", v.id+"-diagnostics")
-	kit.AppendAll(v.excess, diag)
-	report.FillStatement(v.statement, r, v.privateStatement(in, r.Privacy.Ledger)+categories.Statement(in.Cats, r.Privacy.Ledger)+ledger.Statement(r.Privacy.Ledger))
+	kit.AppendAll(v.el.excess, diag)
+	report.FillStatement(v.el.statement, r, v.st.PrivateStatement(in.Spec, r.Privacy.Ledger)+form.CatsStatement(in.Cats, r.Privacy.Ledger)+ledger.Statement(r.Privacy.Ledger))
 	v.exportJSON(in, r)
 }

@@ -127,16 +127,20 @@ func (v *view) readPromise() (eps, delta float64, err error) {
 		return eps, delta, err
 	}
 	v.s = s
-	c, _ := privacy.Catch(s, 0.05, 0)
 	v.promise.SetTextContent(fmt.Sprintf("The promise at %s: wrongly accusing at most 5 in 100 outsiders, any attacker is right about "+
-		"the person at most %s times in 100 (5 without any answer).", v.promiseLabel(), hundredths(c)))
+		"the person at most %s times in 100 (5 without any answer).", v.promiseLabel(), promiseAt5(s)))
 	return eps, delta, nil
 }
 
-// hundredths writes a rate as "x in 100", rounded up (never claiming more
-// protection than the bound gives) to one decimal.
-func hundredths(c float64) string {
-	return fmt.Sprintf("%.3g", math.Ceil(1000*c)/10)
+// promiseAt5 is the promise of an s-GDP answer at 5 false alarms in 100,
+// as every page prints it (privacy.FormatPromise: rounded up to 0.1, the
+// estimate page's number at the same ε and δ; issue 53 item 6).
+func promiseAt5(s float64) string {
+	c, err := privacy.Catch(s, privacy.SentenceAlpha, 0)
+	if err != nil {
+		return "?"
+	}
+	return privacy.FormatPromise(c)
 }
 
 func (v *view) start() {
@@ -211,8 +215,13 @@ func (v *view) report() {
 		}
 	}
 	at5 := r.Points[2] // the 5 % threshold (mechanism.MembershipLevels)
-	s := fmt.Sprintf("At a 5 %% false-alarm rate the attack caught the person %.1f times in 100 (95 %% interval %.1f–%.1f); the promise "+
-		"allows at most %s. ", 100*at5.Catch, 100*at5.CatchLo, 100*at5.CatchHi, hundredths(at5.Bound))
+	s := fmt.Sprintf("The test set at 5 false alarms in 100 (false alarms %s) caught the person — %s, with 95 %% intervals. "+
+		"The promise at 5 false alarms in 100: at most %s times in 100. ", privacy.FormatMeasured(at5.FalseAlarm, at5.FalseAlarmLo,
+		at5.FalseAlarmHi), privacy.FormatMeasured(at5.Catch, at5.CatchLo, at5.CatchHi), promiseAt5(r.GDP))
+	if c, err := privacy.Catch(r.GDP, privacy.SentenceAlpha, 0); err == nil && at5.Catch > c && !at5.Above {
+		s += "The measured rate is above that number but within the measurement's error: a point counts as above the promise only " +
+			"when its whole interval lies above the promise at the most false alarms its interval allows (the table's last column). "
+	}
 	switch {
 	case above == 0 && r.Noise == 1:
 		s += "No point lies above the promise: the mechanism kept it against the best test there is."
@@ -232,11 +241,13 @@ func (v *view) report() {
 		if p.Above {
 			mark = " — above"
 		}
-		rows += fmt.Sprintf("<tr><td>%.0f</td><td>%.2f [%.2f, %.2f]</td><td>%.2f [%.2f, %.2f]</td><td>%.2f%s</td></tr>",
-			100*p.Level, 100*p.FalseAlarm, 100*p.FalseAlarmLo, 100*p.FalseAlarmHi, 100*p.Catch, 100*p.CatchLo, 100*p.CatchHi, 100*p.Bound, mark)
+		rows += fmt.Sprintf("<tr><td>%.0f</td><td>%.1f [%.1f, %.1f]</td><td>%.1f [%.1f, %.1f]</td><td>%s%s</td></tr>",
+			100*p.Level, 100*p.FalseAlarm, 100*p.FalseAlarmLo, 100*p.FalseAlarmHi, 100*p.Catch, 100*p.CatchLo, 100*p.CatchHi,
+			privacy.FormatPromise(p.Bound), mark)
 	}
 	v.table.SetInnerHTML(`<details><summary>The eight tests, in 100s</summary><div class="scroll"><table class="coef"><thead><tr>` +
-		`<th>set at</th><th>false alarms [95 %]</th><th>caught [95 %]</th><th>promise</th></tr></thead><tbody>` + rows + `</tbody></table></div>` +
+		`<th>set at</th><th>false alarms, measured [95 %]</th><th>caught, measured [95 %]</th><th>promise at the most false alarms ` +
+		`the interval allows</th></tr></thead><tbody>` + rows + `</tbody></table></div>` +
 		fmt.Sprintf(`<p class="detail">%d answers per table; promised s = %.4g, the mechanism run s = %.4g; computed on public example tables, not private.</p></details>`,
 			r.Draws, r.GDP, r.RunGDP))
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/dpsample/dpsample/core/baseline"
@@ -317,9 +316,11 @@ func runMethod(ctx context.Context, o UtilityOptions, w *workload, m string, eps
 		if err != nil {
 			return nil, nil, "", err
 		}
-		theta := slices.Clone(fit.Theta)
-		for j := range theta {
-			theta[j] += sigma * r.NormFloat64()
+		// The noise of baseline.OutputPerturbation (rng.Normals53).
+		theta := make([]float64, len(fit.Theta))
+		rng.Normals53(r, theta)
+		for j, v := range fit.Theta {
+			theta[j] = v + sigma*theta[j]
 		}
 		return theta, map[string]float64{"mu": mu, "sigma": sigma, "solverDist": fit.Dist, "epochs": float64(fit.Epochs)}, "", nil
 	case MethodObjectivePert:
@@ -339,9 +340,10 @@ func runMethod(ctx context.Context, o UtilityOptions, w *workload, m string, eps
 		if err != nil {
 			return nil, nil, "", err
 		}
-		b := make([]float64, w.full.Dim())
+		b := make([]float64, w.full.Dim()) // baseline.ObjectivePerturbation's b (rng.Normals53)
+		rng.Normals53(r, b)
 		for j := range b {
-			b[j] = sigma * r.NormFloat64()
+			b[j] *= sigma
 		}
 		theta, gn := baseline.PerturbedLogistic(w.full, lambda, b)
 		return theta, map[string]float64{"lambda": lambda, "sigma": sigma, "epsJacobian": p.JacobianEpsilon(n),

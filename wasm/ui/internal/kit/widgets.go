@@ -3,7 +3,6 @@
 package kit
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -11,9 +10,9 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/plot"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/ui/internal/words"
 	"honnef.co/go/js/dom/v2"
 )
 
@@ -94,68 +93,14 @@ func (f NumberField) IntIn(name string, lo, hi int) (int, error) {
 	return ParseInt(name, f.Input.Value(), lo, hi)
 }
 
-// ParseNumber reads a form field strictly: the whole trimmed text must be a
-// number (strconv.ParseFloat), so "1,5" is an error, never 1 (fmt.Sscanf
-// stopped at the comma). NaN and ±Inf parse and are left to the field's
-// core rule (checks.Epsilon, checks.Delta, …), as in the JS API.
-func ParseNumber(field, s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || t == "" {
-		rule := "a number"
-		if strings.Count(t, ",") == 1 {
-			if _, e := strconv.ParseFloat(strings.Replace(t, ",", ".", 1), 64); e == nil {
-				rule = "a number written with a decimal point (1.5, not 1,5)"
-			}
-		}
-		return 0, &checks.Error{Field: field, Rule: rule, Got: strconv.Quote(s)}
-	}
-	return v, nil
-}
+// ParseNumber is words.ParseNumber (strict: "1,5" is an error, never 1).
+func ParseNumber(field, s string) (float64, error) { return words.ParseNumber(field, s) }
 
-// ParseInt reads an integer field in [lo, hi] with the JS API's rule.
-func ParseInt(field, s string, lo, hi int) (int, error) {
-	v, err := ParseNumber(field, s)
-	if err != nil {
-		return 0, err
-	}
-	if v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
-		return 0, &checks.Error{Field: field, Rule: fmt.Sprintf("an integer in [%d, %d]", lo, hi), Got: checks.Fmt(v)}
-	}
-	return int(v), nil
-}
+// ParseInt is words.ParseInt.
+func ParseInt(field, s string, lo, hi int) (int, error) { return words.ParseInt(field, s, lo, hi) }
 
-// Count writes n with its noun in the right number: count(1, "row") is
-// "1 row", count(3, "row") "3 rows"; nouns with an irregular plural pass it
-// after a slash ("entry/entries").
-func Count(n int, noun string) string {
-	one, many := noun, noun+"s"
-	if i := strings.IndexByte(noun, '/'); i >= 0 {
-		one, many = noun[:i], noun[i+1:]
-	}
-	if n == 1 || n == -1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%s %s", groupDigits(n), many)
-}
-
-// groupDigits writes n with thin-space thousands separators ("12 345").
-func groupDigits(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteString("\u202f")
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// Count is words.Count ("1 row", "3 rows").
+func Count(n int, noun string) string { return words.Count(n, noun) }
 
 // ShownError is an error already displayed next to its field or box; the
 // run's error line does not repeat it (one message per problem).
@@ -301,7 +246,7 @@ func (r *Runner) Done(err error, okMsg string) {
 }
 
 // G3 formats a number with 3 significant digits.
-func G3(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+func G3(x float64) string { return words.G3(x) }
 
 // FitWidth sizes p to its figure's current width (between 320 and 720 CSS
 // pixels), so the SVG is drawn at about 1:1 and its 13–16 px text stays
@@ -367,15 +312,5 @@ func (r *Runner) FailedStart(where string, focus Elem) {
 	}
 }
 
-// About writes a duration for people: "about 40 s", "about 7 min".
-func About(s float64) string {
-	switch {
-	case s < 1:
-		return "under a second"
-	case s < 90:
-		return fmt.Sprintf("about %.0f s", s)
-	case s < 5400:
-		return fmt.Sprintf("about %.0f min", s/60)
-	}
-	return fmt.Sprintf("about %.1f h", s/3600)
-}
+// About is words.About ("about 40 s").
+func About(s float64) string { return words.About(s) }

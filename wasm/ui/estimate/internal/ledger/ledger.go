@@ -17,6 +17,7 @@ import (
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/form"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 	"honnef.co/go/js/dom/v2"
 )
@@ -72,7 +73,7 @@ func New(root kit.Elem, id string) *View {
 	lv.eps = kit.NewNumberField(id+"-budget-epsilon", "table budget ε (all runs)", kit.Attr(root, "budget", "3"), "any",
 		"the total for every release on this table, set once (")
 	kit.AppendToHelp(lv.eps.Wrap, kit.DocLink(root, "DEFAULTS.md", "why 3"), kit.TextNode(")"))
-	lv.delta = kit.NewNumberField(id+"-budget-delta", "table budget δ (all runs)", kit.Attr(root, "budget-delta", RowsDeltaText(0)), "any",
+	lv.delta = kit.NewNumberField(id+"-budget-delta", "table budget δ (all runs)", kit.Attr(root, "budget-delta", form.RowsDeltaText(0)), "any",
 		"shared by all releases on this table")
 	lv.deltaAuto = kit.Attr(root, "budget-delta", "") == ""
 	kit.On(lv.delta.Input, "input", false, func(kit.Event) { lv.deltaAuto = false })
@@ -205,12 +206,7 @@ func (lv *View) show(st privacy.LedgerState) {
 
 // errBlocked is the refusal of a run while the table's stored budget
 // cannot be read back.
-func (lv *View) errBlocked() error {
-	msg := "Not run: this table's stored privacy budget could not be read back (" + lv.Blocked + "). Starting a fresh budget " +
-		"would forget the releases it records, so runs on this table are refused until you reset its budget (the button " +
-		"below says what that forgets)."
-	return errors.New(msg)
-}
+func (lv *View) errBlocked() error { return errors.New(form.BlockedText(lv.Blocked)) }
 
 // sync brings the table's stored ledger into the worker (merging with what
 // the worker holds) and returns the result; nil when neither has one. A
@@ -547,11 +543,16 @@ func (lv *View) reset() {
 }
 
 // render draws the meter from the current state (or the inputs' budget
-// when the table has no ledger yet).
+// when the table has no ledger yet) and calls OnRender.
 func (lv *View) render() {
 	if lv.OnRender != nil {
 		defer lv.OnRender()
 	}
+	lv.draw()
+}
+
+// draw is render without OnRender.
+func (lv *View) draw() {
 	st := lv.State
 	locked := st != nil && st.Spent.Releases > 0
 	if lv.Blocked != "" {
@@ -573,8 +574,8 @@ func (lv *View) render() {
 		return
 	}
 	if locked {
-		lv.eps.Input.SetValue(trimFloat(st.Budget.Epsilon))
-		lv.delta.Input.SetValue(trimFloat(st.Budget.Delta))
+		lv.eps.Input.SetValue(form.TrimFloat(st.Budget.Epsilon))
+		lv.delta.Input.SetValue(form.TrimFloat(st.Budget.Delta))
 	}
 	if st == nil || st.Spent.Releases == 0 {
 		lv.meter.SetAttribute("value", "0")

@@ -7,7 +7,7 @@ package ledger
 
 import (
 	"fmt"
-	"strings"
+	"math"
 
 	"github.com/dpsample/dpsample/core/plot"
 	"github.com/dpsample/dpsample/core/privacy"
@@ -22,7 +22,7 @@ func ledgerSummary(st *privacy.LedgerState) string {
 	sp, b, rem := st.Spent, st.Budget, st.Remaining
 	s := fmt.Sprintf("This table: %s, spent ε = %s of %s (δ = %s).", kit.Count(sp.Releases, "release"), kit.G3(sp.Epsilon), kit.G3(b.Epsilon), kit.G3(b.Delta))
 	if w := privacy.AttackerSentenceFor(allReleased, sp.GDP, sp.TV); w != "" {
-		s += " " + w
+		s += " " + w + budgetWords(b)
 	}
 	if left, ok := roomLeft(rem.Epsilon); ok {
 		s += fmt.Sprintf(" Room left: one more run at ε ≤ %s (δ = %s), or several smaller ones.", left, kit.G3(b.Delta))
@@ -39,6 +39,19 @@ func ledgerSummary(st *privacy.LedgerState) string {
 			"and a sampler keeps part of δ for its sampling error, so its guarantee at this table's δ is a little stronger than asked.)", kit.G3(asked))
 	}
 	return s
+}
+
+// budgetWords is the promise the whole budget keeps (issue 51 item 5): the
+// meter's sentence is about what has been spent so far; this is the figure
+// once everything the table allows is spent (its GDP and TV bounds, S and
+// TV_tot), rounded as the sentence rounds (up: never more private than
+// true).
+func budgetWords(b privacy.LedgerBudget) string {
+	c, err := privacy.Catch(b.GDP, privacy.SentenceAlpha, b.TV)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf(" Once the whole budget (ε = %s) is spent: at most %d times in 100.", kit.G3(b.Epsilon), int(math.Ceil(100*c-1e-9)))
 }
 
 // roomLeft is the one rule for printing the ε a table may still spend (the
@@ -102,15 +115,6 @@ func ledgerPlot(st privacy.LedgerState) *plot.Plot {
 			{At: b.Epsilon, Color: "#888888"},
 		},
 	}
-}
-
-// trimFloat prints a budget value as typed (1e-05 → 1e-5).
-func trimFloat(x float64) string {
-	s := fmt.Sprint(x)
-	if i := strings.Index(s, "e-0"); i >= 0 {
-		s = s[:i] + "e-" + s[i+3:]
-	}
-	return s
 }
 
 // Export is the table's ledger as the JSON export carries it: without

@@ -8,9 +8,12 @@
 package pieces
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"syscall/js"
 
+	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
@@ -99,4 +102,46 @@ func FlatRequest(req any, x [][]float64) js.Value {
 	o := jsio.EncodeTyped(req)
 	o.Set("x", jsio.FlatMatrixPieces(x))
 	return o
+}
+
+// Rows reads the flat matrix {data: Float64Array, shape: [n, d]} that
+// data.parseCSV returns with {flat: true} into n rows sharing one backing
+// array, copied a piece of RowsPiece·d cells at a time, the event loop running
+// between pieces (like jsio.MatrixPieces). Unlike jsio.MatrixPieces it keeps a
+// NaN: under {missing: "fill"} a missing number is NaN until Scale fills it
+// (dataset/missing.go, issue 51). ±Inf is an error naming x. Call it from a
+// goroutine.
+func Rows(v js.Value) ([][]float64, error) {
+	sh, data := v.Get("shape"), v.Get("data")
+	if !jsio.IsArray(sh) || sh.Length() != 2 || sh.Index(0).Type() != js.TypeNumber || sh.Index(1).Type() != js.TypeNumber ||
+		data.Type() != js.TypeObject || !data.InstanceOf(js.Global().Get("Float64Array")) {
+		return nil, &checks.Error{Field: "x", Rule: "{data: Float64Array, shape: [rows, columns]}", Got: jsio.Describe(v)}
+	}
+	n, d := sh.Index(0).Int(), sh.Index(1).Int()
+	if n < 1 || d < 1 || data.Length() != n*d {
+		return nil, &checks.Error{Field: "x", Rule: "a Float64Array of shape[0]·shape[1] values", Got: fmt.Sprintf("%d values for %d×%d", data.Length(), n, d)}
+	}
+	flat := make([]float64, n*d)
+	piece := RowsPiece / 4 * d
+	for a := 0; a < len(flat); a += piece {
+		b := min(a+piece, len(flat))
+		bytes := js.Global().Get("Uint8Array").New(data.Get("buffer"), data.Get("byteOffset").Int()+8*a, 8*(b-a))
+		js.CopyBytesToGo(jsio.Float64Bytes(flat[a:b]), bytes)
+		for i, x := range flat[a:b] {
+			if math.IsInf(x, 0) {
+				return nil, checks.Finite(fmt.Sprintf("x.data[%d]", a+i), x)
+			}
+		}
+		if b < len(flat) {
+			jsio.Yield()
+		}
+	}
+	rows := make([][]float64, n)
+	for i := range rows {
+		rows[i] = flat[i*d : (i+1)*d : (i+1)*d]
+		if (i+1)%RowsPiece == 0 {
+			jsio.Yield()
+		}
+	}
+	return rows, nil
 }

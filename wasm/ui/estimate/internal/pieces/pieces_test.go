@@ -4,9 +4,12 @@ package pieces
 
 import (
 	"math"
+	"strings"
+	"syscall/js"
 	"testing"
 
 	"github.com/dpsample/dpsample/core/dataset"
+	"github.com/dpsample/dpsample/wasm/internal/jsio"
 )
 
 // TestScaleInPieces: a table scaled a piece of RowsPiece rows at a time is
@@ -45,5 +48,39 @@ func TestScaleInPieces(t *testing.T) {
 	x := WithIntercept(pieces.X)
 	if len(x) != n || len(x[n-1]) != 3 || x[n-1][2] != 1 || x[n-1][0] != pieces.X[n-1][0] || cap(x[0]) != 3 {
 		t.Errorf("WithIntercept: last row %v (cap %d), from %v", x[n-1], cap(x[0]), pieces.X[n-1])
+	}
+}
+
+// TestRowsKeepsNaN (issue 51): the flat matrix of parseCSV({flat: true,
+// missing: "fill"}) reads back with its NaN cells (a missing number, filled
+// by Scale: a NaN becomes 0 there, in pieces too) and every other cell bit
+// for bit; ±Inf and a bad shape are errors naming x.
+func TestRowsKeepsNaN(t *testing.T) {
+	n := RowsPiece + 5
+	rows := make([][]float64, n)
+	for i := range rows {
+		rows[i] = []float64{float64(i), math.NaN(), -0.5}
+	}
+	rows[3][1] = 7
+	got, err := Rows(jsio.FlatMatrix(rows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != n || got[n-1][0] != float64(n-1) || !math.IsNaN(got[0][1]) || got[3][1] != 7 || got[2][2] != -0.5 {
+		t.Fatalf("rows %d: %v … %v", len(got), got[0], got[n-1])
+	}
+	tab := &dataset.Table{Columns: []string{"a", "b", "c"}, X: got}
+	if err := Scale(tab, map[string]dataset.Range{"a": {Lo: 0, Hi: float64(n)}, "b": {Lo: 0, Hi: 10}, "c": {Lo: -1, Hi: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if tab.X[0][1] != 0 || tab.X[3][1] != 0.4 || tab.X[n-1][1] != 0 {
+		t.Errorf("scaled: %v %v", tab.X[0], tab.X[3])
+	}
+	rows[1][2] = math.Inf(1)
+	if _, err := Rows(jsio.FlatMatrix(rows)); err == nil || !strings.HasPrefix(err.Error(), "x.data[5] must") {
+		t.Errorf("+Inf: %v", err)
+	}
+	if _, err := Rows(js.ValueOf(map[string]any{"shape": []any{"2", 1}})); err == nil || !strings.HasPrefix(err.Error(), "x must") {
+		t.Errorf("bad shape: %v", err)
 	}
 }

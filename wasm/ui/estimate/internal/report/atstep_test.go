@@ -22,3 +22,13 @@ func TestAtStep(t *testing.T) {
 		}
 	}
 }
+
+// TestInside: a quartile printed at its own step stays inside the printed
+// range.
+func TestInside(t *testing.T) {
+	for _, c := range []struct{ v, lo, hi, want string }{{"260", "0", "256", "256"}, {"-3", "0", "10", "0"}, {"5", "0", "10", "5"}} {
+		if got := inside(c.v, c.lo, c.hi); got != c.want {
+			t.Errorf("inside(%s, [%s, %s]) = %s, want %s", c.v, c.lo, c.hi, got, c.want)
+		}
+	}
+}

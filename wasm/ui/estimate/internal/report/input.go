@@ -8,7 +8,7 @@ import (
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
-	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/categories"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/form"
 )
 
 // Input is the prepared input of one run.
@@ -24,8 +24,10 @@ type Input struct {
 	Source    string
 	TargetCol string
 	Positive  string
-	Cats      []categories.Used // the text features, one-hot coded (or left out), and where their lists came from
-	OneHot    map[string]bool   // the one-hot columns (name=label), declared [−1, 1]: the identity
+	Cats      []form.Used     // the text features, one-hot coded (or left out), and where their lists came from
+	OneHot    map[string]bool // the one-hot columns (name=label), declared [−1, 1]: the identity
+	Spec      *form.RunSpec   // the run the form decided (internal/form)
+	Zeroed    int             // rows zeroed for a missing target (dataset.ZeroMissingTargets): not private, for the owner
 }
 
 // ToUnits maps one θ (scaled units) to the columns' units: a centre through

@@ -13,6 +13,7 @@ import (
 	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/privacy"
+	"github.com/dpsample/dpsample/wasm/ui/estimate/internal/form"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 	"honnef.co/go/js/dom/v2"
 )
@@ -59,26 +60,15 @@ func CoefTable(names []string, theta, sd, fit []float64, spread bool, head strin
 }
 
 // Excess is the "for your eyes only" comparison of the released model with
-// the non-private fit, in plain words first (issue 45 item 2): the average
-// loss of each on the rows, and the price of privacy; the definitions (the
-// ball ‖θ‖ ≤ C the comparison is held to, why the excess can be negative)
-// in a disclosure, so a negative excess is explained there rather than in a
-// paragraph on every run.
+// the non-private fit, in plain words first (issue 45 item 2; issue 53 item
+// 3: the words scale with the gap, words.go): the average loss of each on
+// the rows and the verdict; how the comparison is made and checked in a
+// disclosure.
 func Excess(r *mechanism.Result) []dom.Node {
-	f := r.Fit
-	main := fmt.Sprintf("on your rows the private model's average loss is %.4g; the best model of this kind, fitted without privacy, "+
-		"reaches %.4g — the price of privacy here is %.3g.", f.Loss, f.NonPrivateLoss, f.Excess)
-	if f.Excess < 0 {
-		main = fmt.Sprintf("on your rows the private model's average loss is %.4g, a little below the %.4g of the comparison fitted without "+
-			"privacy (which is held to a public size limit: see below).", f.Loss, f.NonPrivateLoss)
-	}
 	p := kit.El("p")
-	kit.AppendAll(p, kit.Text("strong", "Not private — for your eyes only: "), kit.TextNode(main))
+	kit.AppendAll(p, kit.Text("strong", "Not private — for your eyes only: "), kit.TextNode(ExcessSentence(r.Fit)))
 	how := kit.El("details", "class", "excess-how")
-	kit.AppendAll(how, kit.Text("summary", "How the comparison is made"),
-		kit.Text("p", fmt.Sprintf("The comparison is the best θ with ‖θ‖ ≤ C = %g (the public radius), found by an iterative method "+
-			"certified to within %.2g; the excess is L(θ released) − L(θ best) = %.3g. %s", r.Plan.Radius, f.Gap, f.Excess, NegativeExcess(r)),
-			"class", "detail"))
+	kit.AppendAll(how, kit.Text("summary", "How the comparison is made"), kit.Text("p", HowSentence(r.Fit, r.Plan.Work.ReferenceFixed), "class", "detail"))
 	return []dom.Node{p, how}
 }
 
@@ -93,25 +83,6 @@ func FillStatement(box kit.Elem, r *mechanism.Result, more string) {
 		kit.Text("p", Statement(r)+more))
 	kit.AppendAll(box, kit.Text("p", AttackerLine(r)), full)
 }
-
-// NegativeExcess says why a negative excess is possible where it is shown.
-func NegativeExcess(r *mechanism.Result) string {
-	f := r.Fit
-	if !(f.Excess < 0) {
-		return ""
-	}
-	if f.Norm > r.Plan.Radius {
-		return fmt.Sprintf("The excess is negative: the released θ fits your rows better than the best θ inside the ball ‖θ‖ ≤ C = %g. "+
-			"That can happen, because the sampler draws θ from all of ℝ^d, not from the ball, and this sample has ‖θ‖ = %.3g, "+
-			"outside it, where a lower loss is possible. C shapes the distribution (η and μ are set from it); it does not confine θ.",
-			r.Plan.Radius, f.Norm)
-	}
-	return fmt.Sprintf("The excess is negative but within %.2g, the precision to which the non-private fit is certified: "+
-		"that fit is found by an iterative method, and the released θ is as good as it.", f.Gap)
-}
-
-// Pct writes a share as a percentage.
-func Pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + " %" }
 
 // Coded says how many rows the positive label coded +1 (the owner's check
 // that the label matched their file).
@@ -175,8 +146,9 @@ func Statement(r *mechanism.Result) string {
 		released = fmt.Sprintf("the %d released samples together are", pv.ComposedOver)
 	}
 	s := fmt.Sprintf("Privacy of this release: %s (ε = %g, δ = %.2g)-differentially private "+
-		"with respect to replacing any one row (%.3g-GDP). The unit of privacy is one complete row of the table the "+
-		"mechanism received (rows with a missing cell, if dropped, are not counted); n = %d is public. Whatever anyone "+
+		"with respect to replacing any one row (%.3g-GDP). The unit of privacy is one row of the table, complete or not, "+
+		"replaced by any other possible row (an empty cell takes a public value, a row without its target weighs nothing); "+
+		"n = %d, its number of rows, is public. Whatever anyone "+
 		"learns from the release, they could have learned almost as well (within a factor e^ε, plus probability δ) had any "+
 		"single row been different. Treated as public: n = %d, d = %d, the loss, ε, δ, the radius C = %g, the rank k = %d, "+
 		"the clipping norm %.3g, the declared ranges and labels. Sampler: %s (%s).", released, pv.Epsilon, pv.Delta, pv.GDP,
@@ -218,32 +190,50 @@ func AtStep(x, step float64) string {
 	return strconv.FormatFloat(v, 'f', max(0, -e), 64)
 }
 
+// inside is the printed quartile v kept inside the printed range [lo, hi]
+// (issue 52: rounding the two at their own steps printed q3 = 260 beside
+// hi = 256).
+func inside(v, lo, hi string) string {
+	x, errX := strconv.ParseFloat(v, 64)
+	l, errL := strconv.ParseFloat(lo, 64)
+	h, errH := strconv.ParseFloat(hi, 64)
+	switch {
+	case errX != nil || errL != nil || errH != nil:
+		return v
+	case x > h:
+		return hi
+	case x < l:
+		return lo
+	}
+	return v
+}
+
 // TrivialNote sets the private model beside the trivial answer — the
 // majority class, or the median for every row — on the rows it was fitted
-// on, in the target's units, with a plain warning when the model does no
-// better (mechanism.CompareClassifier / CompareRegression). For the owner's
-// eyes only: not private, left out of the export.
+// on, in the target's units, and beside the non-private fit (how much of
+// its improvement over the trivial answer the private model keeps:
+// GainWords), with a plain warning when the model does no better
+// (mechanism.CompareClassifier / CompareRegression). For the owner's eyes
+// only: not private, left out of the export.
 func TrivialNote(id string, in *Input, r *mechanism.Result) kit.Elem {
 	var t mechanism.Trivial
 	var msg string
 	switch {
 	case in.Kind.Classification() && len(in.Req.Y) == len(in.Req.X):
 		t = mechanism.CompareClassifier(in.Req.X, in.Req.Y, r.Theta)
-		label := "“" + in.Positive + "”"
-		if t.Majority < 0 {
-			label = "not “" + in.Positive + "”"
+		np := math.NaN()
+		if r.Fit.NonPrivateAccuracy != nil {
+			np = *r.Fit.NonPrivateAccuracy
 		}
-		msg = fmt.Sprintf("Against the trivial answer: always answering %s is right for %s of the rows; the private model for %s.",
-			label, Pct(t.Trivial), Pct(t.Model))
+		msg = TrivialClassifier(in.Positive, t, np)
 	case in.Target != nil && in.Table != nil && len(in.Table.Y) == len(in.Req.X):
 		t = mechanism.CompareRegression(in.Req.X, in.Table.Y, r.Theta, in.Target.FromScaled)
-		msg = fmt.Sprintf("Against the trivial answer: predicting the median, %s, for every row is off by %s on average (RMSE %s) in %s's units; "+
-			"the private model by %s (RMSE %s).", readable(t.Median), readable(t.Trivial), readable(t.TrivialRMSE), in.TargetCol,
-			readable(t.Model), readable(t.ModelRMSE))
-		if len(r.Fit.Theta) == len(r.Theta) { // issue 45 item 3: the best a model of this kind does on these rows, without privacy
-			np := mechanism.CompareRegression(in.Req.X, in.Table.Y, r.Fit.Theta, in.Target.FromScaled)
-			msg += fmt.Sprintf(" The non-private fit (the comparison, not released) is off by %s (RMSE %s).", readable(np.Model), readable(np.ModelRMSE))
+		var np *mechanism.Trivial
+		if len(r.Fit.Theta) == len(r.Theta) {
+			c := mechanism.CompareRegression(in.Req.X, in.Table.Y, r.Fit.Theta, in.Target.FromScaled)
+			np = &c
 		}
+		msg = TrivialRegression(in.TargetCol, t, np)
 	default:
 		return nil
 	}
@@ -256,20 +246,6 @@ func TrivialNote(id string, in *Input, r *mechanism.Result) kit.Elem {
 			"a larger ε (a larger share of the table's budget), or fewer features. (Training rows; not private.)"))
 	}
 	return p
-}
-
-// readable formats a number for reading: 4 significant digits, no exponent
-// between 10⁻³ and 10⁹.
-func readable(x float64) string {
-	a := math.Abs(x)
-	if a != 0 && (a < 1e-3 || a >= 1e9) {
-		return strconv.FormatFloat(x, 'g', 4, 64)
-	}
-	s := strconv.FormatFloat(x, 'f', max(0, 3-int(math.Floor(math.Log10(math.Max(a, 1e-3))))), 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
 }
 
 // RunWords is the attacker's sentence for the run about to happen, shown
@@ -313,20 +289,6 @@ func OwnerNote(box kit.Elem, title string, problems []dataset.Problem) {
 		ul.AppendChild(li)
 	}
 	kit.AppendAll(box, head, ul)
-}
-
-// NiceRange writes [lo, hi] rounded outwards to a grid a tenth of the step
-// (or finer): short numbers that still contain the range found.
-func NiceRange(lo, hi, step float64) (string, string) {
-	g := math.Pow(10, math.Floor(math.Log10(step/10)))
-	if !(g > 0) || math.IsInf(g, 0) || math.IsInf(lo/g, 0) || math.IsInf(hi/g, 0) || math.Abs(lo/g) > 1e15 || math.Abs(hi/g) > 1e15 {
-		return strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64)
-	}
-	l, h := math.Floor(lo/g)*g, math.Ceil(hi/g)*g
-	if !(l < h) {
-		return strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64)
-	}
-	return strconv.FormatFloat(l, 'g', 12, 64), strconv.FormatFloat(h, 'g', 12, 64)
 }
 
 // PositiveNote fills note, under the positive label, with how label codes
@@ -377,15 +339,17 @@ func PrivatePanel(id string, names []string, cols []domain.Column, eps, delta fl
 	tbl.AppendChild(head)
 	for j, c := range cols {
 		tr := kit.El("tr")
-		lo, hi := NiceRange(c.Lo, c.Hi, c.Step)
-		for _, s := range []string{names[j], lo, AtStep(c.Q1, c.Step), AtStep(c.Median, c.Step), AtStep(c.Q3, c.Step), hi} {
+		lo, hi := form.NiceRange(c.Lo, c.Hi, c.Step)
+		q := func(x float64) string { return inside(AtStep(x, c.QuartileStep), lo, hi) }
+		for _, s := range []string{names[j], lo, q(c.Q1), q(c.Median), q(c.Q3), hi} {
 			tr.AppendChild(kit.Text("td", s))
 		}
 		tbl.AppendChild(tr)
 	}
 	kit.AppendAll(wrap, kit.Text("p", fmt.Sprintf("The table, privately: ranges, quartiles and medians released by one (ε = %g, δ = %g)-DP "+
 		"release charged to this table's budget (they are private: fine to share). The quartiles are coarse — they come "+
-		"from the same noisy counts as the ranges, at no further cost, and are shown to the width of those counts' bins.", eps, delta), "class", "help"),
+		"from the same noisy counts as the ranges, at no further cost, and are shown to the resolution those counts support (the width of the bins they were read from); "+
+		"a quartile is never shown outside its column's range.", eps, delta), "class", "help"),
 		kit.AppendAll(kit.El("div", "class", "scroll"), tbl)) // a wide table scrolls inside the page at 375 px (issue 45 item 4)
 	return wrap
 }

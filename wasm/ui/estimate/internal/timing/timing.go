@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/mechanism"
+	"github.com/dpsample/dpsample/core/rng"
 	"github.com/dpsample/dpsample/wasm/internal/jsio"
 	"github.com/dpsample/dpsample/wasm/ui/internal/kit"
 )
@@ -50,12 +52,22 @@ const (
 	speedMaxAge = 10 * time.Minute
 )
 
-// costKey is a measured pass: the loss's kind and the row length.
+// costKey is a measured pass: the loss's kind, the row length and the
+// kind of pass.
 type costKey struct {
-	kind  loss.Kind
-	d     int
-	value bool // a value pass (Mean) rather than a first-order pass (Linearize)
+	kind loss.Kind
+	d    int
+	mode passMode
 }
+
+// passMode is what a pass evaluates.
+type passMode uint8
+
+const (
+	passLinearize passMode = iota // value and gradient (Linearize): the first-order sampler's passes
+	passValue                     // values (Mean): the zeroth-order full mode's, and the other methods'
+	passRows                      // single rows at random (Value): the zeroth-order stochastic mode's factory
+)
 
 // passCosts caches the measured seconds per row·column·pass, with the time
 // of the measurement.
@@ -83,10 +95,144 @@ const costRows = 2048
 // between which the main thread is yielded (no long task), and again when
 // the last timing is older than costMaxAge. Call it from a goroutine.
 func PassCost(k loss.Kind, d int, value bool) float64 {
-	key := costKey{k, d, value}
+	mode := passLinearize
+	if value {
+		mode = passValue
+	}
+	return cost(k, d, mode)
+}
+
+// cost is PassCost for a pass mode, cached for costMaxAge.
+func cost(k loss.Kind, d int, mode passMode) float64 {
+	key := costKey{k, d, mode}
 	if c, ok := passCosts[key]; ok && time.Since(c.at) < costMaxAge {
 		return c.v
 	}
+	c := passCost(k, d, mode, jsio.Yield)
+	passCosts[key] = timed{c, time.Now()}
+	return c
+}
+
+// passCost is PassCost's measurement, with yield run between rounds (the
+// page's event loop; a benchmark under node passes a no-op). passRows
+// evaluates costRows single rows at random (rng.Seeded: the factory's own
+// draws are counted in Draws) for one pass.
+func passCost(k loss.Kind, d int, mode passMode, yield func()) float64 {
+	x, y := costData(k, d)
+	set, err := loss.New(k, x, y, loss.Params{})
+	if err != nil {
+		return math.NaN()
+	}
+	if _, smooth := set.Smooth(); !smooth && mode == passLinearize {
+		mode = passValue
+	}
+	z := make([]float64, d)
+	for j := range z {
+		z[j] = 0.1 * math.Cos(float64(j))
+	}
+	grad, lin := make([]float64, d), make([]float64, 3*costRows)
+	rows := make([]int, costRows)
+	r := rng.Seeded(uint64(d))
+	for i := range rows {
+		rows[i] = r.IntN(costRows)
+	}
+	pass := func() {
+		switch mode {
+		case passValue:
+			set.Mean(z)
+		case passRows:
+			for _, i := range rows {
+				set.Value(i, z)
+			}
+		default:
+			set.Linearize(z, grad, lin)
+		}
+	}
+	round := func(passes int) time.Duration {
+		yield() // the event loop runs between rounds
+		t0 := time.Now()
+		for range passes {
+			pass()
+		}
+		return time.Since(t0)
+	}
+	passes := 1
+	for round(passes) < 10*time.Millisecond && passes < 1<<16 { // a round of ≥ 10 ms
+		passes *= 2
+	}
+	return laterMedian(func() float64 { return round(passes).Seconds() }) / float64(passes) / float64(costRows*d)
+}
+
+// laterMedian times rounds for 150 ms (at least 4) and returns the median
+// of the later half. V8 runs a function in its baseline tier first and
+// optimises it once it is hot: by the later half it is optimised, and
+// slowed as much as the load of the moment slows this thread (the best
+// round would be the one in which the device happened to be free).
+func laterMedian(round func() float64) float64 {
+	var times []float64
+	for t0 := time.Now(); time.Since(t0) < 150*time.Millisecond || len(times) < 4; {
+		times = append(times, round())
+	}
+	later := times[len(times)/2:]
+	slices.Sort(later)
+	return later[len(later)/2]
+}
+
+// drawCosts caches the measured seconds per random draw: the first-order
+// sampler's (rng.Normal53 one normal at a time, true) and the others'
+// (rng.Normals53 filling a vector, both normals of each polar pair kept,
+// false).
+var drawCosts = map[bool]timed{}
+
+// DrawCost returns the seconds one random draw of the samplers costs on
+// this device (plan.work.draws counts them): a normal of rng.Normal53 for
+// the first-order sampler, of rng.Normals53 over a vector for the
+// zeroth-order sampler and DP-GD (issue 51: both are the 53-bit polar
+// method from ChaCha8; a pair makes two). Their uniforms and row indices
+// cost less (a Float64 is one of the polar method's two), so counting them
+// at a normal's cost errs long. Timed like PassCost, cached for
+// costMaxAge.
+func DrawCost(firstOrder bool) float64 {
+	if c, ok := drawCosts[firstOrder]; ok && time.Since(c.at) < costMaxAge {
+		return c.v
+	}
+	c := drawCost(firstOrder, jsio.Yield)
+	drawCosts[firstOrder] = timed{c, time.Now()}
+	return c
+}
+
+// drawCost is DrawCost's measurement (yield as for passCost).
+func drawCost(firstOrder bool, yield func()) float64 {
+	r := rng.Seeded(53)
+	const per = 1 << 14
+	v := make([]float64, 32)
+	sink := 0.0
+	round := func() float64 {
+		yield()
+		t0 := time.Now()
+		if firstOrder {
+			for range per {
+				sink += rng.Normal53(r)
+			}
+		} else {
+			for range per / len(v) {
+				rng.Normals53(r, v)
+				sink += v[0]
+			}
+		}
+		return time.Since(t0).Seconds()
+	}
+	c := laterMedian(round) / per
+	if math.IsNaN(sink) { // keeps the draws from being optimised away
+		return math.NaN()
+	}
+	return c
+}
+
+// costData are passCost's rows: costRows public, deterministic rows of d
+// columns on the unit sphere (the clipped rows the sampler sees), with ±1
+// labels (±½ targets for a regression; none for a centre).
+func costData(k loss.Kind, d int) ([][]float64, []float64) {
 	x := make([][]float64, costRows)
 	y := make([]float64, costRows)
 	for i := range x {
@@ -107,63 +253,61 @@ func PassCost(k loss.Kind, d int, value bool) float64 {
 	if !k.Supervised() {
 		y = nil
 	}
-	set, err := loss.New(k, x, y, loss.Params{})
-	if err != nil {
-		return math.NaN()
-	}
-	_, smooth := set.Smooth()
-	value = value || !smooth
-	z := make([]float64, d)
-	for j := range z {
-		z[j] = 0.1 * math.Cos(float64(j))
-	}
-	grad, lin := make([]float64, d), make([]float64, 3*costRows)
-	pass := func() {
-		if value {
-			set.Mean(z)
-		} else {
-			set.Linearize(z, grad, lin)
-		}
-	}
-	round := func(passes int) time.Duration {
-		jsio.Yield() // the event loop runs between rounds
-		t0 := time.Now()
-		for range passes {
-			pass()
-		}
-		return time.Since(t0)
-	}
-	passes := 1
-	for round(passes) < 10*time.Millisecond && passes < 1<<16 { // a round of ≥ 10 ms
-		passes *= 2
-	}
-	// V8 runs a function in its baseline tier first and optimises it once
-	// it is hot: keep timing rounds for 150 ms and take the median of the
-	// later half — optimised by then, and slowed as much as the load of the
-	// moment slows this thread (the best round would be the one in which
-	// the device happened to be free).
-	var times []float64
-	for t0 := time.Now(); time.Since(t0) < 150*time.Millisecond || len(times) < 4; {
-		times = append(times, round(passes).Seconds())
-	}
-	later := times[len(times)/2:]
-	slices.Sort(later)
-	c := later[len(later)/2] / float64(passes) / float64(costRows*d)
-	passCosts[key] = timed{c, time.Now()}
-	return c
+	return x, y
 }
 
 // WorkEstimate is a run's expected duration on this device.
 type WorkEstimate struct {
-	Seconds  float64
-	Passes   float64
-	Rows, D  int
-	Workers  int
-	Fixed    bool
-	NsPerRow float64 // measured nanoseconds per row·column·pass
-	Speed    float64 // the workers' speed-up over one counted
-	Measured bool    // speed was measured by a recent run on as many workers
-	Linear   bool    // the time grows as n, not n² (FittingRows)
+	Seconds   float64
+	Passes    float64
+	Rows, D   int
+	Workers   int
+	Fixed     bool
+	NsPerRow  float64 // measured nanoseconds per row·column·pass
+	Speed     float64 // the workers' speed-up over one counted
+	Measured  bool    // speed was measured by a recent run on as many workers
+	Linear    bool    // the time grows as n, not n² (FittingRows)
+	Draws     float64 // random draws (plan.work.draws)
+	NsPerDraw float64 // measured nanoseconds per draw
+}
+
+// ForPlan is the page's estimate of a run of plan pl for loss k on this
+// device (issue 53 item 7b):
+//
+//	seconds = (passes·c + referencePasses·c_ref)·rowsTimesD / speed + draws·c_draw
+//
+// c the cost of the sampler's pass (Linearize for the first-order sampler;
+// single rows at random for the zeroth-order stochastic mode, 1.4–2× a
+// value pass per row·column under node; a value pass otherwise), c_ref the
+// reference fit's (Linearize for the first-order sampler, a value pass
+// otherwise: as before), speed the workers' (the shards share the passes,
+// not the draws, which the sampling worker makes) and c_draw DrawCost. The
+// estimate before counted passes alone: under node a zeroth-order run took
+// 3.0 (hinge, d = 7) to 7.4 (lad, d = 22) times its estimate, most of it
+// the 2d normals of each trial (BenchmarkEstimateRatio, BenchmarkPassKinds).
+func ForPlan(k loss.Kind, pl mechanism.Plan) WorkEstimate {
+	return forPlan(pl, func(m passMode) float64 { return cost(k, pl.D, m) }, DrawCost)
+}
+
+// forPlan is ForPlan with the pass and draw costs measured by cost and
+// drawCost.
+func forPlan(pl mechanism.Plan, cost func(passMode) float64, drawCost func(firstOrder bool) float64) WorkEstimate {
+	mode, ref := passValue, passValue
+	switch pl.Method {
+	case mechanism.MethodFirstOrder:
+		mode, ref = passLinearize, passLinearize
+	case "proximal-stochastic":
+		mode = passRows
+	}
+	c, cr := cost(mode), cost(ref)
+	dc := drawCost(pl.Method == mechanism.MethodFirstOrder)
+	w := max(1, pl.Workers)
+	speed, measured := WorkerSpeed(w)
+	wk := pl.Work
+	secs := (wk.Passes*c+wk.Reference*cr)*wk.RowsTimesD/speed + wk.Draws*dc
+	return WorkEstimate{Seconds: secs, Passes: wk.Passes + wk.Reference, Rows: pl.N, D: pl.D, Workers: w, Fixed: pl.FixedWork,
+		NsPerRow: c * 1e9, Speed: speed, Measured: measured, Linear: pl.Schedule != nil && pl.Curvature > 0,
+		Draws: wk.Draws, NsPerDraw: dc * 1e9}
 }
 
 // WorkerSpeed is the speed-up of w workers: the last run's on w workers
@@ -202,6 +346,9 @@ func (e WorkEstimate) Describe() string {
 		s += fmt.Sprintf(", on %d workers (%.2g× one in the last run on them)", e.Workers, e.Speed)
 	case e.Workers > 1:
 		s += fmt.Sprintf(", on %d workers (counted at %.2g× one until a run measures them)", e.Workers, e.Speed)
+	}
+	if e.Draws >= 1e6 {
+		s += fmt.Sprintf(", and %.3g million random draws at %.2g ns", e.Draws/1e6, e.NsPerDraw)
 	}
 	if e.Fixed {
 		s += "; fixed work: the same passes whatever the rows hold"

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/dpsample/dpsample/core/mechanism"
 )
 
 // TestWorkerSpeed (issue 29 item 5): the workers' speed-up is counted at
@@ -41,5 +43,46 @@ func TestWorkerSpeed(t *testing.T) {
 	one.RanFor(30)
 	if _, ok := workerSpeeds[1]; ok {
 		t.Error("a one-worker run was kept as a speed-up")
+	}
+}
+
+// TestForPlan (issue 53 item 7b): the estimate counts the sampler's passes
+// at the cost of its kind of pass (random rows for the zeroth-order
+// stochastic mode, Linearize for the first-order sampler, values
+// otherwise), the reference fit's at the value (or Linearize) cost, divides
+// the passes by the workers' speed-up and adds the draws at their own cost,
+// undivided; Describe names the draws. Without the draws (the estimate
+// before) a stochastic run of this plan is 3.6 times shorter.
+func TestForPlan(t *testing.T) {
+	clear(workerSpeeds)
+	defer clear(workerSpeeds)
+	costs := map[passMode]float64{passLinearize: 2e-9, passValue: 3e-9, passRows: 5e-9}
+	c := func(m passMode) float64 { return costs[m] }
+	dc := func(fo bool) float64 {
+		if fo {
+			return 90e-9
+		}
+		return 30e-9
+	}
+	pl := mechanism.Plan{N: 500, D: 20, Method: "proximal-stochastic", Workers: 1,
+		Work: mechanism.Work{Passes: 8000, Reference: 3000, RowsTimesD: 10000, Draws: 7e7}}
+	e := forPlan(pl, c, dc)
+	want := (8000*5e-9+3000*3e-9)*10000 + 7e7*30e-9
+	if math.Abs(e.Seconds-want) > 1e-9*want || math.Abs(e.NsPerDraw-30) > 1e-9 || e.Passes != 11000 {
+		t.Errorf("stochastic: %+v, want %v s", e, want)
+	}
+	if before := (8000 + 3000) * 10000 * 3e-9; want/before < 3.5 {
+		t.Errorf("the draws add %.2f× to the passes alone", want/before)
+	}
+	if d := e.Describe(); !strings.Contains(d, "70 million random draws at 30 ns") {
+		t.Errorf("describe: %q", d)
+	}
+	pl.Method, pl.Workers = mechanism.MethodFirstOrder, 2
+	pl.Work.Draws = 1e5
+	e = forPlan(pl, c, dc)
+	speed, _ := WorkerSpeed(2)
+	want = (8000*2e-9+3000*2e-9)*10000/speed + 1e5*90e-9
+	if math.Abs(e.Seconds-want) > 1e-9*want || math.Abs(e.NsPerRow-2) > 1e-9 {
+		t.Errorf("first-order on 2 workers: %+v, want %v s", e, want)
 	}
 }
