@@ -154,6 +154,9 @@ func (v *estimateView) exportJSON(in *report.Input, r *mechanism.Result) {
 	if found := v.st.PrivateExport(in.Spec, r.Privacy.Ledger); len(found) > 0 {
 		payload["privateRanges"] = found // which declared ranges were found privately, and what that release cost (its id in privacy.ledger)
 	}
+	if rel.Intervals != nil {
+		payload["intervals"] = rel.Intervals // in scaled units, like theta: private, paid for inside the same ε (issue 54)
+	}
 	if cats := form.CatsExport(in.Cats, r.Privacy.Ledger); len(cats) > 0 {
 		payload["categories"] = cats // each text feature's labels (its columns name=label) and where they came from: typed, or the release in privacy.ledger
 	}
