@@ -92,11 +92,3 @@ func solve(h, g []float64, d int) []float64 {
 	}
 	return x
 }
-
-func norm(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x * x
-	}
-	return math.Sqrt(s)
-}

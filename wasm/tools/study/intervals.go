@@ -337,7 +337,7 @@ func intervalStudy(root string, runs, par int, w io.Writer) error {
 		"public gate max(2500, 2500·d/9) passes (cells below it were run anyway, to show why it is there); T, DP-GD's steps at the model's "+
 		"share; ‖θ*‖/C (the radius must bound θ*); coverage mean / worst coordinate of the estimator (the combined one), of the full Newton step, "+
 		"and of the two deliberately broken variants (no Newton step; privacy part of the variance dropped), ✗ where interval.CheckCoverage fails "+
-		"(a coordinate below 0.95 − 3·√(0.95·0.05/R) or the mean below 0.93); the non-private sandwich interval's coverage (θ̂ₙ ± 1.96·SE on "+
+		"(a coordinate below 0.95 − 3·√(0.95·0.05/R), or the mean below interval.MeanBound: 0.93 unless R·d is small); the non-private sandwich interval's coverage (θ̂ₙ ± 1.96·SE on "+
 		"the same tables: the asymptotics the private interval inherits); the median width over coordinates and runs against that non-private "+
 		"interval; the share of runs whose Newton step took every direction; the share of intervals cut at ±C; and the wall time of the releases "+
 		"and the estimate against DP-GD's run. The evaluation half was not run.\n\n", study.GitCommit(root))
