@@ -174,6 +174,9 @@ func intervalCells(in *report.Input, r *mechanism.Result, units bool) []string {
 			continue
 		}
 		cells[j] = "[" + kit.G3(lo) + ", " + kit.G3(hi) + "]"
+		if c := r.Plan.Radius; c > 0 && (iv.Lo[j] <= -c*(1-1e-9) || iv.Hi[j] >= c*(1-1e-9)) {
+			cells[j] += " (cut at the radius C: the value may lie beyond)"
+		}
 	}
 	return cells
 }
