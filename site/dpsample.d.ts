@@ -41,6 +41,10 @@ export interface Request {
   /** the estimator: Algorithm 1 ("exponential", default) or full-batch DP-GD with a public schedule at the same
    *  accountant ("dp-gd" unprojected, "dp-gd-projected" onto ‖θ‖ ≤ radius), for the supervised losses. */
   method?: "exponential" | "dp-gd" | "dp-gd-projected";
+  /** with method "dp-gd" on a smooth loss (logistic, huber, smooth-hinge, smooth-quantile) and one sample: the level
+   *  of the intervals released beside θ (e.g. 0.95; core/interval). The request's (ε, δ) then covers θ and the
+   *  intervals together: plan.interval gives the split and whether the public gate passes. */
+  interval?: number;
   /** reproducible, NOT private: the result then has private: false. */
   seed?: number;
   /** default true: the proximal samplers' work (anchor passes, trials, factory draws, random draws) is a function of
@@ -132,7 +136,9 @@ export interface Plan {
    *  non-private comparison's `referencePasses` (made exactly when `referenceFixed`, at most otherwise) and `draws`
    *  random numbers drawn by the sampling worker. Seconds ≈ (passes + referencePasses) · rowsTimesD · (a per-row·feature
    *  cost measured on the device) + draws · (a draw's cost on the device). */
-  work: { passes: number; passesMax: number; rowsTimesD: number; referencePasses: number; referenceFixed: boolean; draws: number };
+  work: { passes: number; passesMax: number; rowsTimesD: number; referencePasses: number; referenceFixed: boolean; draws: number;
+          /** the intervals' releases (included in passes): d + 2 above the gate, else 0. */
+          intervalPasses: number };
   /** shards of the first-order sampler's passes (1 for the other samplers). */
   workers: number;
   /** with {ledger}: whether the release fits the table's budget (the plan's tv is then the ledger's share). */
@@ -141,6 +147,29 @@ export interface Plan {
    *  release's s/√m, gdpTotal = s, tv = 0, eta = mu = 0, steps = T, and schedule holds the public schedule. */
   estimator: "exponential" | "dp-gd" | "dp-gd-projected";
   schedule?: DPGDSchedule;
+  /** with req.interval: the public gate and the split of the budget (data-independent). */
+  interval?: IntervalPlan;
+}
+
+/** One release of the intervals: its GDP share, replace-one L2 sensitivity and noise sd per coordinate (a matrix's
+ *  diagonal; off it the sd is noise/√2). */
+export interface IntervalPart { gdp: number; sensitivity: number; noise: number }
+
+/** plan.interval (core/interval): gate false → no interval is released, reason says why in words, and the model
+ *  gets the whole budget (model = gdp); gate true → the model runs at `model` and the gradient, curvature (Hessian)
+ *  and score releases at their shares, √(model² + Σ part.gdp²) = gdp = plan.gdpTotal. ns = n·s, the gate's
+ *  quantity, and minNS its bound. passes: the releases' work in passes of n·d (d + 2; in plan.work.passes too). */
+export interface IntervalPlan {
+  level: number; gate: boolean; reason?: string; ns: number; minNS: number;
+  gdp: number; model: number; gradient: IntervalPart; hessian: IntervalPart; score: IntervalPart;
+  passes: number; why: string;
+}
+
+/** result.intervals: above the gate, per coefficient (θ's units), the corrected estimate and the interval [lo, hi]
+ *  (cut to [−radius, radius]) and the standard error se; below it the level and the reason only. Private: computed
+ *  from the releases that result.privacy covers. */
+export interface Intervals {
+  level: number; estimate?: number[]; lo?: number[]; hi?: number[]; se?: number[]; reason?: string;
 }
 
 /** A DP-GD run's public schedule (core/dpgd): rule in words, T, step h, per-step noise σ, the run's GDP s. */
@@ -173,6 +202,8 @@ export interface Result {
   fit: { loss: number; nonPrivateLoss: number; excess: number; gap: number; reach?: number; global?: boolean; tolerance: number;
          converged: boolean; ball?: number; theta: number[]; iterations: number; passes: number; norm: number;
          accuracy?: number; nonPrivateAccuracy?: number; [k: string]: unknown };
+  /** with req.interval: the intervals, or below the gate the reason there are none. */
+  intervals?: Intervals;
 }
 
 export interface Code {

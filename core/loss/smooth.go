@@ -149,3 +149,39 @@ func (s *Set) Deriv(m, y float64) float64 {
 	}
 	return s.deriv(m, y)
 }
+
+// Deriv2 returns the scalar second derivative φ”(m; y) of a smooth loss
+// (NaN for a loss that is not smooth), a value in [0, β] (the package
+// table's β, Smooth) at every m:
+//
+//	logistic         φ'' = p(1 − p), p = 1/(1 + e^{−ym})      ≤ 1/4
+//	huber            φ'' = 1{|m − y| ≤ h}                       ≤ 1
+//	smooth-hinge     φ'' = 1{0 < 1 − ym < h}/h                  ≤ 1/h
+//	smooth-quantile  φ'' = 1{−(1−τ)h < y − m < τh}/h            ≤ 1/h
+//
+// At the kinks of the piecewise losses φ' is continuous and φ” jumps; the
+// value taken there is one of its one-sided limits, so the bound holds at
+// every m (core/interval releases (1/n)Σφ”ᵢaᵢaᵢᵀ with that bound).
+func (s *Set) Deriv2(m, y float64) float64 {
+	switch s.kind {
+	case Logistic:
+		e := math.Exp(-math.Abs(y * m))   // p(1−p) = e/(1+e)² for e = e^{−|ym|}
+		return min(0.25, e/((1+e)*(1+e))) // rounding reached 0.25 + 1 ulp at m ≈ 0
+	case Huber:
+		if math.Abs(m-y) <= s.p.Huber {
+			return 1
+		}
+		return 0
+	case SmoothHinge:
+		if u := 1 - y*m; u > 0 && u < s.p.Huber {
+			return 1 / s.p.Huber
+		}
+		return 0
+	case SmoothQuantile:
+		if r := y - m; r > -(1-s.p.Tau)*s.p.Huber && r < s.p.Tau*s.p.Huber {
+			return 1 / s.p.Huber
+		}
+		return 0
+	}
+	return math.NaN()
+}

@@ -49,7 +49,8 @@ func maxCurvature(s *Set, y float64, grid []float64) (hi, lo float64) {
 // TestSmoothCurvature: 0 ≤ φ” ≤ β on ℝ (difference quotients of φ', which
 // are exact bounds for a piecewise-C² φ'), and the sup is ≥ 0.95·β, so β is
 // not overstated; φ' agrees with central differences of φ (1e-6 relative);
-// |φ'| ≤ G/clip.
+// |φ'| ≤ G/clip; and Deriv2, the φ” core/interval releases, is the
+// derivative of φ' in [0, β] (deriv2Mismatch).
 func TestSmoothCurvature(t *testing.T) {
 	grid := scalarGrid()
 	for _, k := range smoothKinds {
@@ -69,6 +70,9 @@ func TestSmoothCurvature(t *testing.T) {
 				}
 				if hi < 0.95*beta {
 					t.Errorf("%v %+v y=%v: sup φ'' = %g < 0.95·β = %g (β overstated)", k, s.p, y, hi, beta)
+				}
+				if m := deriv2Mismatch(s, y, grid, s.Deriv2); !math.IsNaN(m) {
+					t.Errorf("%v %+v y=%v: Deriv2(%g) = %g disagrees with φ'", k, s.p, y, m, s.Deriv2(m, y))
 				}
 				g := s.G() / s.p.Clip
 				for _, m := range grid {
@@ -262,5 +266,44 @@ func TestGradSpread(t *testing.T) {
 	}
 	if s, err := New(Hinge, [][]float64{{1}}, []float64{1}, Params{}); err != nil || s.GradSpread() != 0 {
 		t.Errorf("hinge: spread %v, %v", s.GradSpread(), err)
+	}
+}
+
+// deriv2Mismatch returns the first grid point where φ” = d2 disagrees with
+// the central difference of φ' (1e-5 relative to β, or between the one-sided
+// values across a kink), or NaN when it agrees everywhere and lies in [0, β].
+func deriv2Mismatch(s *Set, y float64, grid []float64, d2 func(m, y float64) float64) float64 {
+	beta, _ := s.Smooth()
+	const e = 1e-6
+	for _, m := range grid {
+		v := d2(m, y)
+		if !(v >= 0 && v <= beta) {
+			return m
+		}
+		fd := (s.deriv(m+e, y) - s.deriv(m-e, y)) / (2 * e)
+		lo := math.Min(d2(m-e, y), d2(m+e, y))
+		hi := math.Max(d2(m-e, y), d2(m+e, y))
+		if fd < lo-1e-5*beta || fd > hi+1e-5*beta {
+			return m
+		}
+	}
+	return math.NaN()
+}
+
+// TestDeriv2: the check of TestSmoothCurvature that Deriv2 is φ'
+// differentiated catches a φ” off by 10 % (logistic) or with the Huber
+// window's indicator inverted; Deriv2 of a loss that is not smooth is NaN.
+func TestDeriv2(t *testing.T) {
+	grid := scalarGrid()
+	lg := oneRecord(t, Logistic, 1, Params{})
+	if m := deriv2Mismatch(lg, 1, grid, func(m, y float64) float64 { return 0.9 * lg.Deriv2(m, y) }); math.IsNaN(m) {
+		t.Error("a logistic φ'' 10 % low passed the check")
+	}
+	hb := oneRecord(t, Huber, 0.7, Params{})
+	if m := deriv2Mismatch(hb, 0.7, grid, func(m, y float64) float64 { return 1 - hb.Deriv2(m, y) }); math.IsNaN(m) {
+		t.Error("an inverted Huber φ'' passed the check")
+	}
+	if v := oneRecord(t, Hinge, 1, Params{}).Deriv2(0.5, 1); !math.IsNaN(v) {
+		t.Errorf("hinge: Deriv2 = %g, want NaN (not smooth)", v)
 	}
 }

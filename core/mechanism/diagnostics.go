@@ -1,5 +1,7 @@
 package mechanism
 
+import "github.com/dpsample/dpsample/core/interval"
+
 // Stats are the public counts of a release: they follow from the plan alone
 // (Plan.Steps, Plan.Samples), never from the run.
 type Stats struct {
@@ -51,10 +53,13 @@ type Release struct {
 	Plan    Plan        `json:"plan"`
 	Privacy Privacy     `json:"privacy"`
 	Stats   Stats       `json:"stats"`
+	// Intervals are the intervals of a request with Interval set: private,
+	// computed from releases that Privacy covers.
+	Intervals *interval.Intervals `json:"intervals,omitempty"`
 }
 
 // Release returns the private part of r (for an export); Fit and
 // Diagnostics are left out.
 func (r Result) Release() Release {
-	return Release{Theta: r.Theta, Samples: r.Samples, Private: r.Private, Plan: r.Plan, Privacy: r.Privacy, Stats: r.Stats}
+	return Release{Theta: r.Theta, Samples: r.Samples, Private: r.Private, Plan: r.Plan, Privacy: r.Privacy, Stats: r.Stats, Intervals: r.Intervals}
 }

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dpgd"
+	"github.com/dpsample/dpsample/core/interval"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/privacy"
 )
@@ -82,11 +84,34 @@ func checkEstimator(method Estimator) error {
 	return checks.Errorf("method", `"exponential", "dp-gd" or "dp-gd-projected", got %q`, method)
 }
 
+// checkInterval validates Request.Interval where the data is not needed:
+// the level, and that the rest of the request allows intervals (method
+// "dp-gd", one sample). The loss's smoothness is checked by planDPGD.
+func checkInterval(req Request) error {
+	if req.Interval == 0 && !math.Signbit(req.Interval) {
+		return nil
+	}
+	if err := interval.CheckLevel("interval", req.Interval); err != nil {
+		return err
+	}
+	if req.Method != EstimatorDPGD {
+		return checks.Errorf("interval", `absent unless method is "dp-gd" (intervals are for unprojected DP-GD, whose privacy noise propagates linearly; method is %q)`, string(req.Method))
+	}
+	if req.Samples > 1 {
+		return checks.Errorf("interval", "absent when samples > 1 (an interval is for one estimate; samples is %d)", req.Samples)
+	}
+	return nil
+}
+
 // planDPGD fills the plan of a DP-GD request. Privacy: each of the m
 // releases is a DP-GD run at s/√m with s = privacy.Calibrate(ε, δ), so the m
 // runs compose to s-GDP (Dong–Roth–Su Corollary 3.3) and δ_s(ε) ≤ δ: the
 // same plan fields as Algorithm 1 (GDP per sample, GDPTotal, TV = 0, the
-// whole δ to the curve), so a ledger charges both the same way.
+// whole δ to the curve), so a ledger charges both the same way. With
+// Request.Interval the one run gets the interval plan's share s_m
+// (interval.NewPlan: the public split, or all of s below its gate) and the
+// releases of the intervals the rest, so that everything released is
+// s-GDP: Plan.GDP is s_m, Plan.GDPTotal is s.
 func planDPGD(pl *Plan, p *prepared, req Request) error {
 	k := p.kind
 	if !k.Supervised() {
@@ -101,8 +126,20 @@ func planDPGD(pl *Plan, p *prepared, req Request) error {
 		return err
 	}
 	m := max(req.Samples, 1)
+	model := s / math.Sqrt(float64(m))
+	if req.Interval != 0 {
+		if _, ok := p.set.Smooth(); !ok {
+			return checks.Errorf("interval", "absent for the %q loss (intervals need a smooth loss, whose curvature is bounded: logistic, huber, smooth-hinge, smooth-quantile)", p.kind.String())
+		}
+		ipl, err := interval.NewPlan(interval.Params{N: pl.N, D: pl.D, G: p.set.G(), Curvature: p.set.Curvature(), Radius: pl.Radius,
+			Level: req.Interval, GDP: s, Epsilon: req.Epsilon, Delta: req.Delta})
+		if err != nil {
+			return err
+		}
+		pl.Interval, model = &ipl, ipl.Model
+	}
 	sch, err := dpgd.NewSchedule(dpgd.Params{N: pl.N, D: pl.D, Rank: req.Rank, G: p.set.G(), Curvature: p.set.Curvature(),
-		Radius: pl.Radius, GDP: s / math.Sqrt(float64(m)), Projected: req.Method == EstimatorDPGDProjected})
+		Radius: pl.Radius, GDP: model, Projected: req.Method == EstimatorDPGDProjected})
 	if err != nil {
 		return err
 	}
@@ -117,6 +154,9 @@ func planDPGD(pl *Plan, p *prepared, req Request) error {
 	pl.Why = fmt.Sprintf("DP-GD requested (method %q): full-batch noisy gradient descent with a public schedule (%s): T = %d, h = %s, σ = %s per step; "+
 		"each of the %d release(s) is %s-GDP, together %s-GDP, exact curve at the same accountant as Algorithm 1; no sampler, so TV = 0",
 		req.Method, sch.Rule, sch.Steps, checks.Fmt(sch.Step), checks.Fmt(sch.Sigma), m, checks.Fmt(sch.GDP), checks.Fmt(s))
+	if pl.Interval != nil {
+		pl.Why = strings.Replace(pl.Why, fmt.Sprintf(", together %s-GDP", checks.Fmt(s)), "", 1) + "; " + pl.Interval.Why + "; together " + checks.Fmt(s) + "-GDP"
+	}
 	// Output rounding: 2⁻²⁰ of the smallest noise the averaged iterate
 	// carries per coordinate, h·σ/√T (data-independent).
 	_, e := math.Frexp(math.Ldexp(sch.Step*sch.Sigma/math.Sqrt(float64(sch.Steps)), -20))
@@ -133,4 +173,18 @@ func drawDPGD(ctx context.Context, p *prepared, sh *loss.Sharded, r *rand.Rand, 
 	}
 	copy(out, theta)
 	return nil
+}
+
+// intervals releases the intervals at the model's released θ̃ (rounded to
+// the plan's grid) on r, after the draws: the statistics pass, the three
+// Gaussian releases and their post-processing (core/interval). Below the
+// gate nothing is computed from the data and the result says why.
+func intervals(p *prepared, theta []float64, r *rand.Rand) *interval.Intervals {
+	ipl := p.plan.Interval
+	if !ipl.Gate {
+		return &interval.Intervals{Level: ipl.Level, Reason: ipl.Reason}
+	}
+	rel := interval.Release(interval.Stats(p.set, theta), *ipl, r)
+	iv := interval.Estimate(theta, rel, *ipl, *p.plan.Schedule)
+	return &iv
 }

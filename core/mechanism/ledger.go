@@ -3,6 +3,7 @@ package mechanism
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/dpsample/dpsample/core/checks"
@@ -44,8 +45,12 @@ func (pl Plan) Charge() privacy.Release {
 	if err != nil {
 		d = pl.DeltaCurve
 	}
+	label := pl.Loss + " (" + pl.Method + ")"
+	if pl.Interval != nil && pl.Interval.Gate {
+		label = fmt.Sprintf("%s (%s + %g %% intervals)", pl.Loss, pl.Method, 100*pl.Interval.Level)
+	}
 	return privacy.Release{
-		Label:   pl.Loss + " (" + pl.Method + ")",
+		Label:   label,
 		GDP:     pl.GDPTotal,
 		TV:      pl.TV * float64(pl.Samples),
 		Epsilon: pl.Epsilon,

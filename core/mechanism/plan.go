@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/checks"
 	"github.com/dpsample/dpsample/core/dpgd"
+	"github.com/dpsample/dpsample/core/interval"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/sampler"
@@ -46,6 +47,11 @@ type Request struct {
 	// "dp-gd" or "dp-gd-projected" (full-batch DP-GD with the public schedule
 	// of package dpgd, at the same accountant; dpgd.go).
 	Method Estimator `json:"method,omitempty"`
+	// Interval, if set, is the level of the intervals released beside a
+	// DP-GD estimate (e.g. 0.95; core/interval): method "dp-gd" on a smooth
+	// loss, one sample. The request's (ε, δ) covers the model and the
+	// intervals together (Plan.Interval gives the split); 0: none.
+	Interval float64 `json:"interval,omitempty"`
 
 	// Declared boxes of the records (clamp.go): [lo, hi], default [−1, 1].
 	TargetRange []float64 `json:"targetRange,omitempty"` // lad, quantile, huber: y clamped to it
@@ -133,6 +139,11 @@ type Plan struct {
 	// Schedule is DP-GD's public schedule (nil for Algorithm 1).
 	Estimator Estimator      `json:"estimator"`
 	Schedule  *dpgd.Schedule `json:"schedule,omitempty"`
+	// Interval is the plan of the intervals when Request.Interval is set
+	// (core/interval): whether its public gate passes (and why not), the
+	// split of the budget (Schedule.GDP is the model's share; GDPTotal
+	// covers everything) and the releases' noise.
+	Interval *interval.Plan `json:"interval,omitempty"`
 }
 
 // Sampler is the sampler choice (Request.Sampler, Plan.Sampler,
@@ -236,6 +247,9 @@ func prepare(req Request) (*prepared, error) {
 		return nil, err
 	}
 	if err := checkEstimator(req.Method); err != nil {
+		return nil, err
+	}
+	if err := checkInterval(req); err != nil {
 		return nil, err
 	}
 	// Sizes first, before the data is copied.

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/dpsample/dpsample/core/interval"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
@@ -24,6 +25,11 @@ type Result struct {
 	Privacy Privacy     `json:"privacy"`
 	Stats   Stats       `json:"stats"` // public counts only (diagnostics.go)
 	Fit     Fit         `json:"fit"`   // NOT private
+	// Intervals are the intervals of a request with Interval set
+	// (core/interval): above the gate level, estimate, lo, hi and se; below
+	// it level and reason. Private: post-processing of the releases that
+	// Privacy covers.
+	Intervals *interval.Intervals `json:"intervals,omitempty"`
 	// Diagnostics are data-dependent counters and timings: NOT private, not
 	// part of Release.
 	Diagnostics Diagnostics `json:"diagnostics"`
@@ -250,11 +256,14 @@ func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, pr
 	// The reference fit's passes (Work.Reference) count in the sampler's units
 	// (Work.Passes per total), so that a page's "time left", the rate so far
 	// applied to the units left, covers the fit too.
-	fitUnits := 0
+	fitUnits, ivUnits := 0, 0
 	if progress != nil && pl.Work.Reference > 0 {
-		fitUnits = max(1, int(math.Round(pl.Work.Reference*float64(total)/math.Max(pl.Work.Passes, 1))))
+		fitUnits = max(1, int(math.Round(pl.Work.Reference*float64(total)/math.Max(pl.Work.Passes-pl.Work.Interval, 1))))
 	}
-	grand := total + fitUnits
+	if progress != nil && pl.Work.Interval > 0 {
+		ivUnits = max(1, int(math.Round(pl.Work.Interval*float64(total)/math.Max(pl.Work.Passes-pl.Work.Interval, 1))))
+	}
+	grand := total + ivUnits + fitUnits
 	last := -1
 	for k := 0; k < m; k++ {
 		if err := ctx.Err(); err != nil {
@@ -281,6 +290,13 @@ func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, pr
 		res.Samples[k] = out
 	}
 	res.Theta = res.Samples[0]
+	if pl.Interval != nil {
+		res.Intervals = intervals(p, res.Theta, r)
+		if ivUnits > 0 {
+			last = total + ivUnits
+			progress(last, grand)
+		}
+	}
 	curve, err := privacy.Delta(pl.GDPTotal, pl.Epsilon)
 	if err != nil {
 		return Result{}, err
@@ -289,7 +305,7 @@ func (p *prepared) sample(ctx context.Context, start time.Time, seed *uint64, pr
 	var fitted func(done, passes int)
 	if progress != nil {
 		fitted = func(done, passes int) {
-			if now := total + fitUnits*done/max(passes, 1); now > last {
+			if now := total + ivUnits + fitUnits*done/max(passes, 1); now > last {
 				last = now
 				progress(now, grand)
 			}

@@ -50,7 +50,7 @@ type Work struct {
 	//
 	//	first-order   m·(T·d + B·(d + 1))            a step's d normals; a trial's d normals and its uniform
 	//	zeroth-order  m·((T+1)·d + B·(2d + 1) + 2·B_f)  the start's d normals; a trial's 2d and its uniform; a factory draw's row and uniform
-	//	dp-gd         m·T·d                          the gradient noise
+	//	dp-gd         m·T·d                          the gradient noise (+ d + d(d+1) with intervals)
 	//	exact         0                              (counted in Passes)
 	//
 	// with B the trials and B_f the factory draws per sample — the budgets
@@ -60,6 +60,11 @@ type Work struct {
 	// of its time on the 2d normals of its trials, which Passes leaves out —
 	// under node the estimate without them was 3–7 times short).
 	Draws float64 `json:"draws"`
+	// Interval is the passes of the intervals' releases (Request.Interval
+	// above the gate: interval.Plan.Passes = d + 2, one for the margins and
+	// the gradient and d + 1 for the two d×d matrices), included in Passes
+	// and PassesMax; 0 otherwise. Their d + d(d+1) normals are in Draws.
+	Interval float64 `json:"intervalPasses"`
 }
 
 // estimateWork fills Work from a plan whose method and budgets are set.
@@ -101,6 +106,12 @@ func estimateWork(pl Plan, k loss.Kind, fixedFit bool) Work {
 	default:
 		w.Passes = pl.ExpectedLossEvals / n
 		w.PassesMax = w.Passes
+	}
+	if pl.Interval != nil && pl.Interval.Gate {
+		w.Interval = pl.Interval.Passes
+		w.Passes += w.Interval
+		w.PassesMax += w.Interval
+		w.Draws += d + d*(d+1) // g's d normals, H's and J's upper triangles
 	}
 	return w
 }

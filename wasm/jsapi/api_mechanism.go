@@ -6,6 +6,7 @@ import (
 	"syscall/js"
 
 	"github.com/dpsample/dpsample/core/checks"
+	"github.com/dpsample/dpsample/core/interval"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/mechanism"
 	"github.com/dpsample/dpsample/core/rng"
@@ -97,6 +98,12 @@ func readRequest(v js.Value) (mechanism.Request, error) {
 		return req, err
 	}
 	req.Method = mechanism.Estimator(method)
+	// interval: a level in (0, 1); that the rest of the request allows
+	// intervals (method "dp-gd", a smooth loss, one sample) is
+	// mechanism.NewPlan's rule, with errors naming "interval" too.
+	if req.Interval, err = o.OptNum("interval", 0, interval.CheckLevel); err != nil {
+		return req, err
+	}
 	if req.Seed, err = o.Seed(); err != nil {
 		return req, err
 	}

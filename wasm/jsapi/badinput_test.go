@@ -48,6 +48,11 @@ func supReq(kv ...any) js.Value {
 	return goodReq(append(base, kv...)...)
 }
 
+// gdReq is a valid dp-gd request on a smooth loss (intervals allowed).
+func gdReq(kv ...any) js.Value {
+	return supReq(append([]any{"method", "dp-gd", "sampler", nil}, kv...)...)
+}
+
 func TestBadInputCorpus(t *testing.T) {
 	f64 := func(vs ...float64) js.Value {
 		a := js.Global().Get("Float64Array").New(len(vs))
@@ -125,6 +130,22 @@ func TestBadInputCorpus(t *testing.T) {
 		{"sampler null", "mechanism.plan", []any{goodReq("sampler", nil)}, ""}, // deleting an optional field is fine
 		{"method unknown", "mechanism.plan", []any{goodReq("method", "sgd")}, `req.method must be one of "exponential", "dp-gd", "dp-gd-projected", got "sgd"`},
 		{"method dp-gd for l1", "mechanism.plan", []any{goodReq("method", "dp-gd")}, "method must be"},
+		// interval: the level, and a request that allows intervals (dp-gd on a smooth loss, one sample)
+		{"interval 0", "mechanism.plan", []any{gdReq("interval", 0)}, "req.interval must be a level in (0, 1), such as 0.95, got 0"},
+		{"interval 1", "mechanism.plan", []any{gdReq("interval", 1)}, "req.interval must be a level in (0, 1), such as 0.95, got 1"},
+		{"interval percent string", "mechanism.plan", []any{gdReq("interval", "95 %")}, `req.interval must be a level in (0, 1), such as 0.95, got string "95 %"`},
+		{"interval NaN", "mechanism.plan", []any{gdReq("interval", jsNaN)}, "req.interval must be a level in (0, 1), such as 0.95, got NaN"},
+		{"interval negative", "mechanism.plan", []any{gdReq("interval", -0.95)}, "req.interval must be a level in (0, 1), such as 0.95, got -0.95"},
+		{"interval 95", "mechanism.plan", []any{gdReq("interval", 95)}, "req.interval must be a level in (0, 1), such as 0.95, got 95"},
+		{"interval Inf", "mechanism.plan", []any{gdReq("interval", jsInf)}, "req.interval must be a level in (0, 1), such as 0.95, got +Inf"},
+		{"interval null", "mechanism.plan", []any{gdReq("interval", js.Null())}, "req.interval must be a level in (0, 1), such as 0.95, got null"},
+		{"interval true", "mechanism.plan", []any{gdReq("interval", true)}, "req.interval must be a level in (0, 1), such as 0.95, got boolean true"},
+		{"interval exponential", "mechanism.plan", []any{gdReq("interval", 0.95, "method", "exponential")}, `interval must be absent unless method is "dp-gd"`},
+		{"interval no method", "mechanism.plan", []any{gdReq("interval", 0.95, "method", nil)}, `interval must be absent unless method is "dp-gd"`},
+		{"interval projected", "mechanism.plan", []any{gdReq("interval", 0.95, "method", "dp-gd-projected")}, `interval must be absent unless method is "dp-gd"`},
+		{"interval hinge", "mechanism.plan", []any{gdReq("interval", 0.95, "loss", "hinge")}, `interval must be absent for the "hinge" loss`},
+		{"interval samples", "mechanism.plan", []any{gdReq("interval", 0.95, "samples", 2)}, "interval must be absent when samples > 1"},
+		{"interval 0.95", "mechanism.plan", []any{gdReq("interval", 0.95)}, ""},
 		{"etaRule unknown", "mechanism.plan", []any{goodReq("etaRule", "best")}, `req.etaRule must be one of "optimal", "paper"`},
 		{"mode unknown", "mechanism.plan", []any{goodReq("mode", "fast")}, `req.mode must be one of "auto", "full", "stochastic"`},
 		{"seed negative", "mechanism.plan", []any{goodReq("seed", -1)}, "req.seed must be an integer in [0, 9007199254740992], got -1"},

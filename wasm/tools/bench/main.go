@@ -32,7 +32,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -109,7 +108,7 @@ func main() {
 	}
 	start := time.Now()
 	r := Report{Generated: time.Now().UTC().Format(time.RFC3339), Quick: quick}
-	r.Machine = Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), Go: runtime.Version(), Node: nodeVersion(), Commit: gitCommit(*root)}
+	r.Machine = Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), Go: runtime.Version(), Node: nodeVersion(), Commit: study.GitCommit(*root)}
 	r.SectionSeconds = map[string]float64{}
 	step := func(name string, f func() error) {
 		t := time.Now()
@@ -191,7 +190,7 @@ func remeasure(root, section, rowsBase, shipped string) error {
 	if err := json.Unmarshal(js, &r); err != nil {
 		return err
 	}
-	commit := gitCommit(root) // the code measured: HEAD when the run starts
+	commit := study.GitCommit(root) // the code measured: HEAD when the run starts
 	switch section {
 	case "utility":
 		if r.Utility, err = measureUtility(root); err != nil {
@@ -327,18 +326,4 @@ func spliceReadme(readme, body string) (string, bool) {
 		return readme, false
 	}
 	return readme[:i+len(readmeBegin)] + "\n" + body + readme[j:], true
-}
-
-// gitCommit names the code a run measured: HEAD, with "+dirty" when tracked
-// files under core/, wasm/ or site/ differ from it.
-func gitCommit(root string) string {
-	out, err := exec.Command("git", "-C", root, "rev-parse", "--short=12", "HEAD").Output()
-	if err != nil {
-		return "unknown"
-	}
-	c := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no", "--", "core", "wasm", "site").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
-		c += "+dirty"
-	}
-	return c
 }

@@ -6,6 +6,7 @@
 //
 //	go run ./wasm/tools/study -study docs/study/runs.jsonl [-study-datasets a,b] [-study-split-range 0-9] [-study-also f]
 //	go run ./wasm/tools/study -dpgd-schedule development -dpgd-schedule-caps 800,400,200,100,50 > docs/study/dpgd-schedule-development.md
+//	go run ./wasm/tools/study -intervals development -intervals-par 2 > docs/study/intervals-development.md
 //
 // The study's code (datasets, splits, tasks, selection, summary) is
 // wasm/tools/internal/study; the bench (wasm/tools/bench) only reads the
@@ -21,6 +22,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/dpsample/dpsample/core/interval"
+	"github.com/dpsample/dpsample/wasm/tools/internal/md"
 	"github.com/dpsample/dpsample/wasm/tools/internal/study"
 )
 
@@ -35,8 +38,48 @@ func main() {
 	dpgdCaps := flag.String("dpgd-schedule-caps", "400,200,100,800", "with -dpgd-schedule: the caps K compared (the table is the first one's)")
 	dpgdSplits := flag.Int("dpgd-schedule-splits", 20, "with -dpgd-schedule: the study's splits")
 	dpgdPar := flag.Int("dpgd-schedule-par", 1, "with -dpgd-schedule: goroutines")
+	ivStudy := flag.String("intervals", "", `issue 54: print the interval study on "development" (docs/study/intervals-development.md) and exit`)
+	ivCells := flag.String("intervals-cells", "", "issue 54: run these synthetic interval cells (design:n:eps[:C·clip],…) and print a row each")
+	ivRuns := flag.Int("intervals-runs", 200, "with -intervals-cells: runs per cell")
+	ivPar := flag.Int("intervals-par", 1, "with -intervals-cells: goroutines")
+	ivShares := flag.String("intervals-shares", "", "with -intervals-cells: the split m,g,H,J as fractions of s² (default interval.DefaultShares)")
+	ivMinNS := flag.Float64("intervals-min-ns", 0, "with -intervals-cells: the gate's bound on n·s (1: measure below the gate)")
+	ivErr := flag.Bool("intervals-error", false, "with -intervals-cells: also run DP-GD alone at the whole budget and report the error ratio")
+	ivDev := flag.String("intervals-dev", "", "issue 54: run the interval cells on the development tables at these multiples of each table's size (e.g. 1,10) and print a row each")
+	ivEps := flag.String("intervals-eps", "1,4", "with -intervals-dev: the ε of the cells")
 	flag.Parse()
 	switch {
+	case *ivStudy != "":
+		if *ivStudy != study.HalfDev {
+			fatal(fmt.Errorf("-intervals: want %q (the evaluation half is not run)", study.HalfDev))
+		}
+		if err := intervalStudy(*root, *ivRuns, max(1, *ivPar), os.Stdout); err != nil {
+			fatal(err)
+		}
+	case *ivDev != "":
+		mults, err := parseCaps(*ivDev)
+		if err != nil {
+			fatal(err)
+		}
+		eps, err := parseCaps(*ivEps)
+		if err != nil {
+			fatal(err)
+		}
+		sh := parseShares(*ivShares)
+		fmt.Println(md.Table(ivHeader, nil))
+		if _, err := runIntervalDev(*root, mults, eps, *ivRuns, max(1, *ivPar), 0.95, sh, os.Stdout); err != nil {
+			fatal(err)
+		}
+	case *ivCells != "":
+		cells, err := parseIvCells(*ivCells)
+		if err != nil {
+			fatal(err)
+		}
+		sh := parseShares(*ivShares)
+		fmt.Println(md.Table(ivHeader, nil))
+		if _, err := runIntervalCells(cells, *ivRuns, max(1, *ivPar), 0.95, sh, *ivMinNS, *ivErr, os.Stdout); err != nil {
+			fatal(err)
+		}
 	case *dpgdSched != "":
 		if *dpgdSched != study.HalfDev && *dpgdSched != study.HalfEval {
 			fatal(fmt.Errorf("-dpgd-schedule: want %q or %q, got %q", study.HalfDev, study.HalfEval, *dpgdSched))
@@ -69,6 +112,17 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
+}
+
+// parseShares reads -intervals-shares ("m,g,H,J"; empty: the default).
+func parseShares(s string) interval.Shares {
+	var sh interval.Shares
+	if s != "" {
+		if _, err := fmt.Sscanf(s, "%g,%g,%g,%g", &sh.Model, &sh.Gradient, &sh.Hessian, &sh.Score); err != nil {
+			fatal(fmt.Errorf("-intervals-shares: %w", err))
+		}
+	}
+	return sh
 }
 
 func fatal(err error) {

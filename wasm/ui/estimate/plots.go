@@ -3,6 +3,7 @@
 package estimate
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"syscall/js"
@@ -153,6 +154,9 @@ func (v *estimateView) exportJSON(in *report.Input, r *mechanism.Result) {
 	if found := v.st.PrivateExport(in.Spec, r.Privacy.Ledger); len(found) > 0 {
 		payload["privateRanges"] = found // which declared ranges were found privately, and what that release cost (its id in privacy.ledger)
 	}
+	if rel.Intervals != nil {
+		payload["intervals"] = rel.Intervals // in scaled units, like theta: private, paid for inside the same ε (issue 54)
+	}
 	if cats := form.CatsExport(in.Cats, r.Privacy.Ledger); len(cats) > 0 {
 		payload["categories"] = cats // each text feature's labels (its columns name=label) and where they came from: typed, or the release in privacy.ledger
 	}
@@ -165,8 +169,27 @@ func (v *estimateView) exportJSON(in *report.Input, r *mechanism.Result) {
 			refs[u.Col] = u.Reference
 		}
 	}
-	tbl := report.Published{Rows: report.CoefRows(in.Kind, in.Columns, in.ToUnits(rel.Theta), in.TargetCol, refs, in.OneHot),
+	est := in.ToUnits(rel.Theta)
+	iv := r.Intervals
+	withIv := iv != nil && len(iv.Lo) > 0
+	if withIv {
+		est = in.ToUnits(iv.Estimate) // the intervals' centre: the corrected estimate
+	}
+	tbl := report.Published{Rows: report.CoefRows(in.Kind, in.Columns, est, in.TargetCol, refs, in.OneHot),
 		Guarantee: report.Guarantee(estimatorName(rel.Plan), rel.Privacy.Epsilon, rel.Privacy.Delta, rel.Plan.N, rel.Private)}
+	if withIv {
+		tbl.Level = iv.Level
+		for j := range tbl.Rows {
+			if j < len(iv.Lo) {
+				if lo, hi, ok := intervalUnits(in, rel.Theta, j, iv.Lo[j], iv.Hi[j]); ok {
+					tbl.Rows[j].Lo, tbl.Rows[j].Hi = &lo, &hi
+				}
+			}
+		}
+		tbl.Guarantee += fmt.Sprintf(" The estimates are the corrected ones the %g %% intervals are centred on (released with them, inside the same ε); "+
+			"if the table were drawn again from the same population, %g of 100 such intervals would hold the population's value, privacy noise included.",
+			100*iv.Level, 100*iv.Level)
+	}
 	for _, u := range v.exportURLs {
 		js.Global().Get("URL").Call("revokeObjectURL", u)
 	}

@@ -77,11 +77,11 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 			report.TargetNote(in), report.Labels(in)), "class", "detail", "id", v.id+"-data-note"),
 		kit.Text("p", ranges+".", "class", "detail", "id", v.id+"-declared"),
 		kit.Text("p", what, "class", "detail"),
-		report.CoefTable(names, units[0], sd, fit, len(r.Samples) > 1, head))
+		report.CoefTable(names, units[0], sd, fit, len(r.Samples) > 1, head, intervalCells(in, r, true)))
 	// The scaled values, one click away.
 	det := kit.El("details", "id", v.id+"-scaled")
 	kit.AppendAll(det, kit.Text("summary", "Scaled values (what the mechanism saw: every declared range mapped to [−1, 1])"),
-		report.CoefTable(in.Columns, r.Theta, ssd, r.Fit.Theta, len(r.Samples) > 1, "private θ, scaled (first sample)"))
+		report.CoefTable(in.Columns, r.Theta, ssd, r.Fit.Theta, len(r.Samples) > 1, "private θ, scaled (first sample)", intervalCells(in, r, false)))
 	v.el.summary.AppendChild(det)
 	// Plot.
 	v.redraw = func() { v.drawResult(in, r, units, fit) }
@@ -133,6 +133,66 @@ func (v *estimateView) render(in *report.Input, r *mechanism.Result) {
 	diag := kit.Text("p", "Your data against the declarations: "+strings.Join(clamps, ", ")+". "+work+
 		". These numbers are computed from your raw data on this device and are not private; do not publish them.", "id", v.id+"-diagnostics")
 	kit.AppendAll(v.el.excess, diag)
-	report.FillStatement(v.el.statement, r, v.st.PrivateStatement(in.Spec, r.Privacy.Ledger)+form.CatsStatement(in.Cats, r.Privacy.Ledger)+ledger.Statement(r.Privacy.Ledger))
+	report.FillStatement(v.el.statement, r, v.st.PrivateStatement(in.Spec, r.Privacy.Ledger)+form.CatsStatement(in.Cats, r.Privacy.Ledger)+
+		intervalStatement(r)+ledger.Statement(r.Privacy.Ledger))
 	v.exportJSON(in, r)
+}
+
+// intervalUnits maps an interval [lo, hi] of θ's coordinate j (scaled) to
+// the columns' units, where the map is one coordinate's own (a
+// coefficient's hy/h_j, a centre's c_j + h_j·θ_j): ok is false for the
+// intercept, whose value in the units mixes every coefficient (its interval
+// would need their covariance).
+func intervalUnits(in *report.Input, theta []float64, j int, lo, hi float64) (float64, float64, bool) {
+	if j >= len(in.Ranges) {
+		return 0, 0, false
+	}
+	at := func(x float64) float64 {
+		v := make([]float64, len(theta))
+		v[j] = x
+		return in.ToUnits(v)[j]
+	}
+	a, b := at(lo), at(hi)
+	return min(a, b), max(a, b), true
+}
+
+// intervalCells are the coefficient table's interval column (nil when no
+// interval was released): in the columns' units, or scaled.
+func intervalCells(in *report.Input, r *mechanism.Result, units bool) []string {
+	iv := r.Intervals
+	if iv == nil || len(iv.Lo) == 0 {
+		return nil
+	}
+	cells := make([]string, len(iv.Lo))
+	for j := range iv.Lo {
+		lo, hi, ok := iv.Lo[j], iv.Hi[j], true
+		if units {
+			lo, hi, ok = intervalUnits(in, r.Theta, j, lo, hi)
+		}
+		if !ok {
+			cells[j] = "— (see below)"
+			continue
+		}
+		cells[j] = "[" + kit.G3(lo) + ", " + kit.G3(hi) + "]"
+		if c := r.Plan.Radius; c > 0 && (iv.Lo[j] <= -c*(1-1e-9) || iv.Hi[j] >= c*(1-1e-9)) {
+			cells[j] += " (cut at the radius C: the value may lie beyond)"
+		}
+	}
+	return cells
+}
+
+// intervalStatement is the statement's sentence on the intervals (issue 54):
+// what one means, in one plain sentence, or why none was released.
+func intervalStatement(r *mechanism.Result) string {
+	iv := r.Intervals
+	switch {
+	case iv == nil:
+		return ""
+	case len(iv.Lo) == 0:
+		return " No intervals: " + iv.Reason
+	}
+	return fmt.Sprintf(" The %g %% intervals beside the coefficients are part of this release: if the table were drawn again from the same "+
+		"population, %g of 100 such intervals would hold the population's value — privacy noise included. They are centred on the "+
+		"corrected estimate (one Newton step from the released θ, with the gradient and curvature released for it); the intercept's "+
+		"interval is given in scaled units only (in the columns' units it depends on every coefficient together).", 100*iv.Level, 100*iv.Level)
 }

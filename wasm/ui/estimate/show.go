@@ -76,6 +76,8 @@ func (v *estimateView) show() {
 		e.formErr.SetTextContent(formMsg)
 	}
 	e.workLine.SetTextContent(s.Work)
+	e.interval.SetChecked(s.Choice.Interval)
+	e.intervalLine.SetTextContent(s.IntervalLine())
 	if s.Table.Builtin != nil {
 		e.csvBox.SetAttribute("hidden", "")
 	} else {

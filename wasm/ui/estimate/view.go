@@ -112,7 +112,8 @@ type elems struct {
 	csvBox, csvErr, csvProg, checkBox         kit.Elem
 	heldLine                                  kit.Elem
 	csvText                                   *dom.HTMLTextAreaElement
-	fixedWork                                 *dom.HTMLInputElement
+	fixedWork, interval                       *dom.HTMLInputElement
+	intervalLine                              kit.Elem
 	headerSel                                 *dom.HTMLSelectElement
 	featBox, rangesBox, rangesErr             kit.Elem
 	eps, delta, c, k, m                       kit.NumberField
@@ -212,8 +213,15 @@ func Build(root kit.Elem) {
 	fixedWrap := kit.El("div", "class", "field")
 	kit.AppendAll(fixedWrap, fixedLab, kit.Text("small", "the sampler does the same passes whatever the rows hold, so the time a run takes says "+
 		"nothing about them — useful when others can see it; about 3–4× the passes of a run that stops when it can", "id", id+"-fixed-work-help", "class", "help"))
+	e.interval = kit.AsInput(kit.El("input", "type", "checkbox", "id", id+"-interval", "aria-describedby", id+"-interval-line"))
+	e.interval.SetChecked(kit.Attr(root, "interval", "on") != "off")
+	ivLab := kit.El("label", "for", id+"-interval", "class", "check")
+	kit.AppendAll(ivLab, e.interval, kit.TextNode(" 95 % intervals"))
+	e.intervalLine = kit.Text("small", "", "id", id+"-interval-line", "class", "help")
+	ivWrap := kit.El("div", "class", "field")
+	kit.AppendAll(ivWrap, ivLab, e.intervalLine)
 	params := kit.El("div", "class", "controls")
-	kit.AppendAll(params, e.eps.Wrap, e.delta.Wrap, e.c.Wrap, e.k.Wrap, e.m.Wrap, e.workers.Wrap, fixedWrap)
+	kit.AppendAll(params, e.eps.Wrap, e.delta.Wrap, e.c.Wrap, e.k.Wrap, e.m.Wrap, e.workers.Wrap, fixedWrap, ivWrap)
 	e.epsWords = kit.Text("p", "", "id", id+"-eps-words", "class", "detail")
 	e.formErr = kit.El("div", "id", id+"-err", "class", "error", "role", "alert")
 	e.workLine = kit.El("p", "id", id+"-work", "class", "detail", "role", "status")
@@ -272,6 +280,7 @@ func (v *estimateView) initial() form.State {
 	c.RadiusAuto = kit.Attr(v.root, "radius", "") == ""
 	c.Workers, _ = strconv.Atoi(e.workers.Sel.Value())
 	c.FixedWork = e.fixedWork.Checked()
+	c.Interval = e.interval.Checked()
 	s.Ledger = v.ledgerSeen()
 	s, _ = form.Update(s, form.Forgot{}) // settles the maps
 	return s
@@ -359,6 +368,10 @@ func (v *estimateView) wire(file kit.Elem) {
 		v.dispatch(form.WorkersChosen{N: n})
 	})
 	kit.On(e.fixedWork, "change", false, func(kit.Event) { v.dispatch(form.FixedWorkTicked{On: e.fixedWork.Checked()}) })
+	kit.On(e.interval, "change", false, func(kit.Event) {
+		stale("the intervals were asked for or not")
+		v.dispatch(form.IntervalTicked{On: e.interval.Checked()})
+	})
 	kit.On(v.run.Run, "click", false, func(kit.Event) { go v.press(form.Pressed{}) })
 }
 

@@ -70,8 +70,10 @@ type (
 	CatsTyped     struct{ Col, Text string }
 	// NumberTyped: a number field (epsilon, delta, radius, rank, samples)
 	// was typed.
-	NumberTyped     struct{ Field, Text string }
-	WorkersChosen   struct{ N int }
+	NumberTyped   struct{ Field, Text string }
+	WorkersChosen struct{ N int }
+	// IntervalTicked: the 95 % intervals were asked for (or not).
+	IntervalTicked  struct{ On bool }
 	FixedWorkTicked struct{ On bool }
 	// LineApplied: the one-line form of the ranges was applied.
 	LineApplied struct{ Text string }
@@ -140,6 +142,7 @@ func (PositiveTyped) event()   {}
 func (CatsTyped) event()       {}
 func (NumberTyped) event()     {}
 func (WorkersChosen) event()   {}
+func (IntervalTicked) event()  {}
 func (FixedWorkTicked) event() {}
 func (LineApplied) event()     {}
 func (Forgot) event()          {}

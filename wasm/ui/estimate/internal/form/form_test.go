@@ -635,3 +635,41 @@ func TestDeltaNote(t *testing.T) {
 		t.Errorf("δ field %q, note %q", d, note)
 	}
 }
+
+// TestIntervalsWhereTheGateAllows (issue 54): asked for, a DP-GD run of a
+// smooth loss carries interval 0.95 when the public gate (n·s, d) allows it
+// — its cost said before Run — and none below it, the reason said; a run
+// on Algorithm 1 or several samples gets none.
+func TestIntervalsWhereTheGateAllows(t *testing.T) {
+	big := newPage(t, numericCSV(12000, 19))
+	big.confirmTask()
+	big.ranges("age", "0..120", "height", "100..250", "income", "0..10000")
+	big.event(IntervalTicked{On: true})
+	if line := big.st.IntervalLine(); !strings.HasPrefix(line, "95 % intervals beside the coefficients, inside this run's ε = 1") {
+		t.Errorf("line above the gate: %q", line)
+	}
+	if a := big.press(); a.Do != Show {
+		t.Fatalf("press: %+v", a)
+	}
+	if got := big.acts[len(big.acts)-2].Run.Req.Interval; got != IntervalLevel {
+		t.Errorf("interval %g, want %g", got, IntervalLevel)
+	}
+	small := newPage(t, numericCSV(600, 20))
+	small.confirmTask()
+	small.ranges("age", "0..120", "height", "100..250", "income", "0..10000")
+	small.event(IntervalTicked{On: true})
+	if line := small.st.IntervalLine(); !strings.HasPrefix(line, "No 95 % intervals at this size:") {
+		t.Errorf("line below the gate: %q", line)
+	}
+	if a := small.press(); a.Do != Show || small.acts[len(small.acts)-2].Run.Req.Interval != 0 {
+		t.Fatalf("below the gate: %+v, interval %g", a, small.acts[len(small.acts)-2].Run.Req.Interval)
+	}
+	big.event(NumberTyped{Field: "samples", Text: "2"})
+	if line := big.st.IntervalLine(); !strings.Contains(line, "several samples") {
+		t.Errorf("with 2 samples: %q", line)
+	}
+	big.event(EstimatorChosen{Method: "exponential"})
+	if line := big.st.IntervalLine(); !strings.Contains(line, "Algorithm 1") {
+		t.Errorf("with Algorithm 1: %q", line)
+	}
+}

@@ -109,6 +109,9 @@ func genEvent(r *rand.Rand, p *page) Event {
 	case 14:
 		return Forgot{}
 	}
+	if r.IntN(3) == 0 {
+		return IntervalTicked{On: r.IntN(2) == 0}
+	}
 	return EstimatorChosen{Method: []string{"", "dp-gd", "exponential"}[r.IntN(3)]}
 }
 

@@ -89,6 +89,9 @@ type Choice struct {
 	DeltaAuto, RadiusAuto bool
 	Workers               int
 	FixedWork             bool
+	// Interval: 95 % intervals beside the coefficients where DP-GD's run
+	// allows them (issue 54; on by default).
+	Interval bool
 }
 
 // Declared is one column's range as its inputs hold it: typed by the

@@ -84,6 +84,8 @@ func Update(s State, e Event) (State, Action) {
 		s.numberTyped(e)
 	case WorkersChosen:
 		s.Choice.Workers = e.N
+	case IntervalTicked:
+		s.Choice.Interval = e.On
 	case FixedWorkTicked:
 		s.Choice.FixedWork = e.On
 	case LineApplied:

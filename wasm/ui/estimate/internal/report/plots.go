@@ -4,6 +4,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/loss"
@@ -110,13 +111,25 @@ func CoefPlot(in *Input, r *mechanism.Result) *plot.Plot {
 	if len(eff) > 1 {
 		name = fmt.Sprintf("private, mean of %d ± sd", len(eff))
 	}
+	series := []plot.Series{
+		{Name: name, X: mean, Y: idx, Kind: plot.HBars, Err: errs, Color: plot.Palette[0]},
+		{Name: "non-private θ̂ (not private)", X: np, Y: idx[:len(np)], Kind: plot.Points, Color: plot.Palette[1], Radius: 5, Stroke: "#000"},
+	}
+	if iv := r.Intervals; iv != nil && len(iv.Lo) > 0 && !in.Kind.Location() {
+		// The intervals on the chart's scale (RangeEffects is a coefficient's
+		// own linear map): the corrected estimate and its interval.
+		c, lo, hi := scale(iv.Estimate), scale(iv.Lo), scale(iv.Hi)
+		box := make([][4]float64, len(c))
+		for j := range c {
+			box[j] = [4]float64{math.Min(lo[j], hi[j]), math.Max(lo[j], hi[j]), math.NaN(), math.NaN()}
+		}
+		series = append(series, plot.Series{Name: fmt.Sprintf("%g %% interval (private)", 100*iv.Level), X: c, Y: idx[:len(c)], Kind: plot.Points,
+			Box: box, Color: "#222222", Radius: 3})
+	}
 	return &plot.Plot{Title: "Private vs non-private coefficients", XLabel: xlab, YCategories: in.Columns[:d],
-		Series: []plot.Series{
-			{Name: name, X: mean, Y: idx, Kind: plot.HBars, Err: errs, Color: plot.Palette[0]},
-			{Name: "non-private θ̂ (not private)", X: np, Y: idx[:len(np)], Kind: plot.Points, Color: plot.Palette[1], Radius: 5, Stroke: "#000"},
-		},
-		Rules: []plot.Rule{{At: 0, Color: "#444444"}},
-		Desc:  "One row per column. Bars: the private coefficients, as the change across the column's declared range (mean over samples, with ± one standard deviation); orange dots: the non-private fit. A one-hot column (name=label) shows the change from 0 to 1: that label against none of its list. Per-unit values and the intercept are in the table."}
+		Series: series,
+		Rules:  []plot.Rule{{At: 0, Color: "#444444"}},
+		Desc:   "One row per column. Bars: the private coefficients, as the change across the column's declared range (mean over samples, with ± one standard deviation); orange dots: the non-private fit. A one-hot column (name=label) shows the change from 0 to 1: that label against none of its list. Per-unit values and the intercept are in the table."}
 }
 
 // RegressionPlot: a regression on one feature, drawn as the user's rows with

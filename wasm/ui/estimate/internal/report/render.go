@@ -37,11 +37,16 @@ func MeanSD(samples [][]float64, d int) (mean, sd []float64) {
 	return mean, sd
 }
 
-// CoefTable is the table of θ (first sample, spread, non-private fit).
-func CoefTable(names []string, theta, sd, fit []float64, spread bool, head string) kit.Elem {
+// CoefTable is the table of θ (first sample, spread, non-private fit) and,
+// when intervals were released (iv non-nil: a cell per row, "—" where none),
+// the interval of each coefficient.
+func CoefTable(names []string, theta, sd, fit []float64, spread bool, head string, iv []string) kit.Elem {
 	tbl := kit.El("table", "class", "coef")
 	tr := kit.El("tr")
 	kit.AppendAll(tr, kit.Text("th", "coordinate"), kit.Text("th", head), kit.Text("th", "spread over samples (sd)"), kit.Text("th", "non-private θ̂"))
+	if iv != nil {
+		tr.AppendChild(kit.Text("th", "95 % interval (private)"))
+	}
 	tbl.AppendChild(tr)
 	for j := range theta {
 		row := kit.El("tr")
@@ -54,6 +59,13 @@ func CoefTable(names []string, theta, sd, fit []float64, spread bool, head strin
 		}
 		// data-v holds the full-precision value (for copying and tests).
 		kit.AppendAll(row, kit.Text("td", names[j]), kit.Text("td", kit.G3(theta[j]), "data-v", strconv.FormatFloat(theta[j], 'g', -1, 64)), s, np)
+		if iv != nil {
+			cell := "—"
+			if j < len(iv) {
+				cell = iv[j]
+			}
+			row.AppendChild(kit.Text("td", cell, "class", "interval"))
+		}
 		tbl.AppendChild(row)
 	}
 	return tbl
