@@ -95,7 +95,7 @@ func checkInterval(req Request) error {
 		return err
 	}
 	if req.Method != EstimatorDPGD {
-		return checks.Errorf("interval", `absent unless method is "dp-gd" (intervals are for unprojected DP-GD, whose privacy noise propagates linearly; method is %q)`, string(req.Method))
+		return checks.Errorf("interval", `absent for method %q: intervals are for "dp-gd" (unprojected DP-GD, whose privacy noise propagates linearly)`, string(req.Method))
 	}
 	if req.Samples > 1 {
 		return checks.Errorf("interval", "absent when samples > 1 (an interval is for one estimate; samples is %d)", req.Samples)

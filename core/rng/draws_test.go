@@ -23,6 +23,7 @@ var notNoise = map[string]string{
 	"core/baseline/synth.go":         "NewRankK and Basis draw the synthetic rank-k tables of the baselines' demos: public example data, not noise",
 	"core/baseline/synthreg.go":      "NewRankKRegression draws a synthetic regression table: public example data, not noise",
 	"core/benchkit/kernel.go":        "the benchmark kernels' inputs (random directions, the separable sampler's rows); the kernel that times the private generator (normalKernel) draws Normal53",
+	"core/interval/design.go":        "Design.Draw draws the synthetic designs of the coverage tests and the intervals study (issue 54): public example data, not noise",
 	"core/dataset/gen/gen.go":        "PriceList and Passengers draw the generated tables of tests and benchmarks (issue 53): public example data, not noise",
 	"wasm/tools/ranges/synthetic.go": "the ranges study's synthetic development table, from a fixed seed (issue 52): public example data, not noise",
 }
