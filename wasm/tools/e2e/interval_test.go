@@ -81,5 +81,15 @@ func TestEstimateIntervals(t *testing.T) {
 	// line says why.
 	p.setValue("est-csv", intervalCSV(300))
 	p.waitJS(`document.getElementById("est-interval-line").textContent.startsWith("No 95 % intervals at this size")`, 20*time.Second)
+	p.runEstimate()
+	if s := p.text("#est-statement"); !strings.Contains(s, "No 95 % intervals were released: n·s = ") {
+		t.Errorf("statement below the gate: %q", s)
+	}
+	if exp := eval[string](p, `window.lastExport.text()`); !strings.Contains(exp, `"reason"`) {
+		t.Errorf("the export lacks the reason there is no interval: %.300s", exp)
+	}
+	if n := eval[int](p, `document.querySelectorAll("#est-summary > table.coef td.interval").length`); n != 0 {
+		t.Errorf("%d interval cells below the gate", n)
+	}
 	p.noConsoleErrors()
 }

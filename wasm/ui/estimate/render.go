@@ -189,7 +189,8 @@ func intervalStatement(r *mechanism.Result) string {
 	case iv == nil:
 		return ""
 	case len(iv.Lo) == 0:
-		return " No intervals: " + iv.Reason
+		return fmt.Sprintf(" No %g %% intervals were released: %s (the model kept the whole budget).", 100*iv.Level,
+			strings.TrimSuffix(strings.TrimPrefix(iv.Reason, "no intervals: "), "."))
 	}
 	return fmt.Sprintf(" The %g %% intervals beside the coefficients are part of this release: if the table were drawn again from the same "+
 		"population, %g of 100 such intervals would hold the population's value — privacy noise included. They are centred on the "+

@@ -599,27 +599,20 @@ func (s State) request(n int) (req mechanism.Request, dMin, dMax int, err error)
 	if l.Supervised() && !l.Classification() {
 		req.TargetRange = []float64{-1, 1} // y is scaled by the declared target range
 	}
-	req.Interval = s.intervalFor(req, n, dMax)
+	req.Interval = s.intervalFor(req)
 	return req, dMin, dMax, nil
 }
 
 // IntervalLevel is the level of the page's intervals (issue 54).
 const IntervalLevel = 0.95
 
-// intervalFor is the level of the intervals req asks for on n rows of d
-// columns: IntervalLevel when the person asked for them, DP-GD draws one
-// estimate of a smooth loss and the public gate (core/interval: n·s and d)
-// lets them be released; else 0, and the model keeps the whole budget.
-func (s State) intervalFor(req mechanism.Request, n, d int) float64 {
-	if !s.Choice.Interval || req.Method != mechanism.EstimatorDPGD || req.Samples > 1 {
-		return 0
-	}
-	if _, smooth := intervalLosses[s.Choice.Loss]; !smooth {
-		return 0
-	}
-	req.Interval = IntervalLevel
-	pl, err := mechanism.PlanShape(req, n, d)
-	if err != nil || pl.Interval == nil || !pl.Interval.Gate {
+// intervalFor is the level of the intervals req asks for: IntervalLevel
+// when the person asked for them and DP-GD draws one estimate of a smooth
+// loss, else 0. Below the public gate (core/interval: n·s and d) the run
+// then releases no interval but its reason, and the model keeps the whole
+// budget: asking costs nothing there.
+func (s State) intervalFor(req mechanism.Request) float64 {
+	if !s.Choice.Interval || req.Method != mechanism.EstimatorDPGD || req.Samples > 1 || !intervalLosses[s.Choice.Loss] {
 		return 0
 	}
 	return IntervalLevel
