@@ -40,7 +40,10 @@ func (p *page) ledgerReleases(n int) string {
 	case n > 1:
 		want = "This table: " + strconv.Itoa(n) + " releases,"
 	}
-	p.waitJS(`document.getElementById("est-ledger-summary").textContent.includes(`+"`"+want+"`"+`)`, 20*time.Second)
+	if !p.waitJSSoft(`document.getElementById("est-ledger-summary").textContent.includes(`+"`"+want+"`"+`)`, 20*time.Second) {
+		p.t.Fatalf("the meter does not say %q: it says %q; status %q, est-err %q (console: %v)", want,
+			p.text("#est-ledger-summary"), p.text("#est-status"), p.text("#est-err"), p.consoleErrors())
+	}
 	return p.text("#est-ledger-summary")
 }
 
