@@ -126,12 +126,9 @@ func scoreColumns(t rangesTable, eps float64, opt domain.Options, size, reps int
 	return out, nil
 }
 
-// runRangesColumns writes every column's figures, table by table and size
-// by size, at ε = 1 with the given options.
-func runRangesColumns(root, half string, reps int, opt domain.Options, w io.Writer) error {
-	fmt.Fprintf(w, "Private ranges column by column on the %s half: %d seeded draws per table and size, ε = 1, δ = 1e-5.\n\n", half, reps)
-	fmt.Fprintln(w, "| table | n | column | spread | width | max width | clamped | quartile err | max q err | q within ¼ | q out | none |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+// eachScored scores the columns of every table of one half at every size
+// of rangesSizes (ε = 1, opt) and hands them to f with the rows drawn.
+func eachScored(root, half string, reps int, opt domain.Options, f func(t rangesTable, n int, cs []colScore)) error {
 	for _, s := range studyTables() {
 		if s.Half != half {
 			continue
@@ -149,12 +146,23 @@ func runRangesColumns(root, half string, reps int, opt domain.Options, w io.Writ
 			if err != nil {
 				return err
 			}
-			for _, c := range cs {
-				fmt.Fprintf(w, "| %s | %d | %s | %.3g | %.2f | %.3g | %.3f | %.3f | %.3g | %.2f | %.2f | %.2f |\n", t.key, n, c.name, c.spread, c.width, c.maxWidth, c.clamped, c.qErr, c.qMax, c.qOK, c.qOut, c.none)
-			}
+			f(t, n, cs)
 		}
 	}
 	return nil
+}
+
+// runRangesColumns writes every column's figures, table by table and size
+// by size, at ε = 1 with the given options.
+func runRangesColumns(root, half string, reps int, opt domain.Options, w io.Writer) error {
+	fmt.Fprintf(w, "Private ranges column by column on the %s half: %d seeded draws per table and size, ε = 1, δ = 1e-5.\n\n", half, reps)
+	fmt.Fprintln(w, "| table | n | column | spread | width | max width | clamped | quartile err | max q err | q within ¼ | q out | none |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+	return eachScored(root, half, reps, opt, func(t rangesTable, n int, cs []colScore) {
+		for _, c := range cs {
+			fmt.Fprintf(w, "| %s | %d | %s | %.3g | %.2f | %.3g | %.3f | %.3f | %.3g | %.2f | %.2f | %.2f |\n", t.key, n, c.name, c.spread, c.width, c.maxWidth, c.clamped, c.qErr, c.qMax, c.qOK, c.qOut, c.none)
+		}
+	})
 }
 
 // tableSummary is one table's figures at one size: the median column's
@@ -197,26 +205,8 @@ func summarize(cs []colScore) tableSummary {
 // runRangesSummary writes one line per table and size at ε = 1 with opt.
 func runRangesSummary(root, half string, reps int, opt domain.Options, w io.Writer) error {
 	fmt.Fprintf(w, "| table | n | width (median) | worst width | clamped | worst clamped | q within ¼ | worst q | levels | none |\n|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, s := range studyTables() {
-		if s.Half != half {
-			continue
-		}
-		t, err := loadRangesTable(root, s)
-		if err != nil {
-			return err
-		}
-		for _, size := range rangesSizes {
-			n := len(t.x)
-			if size != 0 {
-				n = min(size, n)
-			}
-			cs, err := scoreColumns(t, 1, opt, size, reps)
-			if err != nil {
-				return err
-			}
-			su := summarize(cs)
-			fmt.Fprintf(w, "| %s | %d | %.2f | %.2f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f |\n", t.key, n, su.width, su.worstWidth, su.clamped, su.worstClamped, su.qOK, su.worstQOK, su.levels, su.none)
-		}
-	}
-	return nil
+	return eachScored(root, half, reps, opt, func(t rangesTable, n int, cs []colScore) {
+		su := summarize(cs)
+		fmt.Fprintf(w, "| %s | %d | %.2f | %.2f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f |\n", t.key, n, su.width, su.worstWidth, su.clamped, su.worstClamped, su.qOK, su.worstQOK, su.levels, su.none)
+	})
 }
