@@ -47,6 +47,7 @@ func TestEstimateIntervals(t *testing.T) {
 	p.setValue("est-positive", "yes")
 	p.setValue("est-ranges-line", "age: 0..100, smoker: 0..1")
 	p.click("est-ranges-apply")
+	p.waitJS(`document.getElementById("est-ranges-line-msg").textContent.includes("Applied 2 ranges")`, 10*time.Second)
 	if !eval[bool](p, `document.getElementById("est-interval").checked`) {
 		t.Error("the intervals box is not on by default")
 	}
