@@ -289,8 +289,9 @@ export interface ColumnDescription {
   resolution: "linear" | "magnitude" | "none";
   /** the width of the bins lo and hi were read from (the level of stage 2's tree the ends were placed on): the range's precision. */
   step: number;
-  /** the width of the bins the quartiles were read from: step when stage 2 placed them, stage 1's mode bin (a factor 4
-   *  of magnitude) with one stage — their resolution, not a bound on their error. */
+  /** the width of the bins the quartiles were read from: at most step when stage 2 placed them (a tree's finer levels
+   *  refine them), stage 1's mode bin (a factor 4 of magnitude) with one stage — their resolution, not a bound on their
+   *  error. */
   quartileStep: number;
 }
 

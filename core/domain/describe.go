@@ -37,7 +37,8 @@ type Column struct {
 	// range.
 	Step float64 `json:"step"`
 	// QuartileStep is the width of the bins the quartiles were read from:
-	// Step when stage 2 placed them, the width of stage 1's mode bin (a
+	// with a tree, the finest level the three got down to (at most Step);
+	// Step when stage 2 has one level; the width of stage 1's mode bin (a
 	// factor 4 of magnitude) when the plan has one stage or stage 2 found no
 	// bin clear of the noise. It is their resolution, not a bound on their
 	// error.
@@ -545,6 +546,7 @@ type rules struct {
 	zeroTiny       bool // an end at 0 that counts rows past it moves to the smallest magnitudes past 0 (0.6.0's)
 	noPlace        bool // the descent's last level keeps the zoom's ends (no conservative placing)
 	treeAlone3     bool // a tree's first level stops the trim at a bin alone from TrimAlone noise scales (0.6.0's), not TreeTrimAlone
+	flatQuartiles  bool // the quartiles stay at the level the ends were placed on, not refined down the tree (0.7.0's)
 }
 
 func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
@@ -666,6 +668,25 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	}
 	c.Q1, c.Median, c.Q3 = quantiles(kept, edge)
 	c.QuartileStep = c.Step
+	if p.Stages == 2 && level+1 < p.Levels && !ru.flatQuartiles {
+		// Each quartile goes on down the tree from the bin it fell in
+		// (quartileIn), while the finer counts under that bin hold rows
+		// clear of the noise; its resolution is the coarsest level the
+		// three got to.
+		qs := [3]float64{}
+		step := 0.0
+		for k, q := range [3]float64{0.25, 0.5, 0.75} {
+			i, f, ok := quartileIn(kept, q)
+			if !ok {
+				step = math.Inf(1)
+				break
+			}
+			qs[k], step = tr.refine(level, i, f, kept[i], p.TrimFine, step)
+		}
+		if step < c.QuartileStep {
+			c.Q1, c.Median, c.Q3, c.QuartileStep = qs[0], qs[1], qs[2], step
+		}
+	}
 	if p.Stages == 1 || c.Q1 == c.Q3 {
 		c.Q1, c.Median, c.Q3 = s.modeLo, (s.modeLo+s.modeHi)/2, s.modeHi
 		c.QuartileStep = s.modeHi/2 - s.modeLo/2
@@ -720,16 +741,37 @@ func quantiles(wt []float64, edge func(int) float64) (q1, med, q3 float64) {
 		return mid, mid, mid
 	}
 	at := func(q float64) float64 {
-		target, cum := q*total, 0.0
-		for i, v := range wt {
-			if v > 0 && cum+v >= target {
-				f := (target - cum) / v
-				lo, hi := edge(i), edge(i+1)
-				return lo + f*(hi/2-lo/2)*2
-			}
-			cum += v
+		i, f, ok := quartileIn(wt, q)
+		if !ok {
+			return edge(len(wt))
 		}
-		return edge(len(wt))
+		lo, hi := edge(i), edge(i+1)
+		return lo + f*(hi/2-lo/2)*2
 	}
 	return at(0.25), at(0.5), at(0.75)
+}
+
+// quartileIn is the bin i of wt (weights ≥ 0) holding its q-quantile and
+// the share f ∈ [0, 1] of the bin's weight below it: Σ_{j<i} w_j + f·w_i =
+// q·Σ w. ok is false when wt holds no weight.
+func quartileIn(wt []float64, q float64) (i int, f float64, ok bool) {
+	total := 0.0
+	for _, v := range wt {
+		total += v
+	}
+	if !(total > 0) {
+		return 0, 0, false
+	}
+	target, cum := q*total, 0.0
+	for i, v := range wt {
+		if v > 0 && cum+v >= target {
+			return i, (target - cum) / v, true
+		}
+		cum += v
+	}
+	last := len(wt) - 1
+	for last > 0 && !(wt[last] > 0) {
+		last--
+	}
+	return last, 1, true
 }

@@ -173,10 +173,16 @@
 //     other is pinned or kept).
 //
 // The quartiles are read off the bins of the level the ends were placed on,
-// between them, whose noisy count reaches that level's trim level (linear
-// interpolation within a bin); when none does, or with one stage, they are
-// stage 1's mode bin's edges and middle (a factor 4 of magnitude).
-// Column.QuartileStep is the width of the bins they were read from: their
+// between them, whose noisy count reaches that level's trim level; with a
+// tree each then goes on down the finer levels (tree.refine): within the bin
+// it fell in, the children whose noisy count reaches TrimFine share the
+// bin's rows in proportion to their counts, and the quartile falls in the
+// child where their running sum reaches its share, as long as those
+// children hold RefineShare = ½ of the bin's own noisy count (a 1/2-coded
+// column's q1 read at a unit-wide level is about 1.8; refined, 1.0). The last bin is interpolated linearly. When no bin reaches
+// the trim level, or with one stage, the quartiles are stage 1's mode bin's
+// edges and middle (a factor 4 of magnitude). Column.QuartileStep is the
+// width of the bins they were read from (the coarsest of the three): their
 // resolution, which is not a bound on their error. Lo ≤ Q1 ≤ Median ≤ Q3 ≤
 // Hi always (each is clamped into the range and above the one before).
 //
