@@ -299,26 +299,67 @@ func TestProperties(t *testing.T) {
 	}
 }
 
-// TestPropertiesCatchBroken: the same sequences catch a form that reads the
-// budget wrong before it charges (as 0.6 checked the model's cost only
-// after the ranges were paid for): the worker then refuses what the form
-// sent, after a charge.
+// TestPropertiesCatchBroken: the same sequences catch each of four broken
+// forms — one that reads the budget wrong before it charges (as 0.6 checked
+// the model's cost only after the ranges were paid for: the worker then
+// refuses what the form sent, after a charge), one whose questions and
+// refusals name no field, one that predicts the last column when none was
+// chosen (0.6's default target), and one that forgets the ranges a release
+// found at each press (so it pays for them again).
 func TestPropertiesCatchBroken(t *testing.T) {
-	broken := func(s State, e Event) (State, Action) {
-		if pr, ok := e.(Prepared); ok {
-			// The budget read as ε = 100: the checks before the charge pass,
-			// the worker's (at the table's real budget) does not.
-			if pr.Ledger.State != nil {
-				c := *pr.Ledger.State
-				c.Budget.Epsilon = 100
-				pr.Ledger.State = &c
+	for _, c := range []struct {
+		name   string
+		broken func(State, Event) (State, Action)
+		want   []string // the violation names one of these
+	}{
+		{"budget read wrong", func(s State, e Event) (State, Action) {
+			if pr, ok := e.(Prepared); ok {
+				// The budget read as ε = 100: the checks before the charge
+				// pass, the worker's (at the table's real budget) does not.
+				if pr.Ledger.State != nil {
+					c := *pr.Ledger.State
+					c.Budget.Epsilon = 100
+					pr.Ledger.State = &c
+				}
+				pr.Ledger.Epsilon = 100
+				e = pr
 			}
-			pr.Ledger.Epsilon = 100
-			e = pr
-		}
-		return Update(s, e)
-	}
-	if v := runSequences(t, seeds(), 40, broken); !strings.Contains(v, "checkable before the charge") && !strings.Contains(v, "the worker refuses") {
-		t.Fatalf("the broken form was not caught: %q", v)
+			return Update(s, e)
+		}, []string{"checkable before the charge", "the worker refuses"}},
+		{"messages without a field", func(s State, e Event) (State, Action) {
+			s, a := Update(s, e)
+			if a.Do == Ask || a.Do == Refuse {
+				a.Field = ""
+			}
+			return s, a
+		}, []string{"names no field"}},
+		{"the last column as the target", func(s State, e Event) (State, Action) {
+			if _, ok := e.(Pressed); ok && s.Choice.Target == "" {
+				if cols := s.Columns(); len(cols) > 0 {
+					s = s.clone()
+					s.Choice.Target = cols[len(cols)-1]
+				}
+			}
+			return Update(s, e)
+		}, []string{"nobody chose as the target"}},
+		{"found ranges forgotten at each press", func(s State, e Event) (State, Action) {
+			if _, ok := e.(Pressed); ok {
+				s = s.clone()
+				for col, d := range s.Choice.Ranges {
+					if d.From != nil {
+						delete(s.Choice.Ranges, col)
+					}
+				}
+			}
+			return Update(s, e)
+		}, []string{"paid for again"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := runSequences(t, seeds(), 40, c.broken)
+			t.Log(strings.SplitN(v, "\n", 2)[0])
+			if !slices.ContainsFunc(c.want, func(w string) bool { return strings.Contains(v, w) }) {
+				t.Fatalf("the broken form was not caught: %q", v)
+			}
+		})
 	}
 }
