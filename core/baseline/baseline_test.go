@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"testing"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/core/stats"
 )
 
 // TestSigmaCalibration: T steps of noise σ compose to the GDP level whose
@@ -101,22 +101,12 @@ func TestOrthogonalLaw(t *testing.T) {
 		return out
 	}
 	chi := distuv.ChiSquared{K: d - k}
-	if ks := ksStat(draw(false), chi.CDF); ks > crit {
+	if ks := stats.KS(draw(false), chi.CDF); ks > crit {
 		t.Errorf("KS = %.4f > %.4f: ‖β‖² is not scale²·χ²_%d", ks, crit, d-k)
 	}
-	if ks := ksStat(draw(true), chi.CDF); ks <= crit {
+	if ks := stats.KS(draw(true), chi.CDF); ks <= crit {
 		t.Errorf("broken (unprojected) draw passed: KS = %.4f ≤ %.4f", ks, crit)
 	}
-}
-
-func ksStat(v []float64, cdf func(float64) float64) float64 {
-	sort.Float64s(v)
-	var worst float64
-	for i, x := range v {
-		f := cdf(x)
-		worst = math.Max(worst, math.Max(math.Abs(float64(i+1)/float64(len(v))-f), math.Abs(f-float64(i)/float64(len(v)))))
-	}
-	return worst
 }
 
 // TestDimFreeNoiseFreeConverges is dpgd.TestNoiseFreeConverges's criterion

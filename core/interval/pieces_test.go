@@ -9,22 +9,12 @@ import (
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/core/stats"
 )
 
 // ksCrit is the one-sample KS critical value for m draws at false-failure
 // rate 0.001.
 func ksCrit(m int) float64 { return 1.949 / math.Sqrt(float64(m)) }
-
-func ksStat(xs []float64, cdf func(float64) float64) float64 {
-	slices.Sort(xs)
-	m := float64(len(xs))
-	d := 0.0
-	for i, x := range xs {
-		f := cdf(x)
-		d = math.Max(d, math.Max(f-float64(i)/m, float64(i+1)/m-f))
-	}
-	return d
-}
 
 // TestEigSym: Q is orthonormal and Q·diag(λ)·Qᵀ is the matrix, to 10⁻¹²
 // of its norm, on random symmetric matrices up to MaxDim (indefinite, rank
@@ -314,7 +304,7 @@ func TestReleaseNoise(t *testing.T) {
 		}
 	}
 	for name, v := range groups {
-		if ks := ksStat(v, privacy.Phi); ks > ksCrit(len(v)) {
+		if ks := stats.KS(v, privacy.Phi); ks > ksCrit(len(v)) {
 			t.Errorf("%s: KS %.4f > %.4f against N(0, 1)", name, ks, ksCrit(len(v)))
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dpsample/dpsample/core/loss"
+	"github.com/dpsample/dpsample/core/stats"
 )
 
 // corpus are the floating-point extremes of issue 13: huge, 1e16, subnormal,
@@ -98,7 +99,7 @@ func TestFloatCorpusExact(t *testing.T) {
 			}
 			cx, cy := clampedData(k, req)
 			cdf := numCDF(t, k, cx, cy, res.Plan.Eta, res.Plan.Mu)
-			if d := ksStat(xs, cdf); d > crit || math.IsNaN(d) {
+			if d := stats.KS(xs, cdf); d > crit || math.IsNaN(d) {
 				t.Errorf("%s v=%g (%s): KS %.4f > %.4f against the clamped-domain law", name, v, res.Plan.Method, d, crit)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/dpsample/dpsample/core/dataset"
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/sampler/exact"
+	"github.com/dpsample/dpsample/core/stats"
 )
 
 // numCDF returns the CDF of the 1-D density ∝ exp(−η(L(θ; D) + μ/2·θ²)) for
@@ -115,7 +116,7 @@ func TestLADHugeTargetFullMode(t *testing.T) {
 			continue
 		}
 		cdf := numCDF(t, loss.LAD, x, yc, pl.Eta, pl.Mu)
-		if d := ksStat(xs, cdf); d > ksCrit(m) {
+		if d := stats.KS(xs, cdf); d > ksCrit(m) {
 			mean, sd := meanSD(xs)
 			t.Errorf("%s %s: KS %.4f > %.4f against the clamped-domain law (samples: mean %.3f, sd %.3f)", s.sampler, s.mode, d, ksCrit(m), mean, sd)
 		}
@@ -149,7 +150,7 @@ func TestL1FarPointMechanism(t *testing.T) {
 			xs[i] = v[0]
 		}
 		slices.Sort(sorted)
-		if d := ksStat(xs, func(v float64) float64 { return exact.L1CDF(sorted, a, b, v) }); d > ksCrit(m) {
+		if d := stats.KS(xs, func(v float64) float64 { return exact.L1CDF(sorted, a, b, v) }); d > ksCrit(m) {
 			t.Errorf("n=%d: KS %.4f > %.4f against the clamped-domain law", n, d, ksCrit(m))
 		}
 	}

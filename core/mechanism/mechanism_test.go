@@ -16,23 +16,13 @@ import (
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/core/rng"
 	"github.com/dpsample/dpsample/core/sampler/exact"
+	"github.com/dpsample/dpsample/core/stats"
 )
 
 func seed(v uint64) *uint64 { return &v }
 
 // ksCrit: one-sample KS critical value for m draws at false-failure rate 0.001.
 func ksCrit(m int) float64 { return 1.949 / math.Sqrt(float64(m)) }
-
-func ksStat(xs []float64, cdf func(float64) float64) float64 {
-	slices.Sort(xs)
-	m := float64(len(xs))
-	d := 0.0
-	for i, x := range xs {
-		f := cdf(x)
-		d = math.Max(d, math.Max(f-float64(i)/m, float64(i+1)/m-f))
-	}
-	return d
-}
 
 func TestCalibrate(t *testing.T) {
 	// C = μn²ε²/(ηG²) = 4ε²/s*² at δ = 1e-5 (design note §2.5, whole δ to the curve).
@@ -267,13 +257,13 @@ func TestSampleLawL1(t *testing.T) {
 		}
 	}
 	cdf := func(x float64) float64 { return exact.L1CDF(z, a, b, x) }
-	if d := ksStat(xs, cdf); d > ksCrit(m) {
+	if d := stats.KS(xs, cdf); d > ksCrit(m) {
 		t.Errorf("KS %.4f > %.4f", d, ksCrit(m))
 	}
 	// Broken: the paper's μ (far too small here) gives another law, and fails.
 	eta, mu := PaperConstants(len(z), 1, 1, 2, 1, 1e-5)
 	a2, b2 := exact.L1Params(eta, mu, len(z), 1)
-	if d := ksStat(xs, func(x float64) float64 { return exact.L1CDF(z, a2, b2, x) }); d <= ksCrit(m) {
+	if d := stats.KS(xs, func(x float64) float64 { return exact.L1CDF(z, a2, b2, x) }); d <= ksCrit(m) {
 		t.Errorf("samples also fit the paper-constant law: KS %.4f", d)
 	}
 }
@@ -302,7 +292,7 @@ func TestSampleLaw1DAndGaussian(t *testing.T) {
 	for i, s := range res.Samples {
 		xs[i] = s[0]
 	}
-	if d := ksStat(xs, lc.CDF); d > ksCrit(m) {
+	if d := stats.KS(xs, lc.CDF); d > ksCrit(m) {
 		t.Errorf("logistic d=1: KS %.4f > %.4f", d, ksCrit(m))
 	}
 
@@ -331,7 +321,7 @@ func TestSampleLaw1DAndGaussian(t *testing.T) {
 	for j, v := range res.Theta {
 		us[j] = g.CDF(j, v)
 	}
-	if ks := ksStat(us, func(x float64) float64 { return x }); ks > ksCrit(d) {
+	if ks := stats.KS(us, func(x float64) float64 { return x }); ks > ksCrit(d) {
 		t.Errorf("linear d=%d: PIT KS %.4f > %.4f", d, ks, ksCrit(d))
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/core/stats"
 )
 
 // TestFirstOrderShardedKS: the first-order sampler on the sharded passes
@@ -40,7 +41,7 @@ func TestFirstOrderShardedKS(t *testing.T) {
 		xs, _ := foChains(t, pl, sh, m, uint64(70+i))
 		sh.Close()
 		base := column(xs, 0)
-		ks, crit := ksStat(base, lc.CDF), ksCrit(foAlpha, m)+tv
+		ks, crit := stats.KS(base, lc.CDF), stats.KSCritical(foAlpha, m)+tv
 		t.Logf("%v W=4: T=%d, KS %.4f (crit %.4f)", k, pl.Steps, ks, crit)
 		if ks > crit {
 			t.Errorf("%v W=4: KS %.4f > critical %.4f", k, ks, crit)

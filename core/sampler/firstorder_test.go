@@ -10,11 +10,12 @@ import (
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/rng"
 	"github.com/dpsample/dpsample/core/sampler/exact"
+	"github.com/dpsample/dpsample/core/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // foAlpha is the false-failure rate of every KS test of this file; the
-// statistic is compared with ksCrit(foAlpha, m) + TV, since the sampler's
+// statistic is compared with stats.KSCritical(foAlpha, m) + TV, since the sampler's
 // output law is within TV (the plan's budget) of π and that moves the CDF by
 // at most TV.
 const foAlpha = 1e-3
@@ -103,7 +104,7 @@ func TestFirstOrderKS1D(t *testing.T) {
 		set, lc := oneD(t, k, eta, mu, uint64(10+i))
 		pl := foPlan(t, set, eta, mu, tv)
 		xs, st := foChains(t, pl, set, m, uint64(20+i))
-		ks, crit := ksStat(column(xs, 0), lc.CDF), ksCrit(foAlpha, m)+tv
+		ks, crit := stats.KS(column(xs, 0), lc.CDF), stats.KSCritical(foAlpha, m)+tv
 		t.Logf("%v: T=%d K=%d M=%d κ=%.3f p_min=%.3f: KS %.4f (crit %.4f), acceptance %.3f, anchor passes/step %.2f",
 			k, pl.Steps, pl.AnchorMax, pl.TrialBudget, pl.Kappa, pl.PMin, ks, crit,
 			float64(st.Steps-st.Failures)/float64(st.Trials), float64(st.AnchorIters)/float64(st.Steps))
@@ -145,12 +146,12 @@ func TestFirstOrderBrokenFails(t *testing.T) {
 	for i, k := range foKinds[:2] {
 		set, lc := curved(t, k, eta, mu)
 		pl := foPlan(t, set, eta, mu, tv)
-		crit := ksCrit(foAlpha, m) + tv
+		crit := stats.KSCritical(foAlpha, m) + tv
 		xs, _ := foChains(t, pl, set, m, uint64(30+i))
-		ks := ksStat(column(xs, 0), lc.CDF)
+		ks := stats.KS(column(xs, 0), lc.CDF)
 		pl.acceptAll = true
 		xb, _ := foChains(t, pl, set, m, uint64(30+i))
-		ksb := ksStat(column(xb, 0), lc.CDF)
+		ksb := stats.KS(column(xb, 0), lc.CDF)
 		t.Logf("%v curved: KS %.4f, broken %.4f (crit %.4f)", k, ks, ksb, crit)
 		if ks > crit {
 			t.Errorf("%v curved: KS %.4f > critical %.4f", k, ks, crit)
@@ -200,7 +201,7 @@ func TestFirstOrderKSProduct(t *testing.T) {
 				u = append(u, cdfs[j](v[j]))
 			}
 		}
-		ks, crit := ksStat(u, func(p float64) float64 { return math.Max(0, math.Min(1, p)) }), ksCrit(foAlpha, len(u))+d*tv
+		ks, crit := stats.KS(u, func(p float64) float64 { return math.Max(0, math.Min(1, p)) }), stats.KSCritical(foAlpha, len(u))+d*tv
 		t.Logf("%v d=5: T=%d κ=%.3f: KS %.4f (crit %.4f), acceptance %.3f", k, pl.Steps, pl.Kappa, ks, crit,
 			float64(st.Steps-st.Failures)/float64(st.Trials))
 		if ks > crit {

@@ -185,25 +185,6 @@ func (q *quadCDF) cdf(x float64) float64 {
 	return q.F[k-1] + w*(q.F[k]-q.F[k-1])
 }
 
-// ksStat is the one-sample Kolmogorov–Smirnov statistic sup|F_m − F|.
-func ksStat(xs []float64, cdf func(float64) float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	m := float64(len(s))
-	d := 0.0
-	for i, x := range s {
-		f := cdf(x)
-		d = math.Max(d, math.Max(f-float64(i)/m, float64(i+1)/m-f))
-	}
-	return d
-}
-
-// ksCrit is the asymptotic one-sample KS critical value at level α:
-// √(ln(2/α)/2)/√m (1.36/√m at α = 0.05, 1.63/√m at α = 0.01).
-func ksCrit(alpha float64, m int) float64 {
-	return math.Sqrt(math.Log(2/alpha)/2) / math.Sqrt(float64(m))
-}
-
 // ks2Stat is the two-sample Kolmogorov–Smirnov statistic sup|F_m − G_m′|.
 func ks2Stat(a, b []float64) float64 {
 	x := append([]float64(nil), a...)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/rng"
 	"github.com/dpsample/dpsample/core/sampler/exact"
+	"github.com/dpsample/dpsample/core/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -83,7 +84,7 @@ func l1KS(t *testing.T, pl Plan, pot *l1Sep, z []float64, seed uint64) (ks, crit
 	m := numChains(1500)
 	xs, st := chains(t, pl, pot, m, seed)
 	got := column(xs, 0)
-	ks = ksStat(got, func(x float64) float64 { return exact.L1CDF(sorted, a, b, x) })
+	ks = stats.KS(got, func(x float64) float64 { return exact.L1CDF(sorted, a, b, x) })
 	const m2 = 20000
 	r := rng.Seeded(seed + 999)
 	ref := make([]float64, m2)
@@ -91,7 +92,7 @@ func l1KS(t *testing.T, pl Plan, pot *l1Sep, z []float64, seed uint64) (ks, crit
 		ref[i] = exact.L1Coord(r, sorted, a, b)
 	}
 	ks2 = ks2Stat(got, ref)
-	crit, crit2 = ksCrit(0.01, m), ksCrit(0.01, m)*math.Sqrt(1+float64(m)/m2)
+	crit, crit2 = stats.KSCritical(0.01, m), stats.KSCritical(0.01, m)*math.Sqrt(1+float64(m)/m2)
 	return ks, crit, ks2, crit2, st
 }
 
@@ -170,9 +171,9 @@ func TestSeparableL1Dim5(t *testing.T) {
 		pl := mustPlan(t, Params{N: n, D: d, G: 1, Eta: 4, Mu: 1, TV: 1e-3, Mode: mode})
 		m := numChains(900)
 		xs, st := chains(t, pl, pot, m, uint64(30+i))
-		crit := ksCrit(0.01/d, m)
+		crit := stats.KSCritical(0.01/d, m)
 		for j := 0; j < d; j++ {
-			ks := ksStat(column(xs, j), func(x float64) float64 { return ex.CDF(j, x) })
+			ks := stats.KS(column(xs, j), func(x float64) float64 { return ex.CDF(j, x) })
 			if ks > crit {
 				t.Errorf("%s: marginal %d: KS %.4f > %.4f", mode, j, ks, crit)
 			}
@@ -282,7 +283,7 @@ func TestLogistic1D(t *testing.T) {
 		pl := mustPlan(t, Params{N: n, D: 1, G: 1, Eta: eta, Mu: mu, TV: 1e-3, Mode: mode})
 		m := numChains(600)
 		xs, _ := chains(t, pl, pot, m, uint64(50+i))
-		ks, crit := ksStat(column(xs, 0), lc.CDF), ksCrit(0.01, m)
+		ks, crit := stats.KS(column(xs, 0), lc.CDF), stats.KSCritical(0.01, m)
 		t.Logf("%s: T=%d KS=%.4f (crit %.4f)", mode, pl.Steps, ks, crit)
 		if ks > crit {
 			t.Errorf("%s: KS %.4f > %.4f", mode, ks, crit)

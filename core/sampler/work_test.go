@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpsample/dpsample/core/loss"
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/core/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -79,7 +80,7 @@ func TestWorkModesLaw(t *testing.T) {
 			}
 			draws = st.Draws
 		}
-		ks, crit := ksStat(xs, lc.CDF), ksCrit(foAlpha, m)+tv
+		ks, crit := stats.KS(xs, lc.CDF), stats.KSCritical(foAlpha, m)+tv
 		t.Logf("first-order %s: T=%d K=%d M=%d B=%d τ_over=%.3g: KS %.4f (crit %.4f)", w, pl.Steps, pl.AnchorMax, pl.TrialBudget, pl.TrialTotal, pl.TauOver, ks, crit)
 		if ks > crit {
 			t.Errorf("first-order %s: KS %.4f > %.4f", w, ks, crit)

@@ -1,6 +1,8 @@
 // Package stats holds the few statistical intervals that dpsample reports
 // beside measured rates (the lower bound's soundness and tracing rates, the
-// privacy audits). One implementation, tested once, used everywhere.
+// privacy audits), and the one-sample Kolmogorov–Smirnov test that the
+// packages' law tests share (ks.go). One implementation, tested once, used
+// everywhere.
 package stats
 
 import "gonum.org/v1/gonum/mathext"

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/core/stats"
 )
 
 // farColumn returns n sorted points: n−1 spread over [−1, 1] and one at far.
@@ -49,7 +50,7 @@ func TestL1FarPointLaw(t *testing.T) {
 			ref[c.n-2] = 900
 		}
 		xs := draws(m, func() float64 { return L1Coord(r, z, c.a, c.b) })
-		if d := ksStat(xs, func(x float64) float64 { return L1CDF(ref, c.a, c.b, x) }); d > ksCrit(m) {
+		if d := stats.KS(xs, func(x float64) float64 { return L1CDF(ref, c.a, c.b, x) }); d > ksCrit(m) {
 			t.Errorf("n=%d far=%g a=%v b=%v: KS %.4f > %.4f", c.n, c.far, c.a, c.b, d, ksCrit(m))
 		}
 		// The closed-form CDF itself is stable with the far point.

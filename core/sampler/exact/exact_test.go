@@ -7,24 +7,13 @@ import (
 	"testing"
 
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/core/stats"
 	"gonum.org/v1/gonum/integrate/quad"
 )
 
 // ksCrit is the one-sample Kolmogorov–Smirnov critical value for m draws at
 // false-failure rate α = 0.001 (c(α) = √(−ln(α/2)/2) = 1.949).
-func ksCrit(m int) float64 { return math.Sqrt(-math.Log(0.001/2)/2) / math.Sqrt(float64(m)) }
-
-// ksStat returns sup_t |F_m(t) − F(t)| for the sample xs (sorted in place).
-func ksStat(xs []float64, cdf func(float64) float64) float64 {
-	slices.Sort(xs)
-	m := float64(len(xs))
-	d := 0.0
-	for i, x := range xs {
-		f := cdf(x)
-		d = math.Max(d, math.Max(f-float64(i)/m, float64(i+1)/m-f))
-	}
-	return d
-}
+func ksCrit(m int) float64 { return stats.KSCritical(0.001, m) }
 
 func draws(m int, f func() float64) []float64 {
 	xs := make([]float64, m)
@@ -116,7 +105,7 @@ func TestTruncStdNormalKS(t *testing.T) {
 				t.Fatalf("[%v,%v]: draw %v outside", c[0], c[1], x)
 			}
 		}
-		if d := ksStat(xs, truncCDF(c[0], c[1])); d > ksCrit(m) {
+		if d := stats.KS(xs, truncCDF(c[0], c[1])); d > ksCrit(m) {
 			t.Errorf("[%v,%v]: KS %.4f > %.4f", c[0], c[1], d, ksCrit(m))
 		}
 	}
@@ -128,7 +117,7 @@ func TestTruncStdNormalBrokenFails(t *testing.T) {
 	r := rng.Seeded(2)
 	lo, hi := 0.2, 1.0
 	xs := draws(m, func() float64 { return lo + r.Float64()*(hi-lo) })
-	if d := ksStat(xs, truncCDF(lo, hi)); d <= ksCrit(m) {
+	if d := stats.KS(xs, truncCDF(lo, hi)); d <= ksCrit(m) {
 		t.Errorf("uniform passed the truncated-normal KS test: %.4f ≤ %.4f", d, ksCrit(m))
 	}
 }
@@ -188,7 +177,7 @@ func TestL1CoordKS(t *testing.T) {
 	}
 	for _, c := range cases {
 		xs := draws(m, func() float64 { return L1Coord(r, c.z, c.a, c.b) })
-		if d := ksStat(xs, func(x float64) float64 { return L1CDF(c.z, c.a, c.b, x) }); d > ksCrit(m) {
+		if d := stats.KS(xs, func(x float64) float64 { return L1CDF(c.z, c.a, c.b, x) }); d > ksCrit(m) {
 			t.Errorf("z=%v a=%v b=%v: KS %.4f > %.4f", c.z, c.a, c.b, d, ksCrit(m))
 		}
 	}
@@ -202,7 +191,7 @@ func TestL1CoordBrokenFails(t *testing.T) {
 	z := []float64{-30, 0, 0, 0, 0}
 	a, b := 0.17, 1.0
 	xs := draws(m, func() float64 { return L1Coord(r, z, a, b/2) })
-	if d := ksStat(xs, func(x float64) float64 { return L1CDF(z, a, b, x) }); d <= ksCrit(m) {
+	if d := stats.KS(xs, func(x float64) float64 { return L1CDF(z, a, b, x) }); d <= ksCrit(m) {
 		t.Errorf("broken sampler passed: KS %.4f ≤ %.4f", d, ksCrit(m))
 	}
 }
@@ -218,7 +207,7 @@ func TestL1BinaryKS(t *testing.T) {
 	} {
 		xs := draws(m, func() float64 { return L1Binary(r, c.n, c.ones, c.a, c.b) })
 		ref := func(x float64) float64 { return L1CDF(binaryPoints(c.n, c.ones), c.a, c.b, x) }
-		if d := ksStat(xs, ref); d > ksCrit(m) {
+		if d := stats.KS(xs, ref); d > ksCrit(m) {
 			t.Errorf("%+v: KS %.4f > %.4f", c, d, ksCrit(m))
 		}
 	}
@@ -234,7 +223,7 @@ func TestL1BinaryBrokenFails(t *testing.T) {
 	r := rng.Seeded(6)
 	bt := NewBinary(10, 0.5, 3)
 	xs := draws(m, func() float64 { return bt.Sample(r, 6) })
-	if d := ksStat(xs, func(x float64) float64 { return bt.CDF(4, x) }); d <= ksCrit(m) {
+	if d := stats.KS(xs, func(x float64) float64 { return bt.CDF(4, x) }); d <= ksCrit(m) {
 		t.Errorf("wrong count passed: KS %.4f ≤ %.4f", d, ksCrit(m))
 	}
 }
@@ -247,7 +236,7 @@ func pitKS(theta []float64, cdf func(j int, t float64) float64) float64 {
 	for j, v := range theta {
 		u[j] = cdf(j, v)
 	}
-	return ksStat(u, func(x float64) float64 { return math.Min(1, math.Max(0, x)) })
+	return stats.KS(u, func(x float64) float64 { return math.Min(1, math.Max(0, x)) })
 }
 
 func separableData(r *rand.Rand, n, d int) []float64 {
@@ -271,7 +260,7 @@ func TestL1SeparableKS(t *testing.T) {
 		if d == 1 {
 			const m = 20000
 			xs := draws(m, func() float64 { out := []float64{0}; s.Sample(r, out); return out[0] })
-			if ks := ksStat(xs, func(t float64) float64 { return s.CDF(0, t) }); ks > ksCrit(m) {
+			if ks := stats.KS(xs, func(t float64) float64 { return s.CDF(0, t) }); ks > ksCrit(m) {
 				t.Errorf("d=1: KS %.4f > %.4f", ks, ksCrit(m))
 			}
 			continue
@@ -313,7 +302,7 @@ func TestLinearGaussianKS(t *testing.T) {
 				u = append(u, g.CDF(j, v))
 			}
 		}
-		if ks := ksStat(u, func(x float64) float64 { return x }); ks > ksCrit(m) {
+		if ks := stats.KS(u, func(x float64) float64 { return x }); ks > ksCrit(m) {
 			t.Errorf("d=%d: KS %.4f > %.4f", d, ks, ksCrit(m))
 		}
 		// Broken: mean +z̄/μ (sign error) fails.
@@ -328,7 +317,7 @@ func TestLinearGaussianKS(t *testing.T) {
 				u = append(u, g.CDF(j, v))
 			}
 		}
-		if ks := ksStat(u, func(x float64) float64 { return x }); ks <= ksCrit(m) {
+		if ks := stats.KS(u, func(x float64) float64 { return x }); ks <= ksCrit(m) {
 			t.Errorf("d=%d: sign-flipped mean passed: %.4f", d, ks)
 		}
 	}
@@ -366,7 +355,7 @@ func TestLogConcave(t *testing.T) {
 			}
 		}
 		xs := draws(m, func() float64 { return lc.Sample(r) })
-		if ks := ksStat(xs, ref); ks > ksCrit(m) {
+		if ks := stats.KS(xs, ref); ks > ksCrit(m) {
 			t.Errorf("%s: KS %.4f > %.4f", c.name, ks, ksCrit(m))
 		}
 	}
@@ -405,7 +394,7 @@ func TestLogConcaveEnvelope(t *testing.T) {
 	}
 	crude.u = func(float64) float64 { return math.Inf(-1) } // accept every proposal
 	xs := draws(m, func() float64 { return crude.Sample(r) })
-	if ks := ksStat(xs, func(x float64) float64 { return L1CDF(z, a, b, x) }); ks <= ksCrit(m) {
+	if ks := stats.KS(xs, func(x float64) float64 { return L1CDF(z, a, b, x) }); ks <= ksCrit(m) {
 		t.Errorf("envelope without rejection passed: KS %.4f", ks)
 	}
 }
@@ -438,7 +427,7 @@ func TestL1RejectKS(t *testing.T) {
 	}
 	for _, c := range cases {
 		xs := draws(m, func() float64 { return L1Coord(r, c.z, c.a, c.b) })
-		if d := ksStat(xs, func(x float64) float64 { return L1CDF(c.z, c.a, c.b, x) }); d > ksCrit(m) {
+		if d := stats.KS(xs, func(x float64) float64 { return L1CDF(c.z, c.a, c.b, x) }); d > ksCrit(m) {
 			t.Errorf("n=%d a=%v b=%v: KS %.4f > %.4f", len(c.z), c.a, c.b, d, ksCrit(m))
 		}
 	}
@@ -455,7 +444,7 @@ func TestL1RejectBrokenFails(t *testing.T) {
 	}
 	slices.Sort(z)
 	xs := draws(m, func() float64 { return l1Reject(r, z, 0.2, 0.5) })
-	if d := ksStat(xs, func(x float64) float64 { return L1CDF(z, 0.2, 1, x) }); d <= ksCrit(m) {
+	if d := stats.KS(xs, func(x float64) float64 { return L1CDF(z, 0.2, 1, x) }); d <= ksCrit(m) {
 		t.Errorf("broken sampler passed: KS %.4f ≤ %.4f", d, ksCrit(m))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dpsample/dpsample/core/rng"
+	"github.com/dpsample/dpsample/core/stats"
 )
 
 // The tests of rng.Normal53, rng.Normals53 and rng.Exp53 (core/rng/source.go)
@@ -68,16 +69,16 @@ func TestNormal53Law(t *testing.T) {
 	const m = 50000
 	r := rng.Seeded(7)
 	xs := draws(m, func() float64 { return rng.Normal53(r) })
-	if d := ksStat(xs, phi); d > ksCrit(m) {
+	if d := stats.KS(xs, phi); d > ksCrit(m) {
 		t.Errorf("Normal53: KS %.4f > %.4f", d, ksCrit(m))
 	}
 	es := draws(m, func() float64 { return rng.Exp53(r) })
-	if d := ksStat(es, func(x float64) float64 { return -math.Expm1(-x) }); d > ksCrit(m) {
+	if d := stats.KS(es, func(x float64) float64 { return -math.Expm1(-x) }); d > ksCrit(m) {
 		t.Errorf("Exp53: KS %.4f > %.4f", d, ksCrit(m))
 	}
 	// A broken source (uniform on [−√3, √3]: mean 0, variance 1) fails.
 	us := draws(m, func() float64 { return math.Sqrt(3) * (2*r.Float64() - 1) })
-	if d := ksStat(us, phi); d <= ksCrit(m) {
+	if d := stats.KS(us, phi); d <= ksCrit(m) {
 		t.Errorf("broken source passed: KS %.4f ≤ %.4f", d, ksCrit(m))
 	}
 }
@@ -139,7 +140,7 @@ func TestNormals53Law(t *testing.T) {
 			}
 		}
 		for k, xs := range [][]float64{a, b} {
-			if d := ksStat(xs, phi); d > ksCrit(m) {
+			if d := stats.KS(xs, phi); d > ksCrit(m) {
 				t.Errorf("%s, coordinate %d: KS %.4f > %.4f", c.name, k+1, d, ksCrit(m))
 			}
 		}
