@@ -516,39 +516,6 @@ func trimmed(c []float64, p Plan, pinLo, pinHi bool, ru rules) (a, b int) {
 	return a, b
 }
 
-// rules switches off parts of the post-processing, for the tests that show
-// a statistical test fails without them; Describe uses the zero value.
-type rules struct {
-	noZero         bool // never pin an end at zero (a column's zero level is then found only when it clears the noise)
-	noZeroGuess    bool // a hidden mode is a pair even when the zero bin stands as clear
-	noPlausible    bool // a hidden mode is guessed among all bins
-	noBeyond       bool // stage 2's rows past an end do not move it
-	trimSingly     bool // stage 2 stops trimming at any bin reaching TrimLevel (the former rule)
-	noCoarse       bool // no coarse fallback: a mode below τ_m stays the largest single bin
-	fullMargin     bool // one stage's outer margin always a whole bin (the rule of 0.4)
-	halfMargin     bool // one stage's outer margin half a bin (a factor 2) whatever the next bin's count below ⌈σ₁ + ½⌉ (the rule of 0.5)
-	anyMode        bool // a mode or pair beyond the plausible window needs no cluster's strength (the rule of 0.5)
-	clusterOnly    bool // a mode or pair beyond the plausible window needs a cluster's strength, whatever the window holds
-	wideGuess      bool // a hidden mode is guessed within the plausible window, not the likely one
-	noSignPrior    bool // a hidden mode's side is the one whose best pair is larger, by any margin
-	noZeroOne      bool // the zero and unit bins are no candidate pair
-	noTie          bool // a guess is its pair, whatever the pairs above it hold
-	noHidden       bool // with one stage, rows the guess leaves unexplained do not move its end
-	trimGuess      bool // stage 2 trims a guessed column's outer end like a found one's
-	offsetOneStage bool // with one stage, an offset column's inner end one bin inwards, not 0 (the former rule)
-	labelShift     int  // added to τ_L (a broken threshold for the tests)
-	noDescent      bool // stage 2's ends stay at its first level's bins (0.6.0's)
-	noPlaced       bool // the tree refines the ends whatever rows the kept run leaves unplaced
-	noFreeze       bool // the descent stops both ends when one end's zoom fails
-	pastLevel0     bool // with a tree, Beyond tests the first level's counts past the window alone (σ₂)
-	treeTrim2      bool // a tree's first level trims at Trim noise scales (0.6.0's), not TreeTrim
-	zeroGrow       bool // with a tree, the zero bin alone puts 0 in the range from τ_g, not τ_c (0.6.0's)
-	zeroTiny       bool // an end at 0 that counts rows past it moves to the smallest magnitudes past 0 (0.6.0's)
-	noPlace        bool // the descent's last level keeps the zoom's ends (no conservative placing)
-	treeAlone3     bool // a tree's first level stops the trim at a bin alone from TrimAlone noise scales (0.6.0's), not TreeTrimAlone
-	flatQuartiles  bool // the quartiles stay at the level the ends were placed on, not refined down the tree (0.7.0's)
-}
-
 func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	// Stage 1: the magnitude histogram.
 	counts1 := make([]int, Bins1)
@@ -726,52 +693,4 @@ func placed(c []float64, a, b int, under, over float64, p Plan) bool {
 	}
 	sp := p.sigmaPast()
 	return u < p.Placed*math.Sqrt(float64(b-a+1)*p.Sigma2*p.Sigma2+2*sp*sp)
-}
-
-// quantiles reads the 1/4, 1/2 and 3/4 quantiles off a histogram of
-// non-negative weights whose bin i is [edge(i), edge(i+1)], interpolating
-// linearly within a bin. The weights are post-processed noisy counts.
-func quantiles(wt []float64, edge func(int) float64) (q1, med, q3 float64) {
-	total := 0.0
-	for _, v := range wt {
-		total += v
-	}
-	if !(total > 0) {
-		mid := edge(len(wt) / 2)
-		return mid, mid, mid
-	}
-	at := func(q float64) float64 {
-		i, f, ok := quartileIn(wt, q)
-		if !ok {
-			return edge(len(wt))
-		}
-		lo, hi := edge(i), edge(i+1)
-		return lo + f*(hi/2-lo/2)*2
-	}
-	return at(0.25), at(0.5), at(0.75)
-}
-
-// quartileIn is the bin i of wt (weights ≥ 0) holding its q-quantile and
-// the share f ∈ [0, 1] of the bin's weight below it: Σ_{j<i} w_j + f·w_i =
-// q·Σ w. ok is false when wt holds no weight.
-func quartileIn(wt []float64, q float64) (i int, f float64, ok bool) {
-	total := 0.0
-	for _, v := range wt {
-		total += v
-	}
-	if !(total > 0) {
-		return 0, 0, false
-	}
-	target, cum := q*total, 0.0
-	for i, v := range wt {
-		if v > 0 && cum+v >= target {
-			return i, (target - cum) / v, true
-		}
-		cum += v
-	}
-	last := len(wt) - 1
-	for last > 0 && !(wt[last] > 0) {
-		last--
-	}
-	return last, 1, true
 }

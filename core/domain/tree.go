@@ -205,35 +205,3 @@ func (t tree) count(noisy0 []float64, e end) float64 {
 	}
 	return t.fine[e.level-1][e.bin]
 }
-
-// refine carries a quantile found at level k — in bin i, whose noisy count
-// is w, with the share f of the bin's rows below it — down the finer levels:
-// at each, the bin's children whose noisy count reaches minCount (the finer
-// levels' trim level, which a bin of noise alone rarely reaches) share its
-// rows, and the quantile falls in the child where their running sum reaches
-// f of their total, at the share of that child's count still below it. It
-// stops at the last level, or where the children reaching minCount hold
-// less than RefineShare of w, and returns the quantile, interpolated
-// linearly within its last bin, and the width of that bin's level max'ed
-// with step (the coarsest resolution of the quantiles read so far).
-// Post-processing of the tree's counts (package doc, "Privacy").
-func (t tree) refine(k, i int, f, w, minCount, step float64) (float64, float64) {
-	for ; k+1 <= len(t.fine); k++ {
-		kids := t.fine[k][i*t.branch : (i+1)*t.branch] // level k+1's bins under bin i of level k
-		wt := make([]float64, len(kids))
-		kept := 0.0
-		for j, v := range kids {
-			if v >= minCount {
-				wt[j] = v
-				kept += v
-			}
-		}
-		if kept < RefineShare*w {
-			break
-		}
-		j, g, _ := quartileIn(wt, f)
-		i, f, w = i*t.branch+j, g, wt[j]
-	}
-	lo, hi := t.edge(k, i), t.edge(k, i+1)
-	return lo + f*(hi/2-lo/2)*2, max(step, t.width(k))
-}
