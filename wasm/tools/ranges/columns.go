@@ -129,14 +129,11 @@ func scoreColumns(t rangesTable, eps float64, opt domain.Options, size, reps int
 // eachScored scores the columns of every table of one half at every size
 // of rangesSizes (ε = 1, opt) and hands them to f with the rows drawn.
 func eachScored(root, half string, reps int, opt domain.Options, f func(t rangesTable, n int, cs []colScore)) error {
-	for _, s := range studyTables() {
-		if s.Half != half {
-			continue
-		}
-		t, err := loadRangesTable(root, s)
-		if err != nil {
-			return err
-		}
+	tables, err := halfTables(root, half)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
 		for _, size := range rangesSizes {
 			n := len(t.x)
 			if size != 0 {

@@ -162,8 +162,8 @@ func subsample(x [][]float64, m int, r *rand.Rand) [][]float64 {
 	return out
 }
 
-// runRangesStudy writes the study's tables for one half.
-func runRangesStudy(root, half string, reps int, w io.Writer) error {
+// halfTables loads the study's tables of one half.
+func halfTables(root, half string) ([]rangesTable, error) {
 	var tables []rangesTable
 	for _, s := range studyTables() {
 		if s.Half != half {
@@ -171,9 +171,18 @@ func runRangesStudy(root, half string, reps int, w io.Writer) error {
 		}
 		t, err := loadRangesTable(root, s)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		tables = append(tables, t)
+	}
+	return tables, nil
+}
+
+// runRangesStudy writes the study's tables for one half.
+func runRangesStudy(root, half string, reps int, w io.Writer) error {
+	tables, err := halfTables(root, half)
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "Private ranges (core/domain) on the %s half: %d seeded draws per table, size and configuration (a fresh subsample each draw); δ = 1e-5. Widths are (hi − lo)/(max − min), the median column's and the widest column's (each column's averaged over draws); clamped is the share of values outside [lo, hi] (mean over columns, and the worst column's); quartiles is the share of column-draws whose three quartiles are within a quarter of the spread of the sample's (mean over columns, and the worst column's).\n\n", half, reps)
 	fmt.Fprintln(w, "## Before (0.6.0) and after, at ε = 1")
