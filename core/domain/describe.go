@@ -573,7 +573,8 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	// where the tree places an end on a finer level (descend), that level's
 	// bin with MarginFine more.
 	loEnd, hiEnd, level := end{0, a}, end{0, b}, 0
-	if p.Levels >= 2 && (ru.noPlaced || placed(noisy2, a, b, under, over, p)) {
+	allPlaced := placed(noisy2, a, b, under, over, p)
+	if p.Levels >= 2 && (ru.noPlaced || allPlaced) {
 		loEnd, hiEnd, level = tr.descend(p, noisy2, a, b, keepLo, keepHi, ru)
 	}
 	switch {
@@ -581,14 +582,14 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	case loEnd.level > 0:
 		c.Lo = tr.edge(loEnd.level, loEnd.bin-p.MarginFine)
 	case a > 0:
-		c.Lo = w.edge(a - p.Margin)
+		c.Lo = w.edge(a - p.marginPast(noisy2[a-1], allPlaced, ru))
 	}
 	switch {
 	case keepHi:
 	case hiEnd.level > 0:
 		c.Hi = tr.edge(hiEnd.level, hiEnd.bin+1+p.MarginFine)
 	case b < p.Bins2-1:
-		c.Hi = w.edge(b + 1 + p.Margin)
+		c.Hi = w.edge(b + 1 + p.marginPast(noisy2[b+1], allPlaced, ru))
 	}
 	if level > 0 {
 		c.Step = tr.width(max(loEnd.level, hiEnd.level))
@@ -677,6 +678,19 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 	c.Median = min(max(c.Median, c.Q1), c.Hi)
 	c.Q3 = min(max(c.Q3, c.Median), c.Hi)
 	return c
+}
+
+// marginPast is the margin, in first-level bins, of an end whose first
+// trimmed bin (just past it) has the noisy count next: Margin, or Margin − 1
+// when next is below z_m·σ₂ (MarginEmpty: that bin looks empty) and the kept
+// run places the table's rows (placed: rows left unplaced lie in trimmed
+// bins, a thin tail the second bin is for). Post-processing of the noisy
+// counts.
+func (p Plan) marginPast(next float64, allPlaced bool, ru rules) int {
+	if next < p.MarginEmpty && (allPlaced || ru.marginAnyPlaced) && p.Margin > 0 && !ru.fullLinearMargin {
+		return p.Margin - 1
+	}
+	return p.Margin
 }
 
 // placed says the kept run [a, b] of the first level, with the rows below

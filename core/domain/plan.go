@@ -56,6 +56,14 @@ const (
 	// Margin is the number of linear bins the bounds extend beyond what stage
 	// 2 kept, for the rows of a thin tail.
 	Margin = 2
+	// MarginEmpty is z_m: an end of stage 2's first level whose first
+	// trimmed bin (the one just past it) has a noisy count below z_m·σ₂
+	// looks empty, and its margin is Margin − 1 bins — a tail thin enough to
+	// leave that bin at the noise's level seldom reaches two bins further,
+	// while the second bin doubles the width of a column narrow beside its
+	// window (an offset column at 200–250 rows: 6.0 → 4.8 times its spread,
+	// clamping unchanged; docs/study/ranges-development.md).
+	MarginEmpty = 0.5
 	// TwoStages is R: stage 2 is drawn only when a count holding every row
 	// stands R noise scales clear of zero at the whole budget,
 	// n·s/√(2d) ≥ R. Below it, splitting the budget would leave stage 1 too
@@ -229,8 +237,11 @@ type Plan struct {
 	Empty     float64 `json:"-"`
 	Span      int     `json:"-"`
 	Ambiguous float64 `json:"-"`
-	Bins1     int     `json:"binsMagnitude"`
-	Bins2     int     `json:"binsLinear"`
+	// MarginEmpty is z_m·σ₂: an end whose first trimmed bin counts below it
+	// takes Margin − 1 bins of margin.
+	MarginEmpty float64 `json:"-"`
+	Bins1       int     `json:"binsMagnitude"`
+	Bins2       int     `json:"binsLinear"`
 	// Share1 is the fraction of s² spent on stage 1; Margin the linear bins
 	// added beyond what stage 2 kept.
 	Share1 float64 `json:"shareMagnitude"`
@@ -270,6 +281,8 @@ type Options struct {
 	Level1Share float64
 	// MarginFine ≥ 0; default MarginFine (set NoMargin for 0).
 	MarginFine int
+	// MarginEmpty in (0, 6]; default MarginEmpty (z_m).
+	MarginEmpty float64
 	// Empty, Ambiguous in (0, 6), Span in [1, 64], Placed in (0, 20) and
 	// Hold in (0, 1]: the descent's z_e, z_c, J, z_u and h; default Empty,
 	// Ambiguous, Span, Placed, Hold.
@@ -277,8 +290,9 @@ type Options struct {
 	Span             int
 	Placed, Hold     float64
 	// Before52 is the mechanism of 0.6.0, for the study's before and after
-	// (issue 52): one level, Share1's split, and an end at 0 whose rows past
-	// it are counted moves to the smallest magnitudes past 0.
+	// (issue 52): one level, Share1's split, Margin bins past every end, and
+	// an end at 0 whose rows past it are counted moves to the smallest
+	// magnitudes past 0.
 	Before52 bool
 	// Labels makes a plan for DescribeCells: text labels counted too.
 	Labels bool
@@ -372,7 +386,7 @@ func NewPlanWith(n, d int, eps, delta float64, o Options) (Plan, error) {
 	}
 	if err := checks.First(optIntRange("options.levels", o.Levels, 1, MaxLevels), optRange("options.level1Share", o.Level1Share, 0.01, 0.99),
 		optRange("options.empty", o.Empty, 0.01, 6), optRange("options.ambiguous", o.Ambiguous, 0.01, 6), optIntRange("options.span", o.Span, 1, 64),
-		optRange("options.placed", o.Placed, 0.01, 20), optRange("options.hold", o.Hold, 0.01, 1)); err != nil {
+		optRange("options.placed", o.Placed, 0.01, 20), optRange("options.hold", o.Hold, 0.01, 1), optRange("options.marginEmpty", o.MarginEmpty, 0.01, 6)); err != nil {
 		return Plan{}, err
 	}
 	sens := math.Sqrt(2 * float64(d))
@@ -428,6 +442,20 @@ func NewPlanWith(n, d int, eps, delta float64, o Options) (Plan, error) {
 	p.GrowThreshold = roundedThreshold(p.Sigma1, grow)
 	p.ClusterThreshold = roundedThreshold(p.Sigma1, privacy.PhiInvUpper(FalseCluster/sideBins))
 	p.TrimLevel = trim * p.Sigma2
+	p.MarginEmpty = MarginEmpty * p.Sigma2
+	switch {
+	case o.Before52:
+		p.MarginEmpty = math.Inf(-1) // every end Margin bins, as 0.6.0
+	case o.MarginEmpty != 0:
+		p.MarginEmpty = o.MarginEmpty * p.Sigma2
+	}
+	if stages == 2 && levels == 1 {
+		// one level: z_u for the margin's test of rows unplaced (marginPast)
+		p.Placed = Placed
+		if o.Placed != 0 {
+			p.Placed = o.Placed
+		}
+	}
 	if levels > 1 && o.Trim == 0 {
 		p.TrimLevel = TreeTrim * p.Sigma2
 	}

@@ -54,6 +54,7 @@ func main() {
 	flag.Float64Var(&opt.Ambiguous, "ambiguous", 0, "… the descent's z_c (where it stops, a bin reaching z_c·σ_f may hold rows)")
 	flag.Float64Var(&opt.Placed, "placed", 0, "… the descent's z_u (rows unplaced by the first level's run)")
 	flag.IntVar(&opt.MarginFine, "margin-fine", 0, "… the margin at the finer levels, in bins (-1: none)")
+	flag.Float64Var(&opt.MarginEmpty, "margin-empty", 0, "… z_m: an end whose first trimmed bin counts below z_m·σ₂ takes Margin − 1 bins of margin")
 	flag.BoolVar(&opt.Before52, "before", false, "… the mechanism of 0.6.0 (issue 52's before)")
 	categoriesModel := flag.Bool("categories-model", false, "print the check of issue 42 (DP-GD on penguins with and without one-hot text features, typed or found privately) and exit")
 	flag.Parse()

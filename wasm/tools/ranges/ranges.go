@@ -54,7 +54,7 @@ func (c rangesConfig) String() string {
 		name string
 		v    float64
 	}{{"share1", o.Share1}, {"levels", float64(o.Levels)}, {"ω", o.Level1Share}, {"z_e", o.Empty}, {"hold", o.Hold},
-		{"span", float64(o.Span)}, {"z_c", o.Ambiguous}, {"z_u", o.Placed}, {"margin", float64(o.Margin)}, {"marginFine", float64(o.MarginFine)}} {
+		{"span", float64(o.Span)}, {"z_c", o.Ambiguous}, {"z_u", o.Placed}, {"margin", float64(o.Margin)}, {"marginFine", float64(o.MarginFine)}, {"z_m", o.MarginEmpty}} {
 		switch {
 		case f.v == domain.NoMargin && (f.name == "margin" || f.name == "marginFine"):
 			s += fmt.Sprintf(" %s=0", f.name)
@@ -79,6 +79,7 @@ func rangesGrid() []rangesConfig {
 		{Levels: 1}, {Levels: 3}, {Levels: 4}, {Share1: 0.5}, {Level1Share: 0.35}, {Level1Share: 0.65},
 		{Empty: 1.5}, {Empty: 2.5}, {Hold: 0.1}, {Hold: 0.2}, {Span: 2}, {Span: 4},
 		{Ambiguous: 0.5}, {Ambiguous: 1.5}, {Placed: 2}, {Placed: 3}, {MarginFine: 1}, {MarginFine: 3},
+		{MarginEmpty: 0.01}, {MarginEmpty: 1}, {MarginEmpty: 6},
 	} {
 		g = append(g, rangesConfig{Epsilon: 1, Opt: o})
 	}
