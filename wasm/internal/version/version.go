@@ -6,4 +6,4 @@
 package version
 
 // Version is dpsample's release version (semantic versioning).
-const Version = "0.7.0"
+const Version = "0.7.1"

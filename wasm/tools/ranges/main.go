@@ -4,7 +4,7 @@
 // study's tables (wasm/tools/internal/study's StudyDatasets) and exits:
 //
 //	go run ./wasm/tools/ranges -ranges development > docs/study/ranges-development.md
-//	go run ./wasm/tools/ranges -ranges-model development > docs/study/ranges-model-development.md
+//	go run ./wasm/tools/ranges -ranges-model development -ranges-model-splits 40 > docs/study/ranges-model-development.md
 //	go run ./wasm/tools/ranges -categories-model > docs/study/categories-penguins.md
 //
 // -ranges is the private ranges study (issues 28, 40 and 52: core/domain's
