@@ -293,6 +293,10 @@ export interface ColumnDescription {
    *  refine them), stage 1's mode bin (a factor 4 of magnitude) with one stage — their resolution, not a bound on their
    *  error. */
   quartileStep: number;
+  /** what q1, median and q3 were read from: "linear", stage 2's bins (at quartileStep); "magnitude", stage 1's mode
+   *  bin — its edges and middle — with one stage or when stage 2 found no bin clear of the noise: no reading of the
+   *  column's quartiles then (the page shows dashes). */
+  quartiles: "linear" | "magnitude";
 }
 
 export interface Description {

@@ -43,6 +43,14 @@ type Column struct {
 	// bin clear of the noise. It is their resolution, not a bound on their
 	// error.
 	QuartileStep float64 `json:"quartileStep"`
+	// Quartiles says what Q1, Median and Q3 were read from: "linear", stage
+	// 2's linear bins (at QuartileStep); "magnitude", stage 1's mode bin —
+	// its edges and middle — when the plan has one stage or stage 2 found no
+	// bin clear of the noise: the release places no quartile of the data
+	// then, and a page should not show them as such (issue 52: within a
+	// quarter of the spread in 9–36 % of the column-draws at 100–250 rows on
+	// five of the six development tables).
+	Quartiles Resolution `json:"quartiles"`
 }
 
 // Result is the release: one Column per column of x, and the plan it followed.
@@ -635,7 +643,7 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 		}
 	}
 	c.Q1, c.Median, c.Q3 = quantiles(kept, edge)
-	c.QuartileStep = c.Step
+	c.QuartileStep, c.Quartiles = c.Step, ResolutionLinear
 	if p.Stages == 2 && level+1 < p.Levels && !ru.flatQuartiles {
 		// Each quartile goes on down the tree from the bin it fell in
 		// (quartileIn), while the finer counts under that bin hold rows
@@ -659,6 +667,7 @@ func describeColumn(col []float64, p Plan, r *rand.Rand, ru rules) Column {
 		c.Q1, c.Median, c.Q3 = s.modeLo, (s.modeLo+s.modeHi)/2, s.modeHi
 		c.QuartileStep = s.modeHi/2 - s.modeLo/2
 		c.QuartileStep *= 2
+		c.Quartiles = ResolutionMagnitude
 	}
 	switch {
 	case !s.found:

@@ -346,7 +346,8 @@ func TestAnyColumnGivesFiniteRange(t *testing.T) {
 				}
 				c := res.Columns[0]
 				ok := !math.IsInf(c.Lo, 0) && !math.IsInf(c.Hi, 0) && c.Lo < c.Hi && c.Lo <= c.Q1 && c.Q1 <= c.Median && c.Median <= c.Q3 && c.Q3 <= c.Hi &&
-					c.Step > 0 && !math.IsInf(c.Step, 0) && c.QuartileStep > 0 && !math.IsInf(c.QuartileStep, 0)
+					c.Step > 0 && !math.IsInf(c.Step, 0) && c.QuartileStep > 0 && !math.IsInf(c.QuartileStep, 0) &&
+					(c.Quartiles == ResolutionLinear && p.Stages == 2 || c.Quartiles == ResolutionMagnitude)
 				if !ok || res.Private {
 					t.Fatalf("%s, n = %d, seed %d: %+v (private %v)", name, n, seed, c, res.Private)
 				}
@@ -603,6 +604,41 @@ func TestNoiseDrawsNormal53(t *testing.T) {
 	for i, c := range counts {
 		if want := float64(c) + math.Round(3.7*rng.Normal53(r)); a[i] != want {
 			t.Fatalf("count %d: %g, want %g (round(σ·Normal53))", i, a[i], want)
+		}
+	}
+}
+
+// Quartiles says what the quartiles were read from. With one stage they are
+// stage 1's mode bin — its edges and middle, a factor 4 apart — and say
+// "magnitude"; where stage 2 places them, "linear", read at QuartileStep ≤
+// Step. Years 1990–2020 at 100 rows and 8 columns (one stage: n·s/√(2d) =
+// 6.7) and at 2000 rows (a tree), 20 seeds each.
+func TestQuartilesSayWhatTheyAre(t *testing.T) {
+	for _, n := range []int{100, 2000} {
+		col := years(n, 1990, 2020, 1)
+		x := make([][]float64, n)
+		for i := range x {
+			x[i] = []float64{col[i], 0, 0, 0, 0, 0, 0, 0}
+		}
+		p, err := NewPlan(n, 8, 1, 1e-5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := uint64(0); seed < 20; seed++ {
+			res, err := Describe(x, p, &seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := res.Columns[0]
+			switch {
+			case p.Stages == 1:
+				// stage 1's mode bin, [1024, 4096), read as quartiles
+				if c.Quartiles != ResolutionMagnitude || c.QuartileStep != c.Q3-c.Q1 || c.Q3 != 4*c.Q1 {
+					t.Fatalf("n = %d, seed %d, one stage: %+v", n, seed, c)
+				}
+			case c.Quartiles != ResolutionLinear || c.QuartileStep > c.Step || math.Abs(c.Median-2005) > 30:
+				t.Fatalf("n = %d, seed %d, %d levels: %+v", n, seed, p.Levels, c)
+			}
 		}
 	}
 }

@@ -5,6 +5,7 @@ package e2e
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +77,28 @@ func TestFindRangesPrivately(t *testing.T) {
 	exp := eval[string](p, `window.lastExport.text()`)
 	if !strings.Contains(exp, `"privateRanges"`) || !strings.Contains(exp, `"income"`) {
 		t.Errorf("export lacks the private ranges: %.400s", exp)
+	}
+	// 600 rows and 3 columns: stage 2 reads the quartiles (issue 52), shown to
+	// the precision of the bins they were read from (issue 45 item 7) and
+	// exported with what they were read from.
+	cells := eval[[]string](p, `[...document.querySelectorAll("#est-private-table td:nth-child(n+3):nth-child(-n+5)")].map(td => td.textContent)`)
+	if len(cells) != 6 {
+		t.Errorf("%d quartile cells, want 2 columns × 3", len(cells))
+	}
+	for _, c := range cells {
+		if _, err := strconv.ParseFloat(c, 64); err != nil {
+			t.Errorf("quartile cell %q at 600 rows: not a number", c)
+		}
+		digits := c
+		if !strings.Contains(c, ".") {
+			digits = strings.TrimRight(c, "0") // 40000: one significant digit
+		}
+		if n := len(strings.TrimLeft(strings.ReplaceAll(digits, ".", ""), "-0")); n > 4 {
+			t.Errorf("quartile %q has %d significant digits: more than its bins support", c, n)
+		}
+	}
+	if q := eval[string](p, `window.lastExport.text().then(t => JSON.parse(t).privateRanges.income).then(r => r.quartiles + " " + typeof r.q1)`); q != "linear number" {
+		t.Errorf("export of income's quartiles: %q, want \"linear number\"", q)
 	}
 	if n := p.requestCount(); n != loaded {
 		t.Errorf("%d requests while finding ranges and estimating", n-loaded)
@@ -271,10 +294,11 @@ func TestRangesNotCarried(t *testing.T) {
 	p.noConsoleErrors()
 }
 
-// TestFindRangesNarrow (issue 45 items 4 and 7): at 375 px, after private
-// ranges are found, the page stays 375 px wide (the quartile table scrolls
-// in its box), and the quartiles are written to the precision of the bins
-// they were read from (no 6-digit cells), with the columns spaced.
+// TestFindRangesNarrow (issue 45 item 4): at 375 px, after private ranges
+// are found, the page stays 375 px wide (the quartile table scrolls in its
+// box), with the columns spaced. At 111 rows the release has one stage: its
+// "quartiles" would be stage 1's mode bin, so the page shows dashes and says
+// why (issue 52).
 func TestFindRangesNarrow(t *testing.T) {
 	p := openPage(t, "/", 375, 800)
 	p.waitJS(`window.dpsampleUIReady === true`, 60*time.Second)
@@ -299,9 +323,12 @@ func TestFindRangesNarrow(t *testing.T) {
 		t.Fatalf("%d quartile cells, want 5 columns × 3", len(cells))
 	}
 	for _, c := range cells {
-		if n := len(strings.TrimLeft(strings.ReplaceAll(c, ".", ""), "-0")); n > 4 {
-			t.Errorf("quartile %q has %d significant digits: more than its bins support", c, n)
+		if c != "—" {
+			t.Errorf("quartile cell %q at 111 rows (one stage): want a dash", c)
 		}
+	}
+	if s := p.text("#est-no-quartiles"); !strings.Contains(s, "too few rows for this budget to place that column's quartiles") {
+		t.Errorf("no word on the dashes: %q", s)
 	}
 	if pad := eval[string](p, `getComputedStyle(document.querySelector("#est-private-table td:nth-child(3)")).paddingLeft`); pad == "0px" {
 		t.Errorf("the quartile columns are not spaced (padding-left %s)", pad)

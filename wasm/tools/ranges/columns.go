@@ -23,6 +23,8 @@ type colScore struct {
 	qOK                   float64 // share of draws whose three quartiles are within spread/4 of the true ones
 	qOut                  float64 // share of draws with a quartile outside [lo, hi] or out of order
 	none, level, levelsOK float64 // draws labelled "none"; draws of a level column; of those, draws keeping every level
+	draws                 float64
+	shown, shownOK        float64 // draws whose quartiles are read off stage 2 (Quartiles "linear", what the page shows); of those, draws within spread/4
 }
 
 // traceCol ("table:column") and traceSize (0: the full table) name a column
@@ -77,6 +79,7 @@ func scoreColumns(t rangesTable, eps float64, opt domain.Options, size, reps int
 					clamped++
 				}
 			}
+			o.draws++
 			o.clamped += float64(clamped) / float64(n)
 			if traceCol != "" && traceCol == t.key+":"+t.names[j] && size == traceSize {
 				fmt.Fprintf(os.Stderr, "%s draw %d: [%g, %g] data [%g, %g] quartiles %g %g %g (%s, step %g)\n", traceCol, rep, col.Lo, col.Hi, v[0], v[n-1], col.Q1, col.Median, col.Q3, col.Resolution, col.Step)
@@ -97,6 +100,12 @@ func scoreColumns(t rangesTable, eps float64, opt domain.Options, size, reps int
 			o.qMax = math.Max(o.qMax, qe)
 			if qe <= 0.25 {
 				o.qOK++
+			}
+			if col.Quartiles == domain.ResolutionLinear {
+				o.shown++
+				if qe <= 0.25 {
+					o.shownOK++
+				}
 			}
 			if !(col.Lo <= col.Q1 && col.Q1 <= col.Median && col.Median <= col.Q3 && col.Q3 <= col.Hi) {
 				o.qOut++
@@ -168,6 +177,7 @@ func runRangesColumns(root, half string, reps int, opt domain.Options, w io.Writ
 // a quarter of the spread, the worst column's share, and levels kept.
 type tableSummary struct {
 	width, worstWidth, clamped, worstClamped, qOK, worstQOK, levels, none float64
+	shown, shownOK                                                        float64 // share of column-draws whose quartiles the page shows; of those, the share within a quarter of the spread (NaN when none)
 }
 
 func summarize(cs []colScore) tableSummary {
@@ -185,6 +195,16 @@ func summarize(cs []colScore) tableSummary {
 		s.none += c.none / float64(len(cs))
 		lv += c.level
 		lvOK += c.levelsOK
+	}
+	sh, shOK, all := 0.0, 0.0, 0.0
+	for _, c := range cs {
+		sh += c.shown
+		shOK += c.shownOK
+		all += c.draws
+	}
+	s.shown, s.shownOK = sh/all, math.NaN()
+	if sh > 0 {
+		s.shownOK = shOK / sh
 	}
 	sort.Float64s(ws)
 	d := len(ws)

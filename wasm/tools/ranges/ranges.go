@@ -185,11 +185,11 @@ func runRangesStudy(root, half string, reps int, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "Private ranges (core/domain) on the %s half: %d seeded draws per table, size and configuration (a fresh subsample each draw); δ = 1e-5. Widths are (hi − lo)/(max − min), the median column's and the widest column's (each column's averaged over draws); clamped is the share of values outside [lo, hi] (mean over columns, and the worst column's); quartiles is the share of column-draws whose three quartiles are within a quarter of the spread of the sample's (mean over columns, and the worst column's).\n\n", half, reps)
+	fmt.Fprintf(w, "Private ranges (core/domain) on the %s half: %d seeded draws per table, size and configuration (a fresh subsample each draw); δ = 1e-5. Widths are (hi − lo)/(max − min), the median column's and the widest column's (each column's averaged over draws); clamped is the share of values outside [lo, hi] (mean over columns, and the worst column's); quartiles is the share of column-draws whose three quartiles are within a quarter of the spread of the sample's (mean over columns, and the worst column's); q shown is the share of column-draws whose quartiles were read off stage 2's bins (Quartiles \"linear\": the page shows them, and dashes for stage 1's mode bin), and shown within ¼ the share of those within a quarter of the spread (— when none is shown).\n\n", half, reps)
 	fmt.Fprintln(w, "## Before (0.6.0) and after, at ε = 1")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| table | n | d | stage 2 | width before | width after | worst before | worst after | clamped before | clamped after | worst clamped before | worst clamped after | quartiles before | quartiles after | worst q before | worst q after | levels before | levels after | none after |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| table | n | d | stage 2 | width before | width after | worst before | worst after | clamped before | clamped after | worst clamped before | worst clamped after | quartiles before | quartiles after | worst q before | worst q after | q shown after | shown within ¼ after | levels before | levels after | none after |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, t := range tables {
 		for _, size := range rangesSizes {
 			n := len(t.x)
@@ -216,9 +216,9 @@ func runRangesStudy(root, half string, reps int, w io.Writer) error {
 			case p.Stages == 2:
 				stage = "one level"
 			}
-			fmt.Fprintf(w, "| %s | %d | %d | %s | %s | %s | %s | %s | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %s | %s | %.2f |\n", t.key, n, len(t.x[0]), stage,
+			fmt.Fprintf(w, "| %s | %d | %d | %s | %s | %s | %s | %s | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %.2f |\n", t.key, n, len(t.x[0]), stage,
 				num(b.width), num(a.width), num(b.worstWidth), num(a.worstWidth), b.clamped, a.clamped, b.worstClamped, a.worstClamped,
-				b.qOK, a.qOK, b.worstQOK, a.worstQOK, lv(b.levels), lv(a.levels), a.none)
+				b.qOK, a.qOK, b.worstQOK, a.worstQOK, a.shown, lv(a.shownOK), lv(b.levels), lv(a.levels), a.none)
 		}
 	}
 	fmt.Fprintln(w)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/dpsample/dpsample/core/domain"
 	"github.com/dpsample/dpsample/core/privacy"
 	"github.com/dpsample/dpsample/wasm/ui/internal/words"
 )
@@ -155,8 +156,12 @@ func (s State) PrivateExport(spec *RunSpec, st *privacy.LedgerState) map[string]
 	for i, c := range cols {
 		d, _ := s.Range(c)
 		p := d.From
-		out[c] = map[string]any{"lo": p.Col.Lo, "hi": p.Col.Hi, "median": p.Col.Median, "q1": p.Col.Q1, "q3": p.Col.Q3,
+		e := map[string]any{"lo": p.Col.Lo, "hi": p.Col.Hi, "quartiles": p.Col.Quartiles,
 			"resolution": p.Resolution, "epsilon": rels[i].Epsilon, "delta": rels[i].Delta, "release": rels[i].ID, "edited": !d.unedited()}
+		if p.Col.Quartiles != domain.ResolutionMagnitude { // a mode bin's edges are no quartiles (issue 52): the page shows dashes
+			e["q1"], e["median"], e["q3"] = p.Col.Q1, p.Col.Median, p.Col.Q3
+		}
+		out[c] = e
 	}
 	return out
 }

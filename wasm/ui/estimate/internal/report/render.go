@@ -349,10 +349,15 @@ func PrivatePanel(id string, names []string, cols []domain.Column, eps, delta fl
 		head.AppendChild(kit.Text("th", h))
 	}
 	tbl.AppendChild(head)
+	dashes := false
 	for j, c := range cols {
 		tr := kit.El("tr")
 		lo, hi := form.NiceRange(c.Lo, c.Hi, c.Step)
 		q := func(x float64) string { return inside(AtStep(x, c.QuartileStep), lo, hi) }
+		if c.Quartiles == domain.ResolutionMagnitude {
+			// stage 1's mode bin, not a reading of the column's quartiles (issue 52)
+			q, dashes = func(float64) string { return "—" }, true
+		}
 		for _, s := range []string{names[j], lo, q(c.Q1), q(c.Median), q(c.Q3), hi} {
 			tr.AppendChild(kit.Text("td", s))
 		}
@@ -363,5 +368,10 @@ func PrivatePanel(id string, names []string, cols []domain.Column, eps, delta fl
 		"from the same noisy counts as the ranges, at no further cost, and are shown to the resolution those counts support (the width of the bins they were read from); "+
 		"a quartile is never shown outside its column's range.", eps, delta), "class", "help"),
 		kit.AppendAll(kit.El("div", "class", "scroll"), tbl)) // a wide table scrolls inside the page at 375 px (issue 45 item 4)
+	if dashes {
+		wrap.AppendChild(kit.Text("p", "A dash: this table has too few rows for this budget to place that column's quartiles — "+
+			"the release places its range only (what it holds there is the factor-4 band of magnitudes where most values lie, "+
+			"not a quartile).", "class", "help", "id", id+"-no-quartiles"))
+	}
 	return wrap
 }
