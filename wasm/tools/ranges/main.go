@@ -55,6 +55,8 @@ func main() {
 	flag.Float64Var(&opt.Placed, "placed", 0, "… the descent's z_u (rows unplaced by the first level's run)")
 	flag.IntVar(&opt.MarginFine, "margin-fine", 0, "… the margin at the finer levels, in bins (-1: none)")
 	flag.Float64Var(&opt.MarginEmpty, "margin-empty", 0, "… z_m: an end whose first trimmed bin counts below z_m·σ₂ takes Margin − 1 bins of margin")
+	flag.IntVar(&opt.Bins2, "bins2", 0, "… stage 2's first level's bins (the study of n ≈ 200: docs/PRIVACY.md §9)")
+	flag.IntVar(&opt.Margin, "margin", 0, "… the first level's margin, in bins (-1: none)")
 	flag.BoolVar(&opt.Before52, "before", false, "… the mechanism of 0.6.0 (issue 52's before)")
 	categoriesModel := flag.Bool("categories-model", false, "print the check of issue 42 (DP-GD on penguins with and without one-hot text features, typed or found privately) and exit")
 	flag.Parse()
