@@ -31,6 +31,10 @@ import (
 //
 // go run ./wasm/tools/ranges -ranges-model development prints the table.
 
+// modelOnly, when set, restricts runRangesModel to one table (the test that
+// the committed file is the code's output).
+var modelOnly string
+
 // rangesModelSizes are the training sizes: 0 is the whole training part.
 var rangesModelSizes = []int{0, 250, 100}
 
@@ -81,7 +85,7 @@ func runRangesModel(root, half string, splits int, dopt domain.Options, w io.Wri
 	fmt.Fprintln(w, "| table | task | n train | ranges | clamped | DP-GD | Algorithm 1 | non-private |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	for _, ds := range studyTables() {
-		if ds.Half != half {
+		if ds.Half != half || modelOnly != "" && ds.Key != modelOnly {
 			continue
 		}
 		text, err := tableText(root, ds)
