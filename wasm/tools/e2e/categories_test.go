@@ -47,7 +47,7 @@ func (p *page) setupCats(features ...string) {
 	p.t.Helper()
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
 	eval[bool](p, `(localStorage.clear(), true)`)
-	eval[bool](p, `(() => { const f = URL.createObjectURL; URL.createObjectURL = b => { window.lastExport = b; return f.call(URL, b); }; return true })()`)
+	p.keepExports()
 	p.setValue("est-data", "csv")
 	p.setValue("est-csv", catsCSV())
 	p.featureBoxes(5) // no target yet: every column is offered (issue 53 item 1)
@@ -132,7 +132,7 @@ func TestTextFeatureFoundPrivately(t *testing.T) {
 	// After a reload the same table's found lists and range are remembered
 	// and still held by its ledger: the next Run charges the model only.
 	p.reloadPage()
-	eval[bool](p, `(() => { const f = URL.createObjectURL; URL.createObjectURL = b => { window.lastExport = b; return f.call(URL, b); }; return true })()`)
+	p.keepExports()
 	p.setValue("est-data", "csv")
 	p.setValue("est-csv", catsCSV())
 	p.featureBoxes(5)

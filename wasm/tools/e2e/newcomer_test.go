@@ -165,7 +165,7 @@ func TestEstimateMessages(t *testing.T) {
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
 	eval[bool](p, `(localStorage.clear(), true)`)
 	// Keep the last exported Blob, to read what the download link holds.
-	eval[bool](p, `(() => { const f = URL.createObjectURL; URL.createObjectURL = b => { window.lastExport = b; return f.call(URL, b); }; return true })()`)
+	p.keepExports()
 	p.setValue("est-data", "csv")
 	// irisCSV plus a mostly numeric column with one text cell in row 5.
 	lines := strings.Split(strings.TrimSpace(irisCSV(",")), "\n")

@@ -35,9 +35,16 @@ func openEstimateCSV(t *testing.T) *page {
 	p.do(chromedp.Reload())
 	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
 	eval[bool](p, `(localStorage.clear(), true)`)
-	eval[bool](p, `(() => { const f = URL.createObjectURL; URL.createObjectURL = b => { window.lastExport = b; return f.call(URL, b); }; return true })()`)
+	p.keepExports()
 	p.setValue("est-data", "csv")
 	return p
+}
+
+// keepExports makes the page keep the last blob it hands to
+// URL.createObjectURL (an export, a download) as window.lastExport.
+func (p *page) keepExports() {
+	p.t.Helper()
+	eval[bool](p, `(() => { const f = URL.createObjectURL; URL.createObjectURL = b => { window.lastExport = b; return f.call(URL, b); }; return true })()`)
 }
 
 // download reads back what the link with this id holds (fetch(a.href)).

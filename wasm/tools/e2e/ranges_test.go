@@ -36,7 +36,7 @@ func TestFindRangesPrivately(t *testing.T) {
 	p.waitJS(`window.dpsampleUIReady === true`, 30*time.Second)
 	eval[bool](p, `(localStorage.clear(), true)`)
 	loaded := p.requestCount()
-	eval[bool](p, `(() => { const f = URL.createObjectURL; URL.createObjectURL = b => { window.lastExport = b; return f.call(URL, b); }; return true })()`)
+	p.keepExports()
 	p.setValue("est-data", "csv")
 	p.setValue("est-loss", "l1")
 	p.setValue("est-csv", rangesCSV())
@@ -181,7 +181,7 @@ func TestFindRangesSmallTable(t *testing.T) {
 	}
 	p.setValue("est-epsilon", eps)
 
-	eval[bool](p, `(() => { const f = URL.createObjectURL; URL.createObjectURL = b => { window.lastExport = b; return f.call(URL, b); }; return true })()`)
+	p.keepExports()
 	p.runEstimate()
 	p.ledgerReleases(2) // the ranges, then the model
 	// 111 rows, one stage: the export leaves out stage 1's mode bin as
@@ -228,7 +228,7 @@ func TestRangesNotCarried(t *testing.T) {
 	p := newPage(t, "/")
 	p.waitJS(`window.dpsampleUIReady === true && document.getElementById("status").dataset.state === "ready"`, 60*time.Second)
 	eval[bool](p, `(localStorage.clear(), true)`)
-	eval[bool](p, `(() => { const f = URL.createObjectURL; URL.createObjectURL = b => { window.lastExport = b; return f.call(URL, b); }; return true })()`)
+	p.keepExports()
 	marked := `document.querySelectorAll("#est-ranges .found-private").length`
 	blank := `["est-lo-0", "est-hi-0", "est-lo-1", "est-hi-1"].every(id => document.getElementById(id).value === "")`
 	show := func(csv string) {
