@@ -85,6 +85,20 @@ func years(n int, first, last, step float64) []float64 {
 	return out
 }
 
+// thinTail returns 1000 values: 90 % on 100…200 (integers cycling) and
+// every tenth spread evenly over 200…1000.
+func thinTail() []float64 {
+	var col []float64
+	for i := 0; i < 1000; i++ {
+		if i%10 == 0 {
+			col = append(col, math.Round(200+800*float64(i/10)/99))
+		} else {
+			col = append(col, float64(100+i%101))
+		}
+	}
+	return col
+}
+
 // rain returns n values: 90 % zeros and 10 % spread evenly in log scale
 // from 0.5 to 40 (one decimal).
 func rain(n int) []float64 {
@@ -172,14 +186,7 @@ func TestTreeFreezesOneEnd(t *testing.T) {
 // than 5 % clamped in ≤ 15 % of the draws (measured 11.6 %); refining the
 // ends whatever rows are unplaced (rules.noPlaced) clamps that much in 71 %.
 func TestTreeKeepsUnplacedRows(t *testing.T) {
-	var col []float64
-	for i := 0; i < 1000; i++ {
-		if i%10 == 0 {
-			col = append(col, math.Round(200+800*float64(i/10)/99))
-		} else {
-			col = append(col, float64(100+i%101))
-		}
-	}
+	col := thinTail()
 	treeCase{col: col, d: 4, draws: 2000, seed: 5, claim: 0.15, former: rules{noPlaced: true},
 		bad:  func(c Column) bool { return clampedShare(col, c.Lo, c.Hi) > 0.05 },
 		what: "more than 5 % clamped", undone: "refining the ends whatever rows are unplaced"}.check(t)
@@ -308,14 +315,7 @@ func TestMarginPastEmptyBin(t *testing.T) {
 // there; taking Margin − 1 whatever rows are unplaced (rules.marginAnyPlaced)
 // clamps more than 5 % in 20 % of the draws.
 func TestMarginKeepsUnplacedRows(t *testing.T) {
-	var col []float64
-	for i := 0; i < 1000; i++ {
-		if i%10 == 0 {
-			col = append(col, math.Round(200+800*float64(i/10)/99))
-		} else {
-			col = append(col, float64(100+i%101))
-		}
-	}
+	col := thinTail()
 	treeCase{col: col, d: 4, draws: 2000, seed: 5, claim: 0.15, former: rules{marginAnyPlaced: true},
 		bad:  func(c Column) bool { return clampedShare(col, c.Lo, c.Hi) > 0.05 },
 		what: "more than 5 % clamped", undone: "taking Margin − 1 past an empty-looking bin whatever rows are unplaced"}.check(t)
