@@ -23,8 +23,7 @@ type colScore struct {
 	qOK                   float64 // share of draws whose three quartiles are within spread/4 of the true ones
 	qOut                  float64 // share of draws with a quartile outside [lo, hi] or out of order
 	none, level, levelsOK float64 // draws labelled "none"; draws of a level column; of those, draws keeping every level
-	draws                 float64
-	shown, shownOK        float64 // draws whose quartiles are read off stage 2 (Quartiles "linear", what the page shows); of those, draws within spread/4
+	shown, shownOK        float64 // share of draws whose quartiles are read off stage 2 (Quartiles "linear", what the page shows), and of draws that are and are within spread/4
 }
 
 // traceCol ("table:column") and traceSize (0: the full table) name a column
@@ -79,7 +78,6 @@ func scoreColumns(t rangesTable, eps float64, opt domain.Options, size, reps int
 					clamped++
 				}
 			}
-			o.draws++
 			o.clamped += float64(clamped) / float64(n)
 			if traceCol != "" && traceCol == t.key+":"+t.names[j] && size == traceSize {
 				fmt.Fprintf(os.Stderr, "%s draw %d: [%g, %g] data [%g, %g] quartiles %g %g %g (%s, step %g)\n", traceCol, rep, col.Lo, col.Hi, v[0], v[n-1], col.Q1, col.Median, col.Q3, col.Resolution, col.Step)
@@ -131,6 +129,8 @@ func scoreColumns(t rangesTable, eps float64, opt domain.Options, size, reps int
 		o.qOK /= k
 		o.qOut /= k
 		o.none /= k
+		o.shown /= k
+		o.shownOK /= k
 	}
 	return out, nil
 }
@@ -196,13 +196,12 @@ func summarize(cs []colScore) tableSummary {
 		lv += c.level
 		lvOK += c.levelsOK
 	}
-	sh, shOK, all := 0.0, 0.0, 0.0
+	sh, shOK := 0.0, 0.0
 	for _, c := range cs {
 		sh += c.shown
 		shOK += c.shownOK
-		all += c.draws
 	}
-	s.shown, s.shownOK = sh/all, math.NaN()
+	s.shown, s.shownOK = sh/float64(len(cs)), math.NaN()
 	if sh > 0 {
 		s.shownOK = shOK / sh
 	}

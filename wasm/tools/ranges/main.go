@@ -71,7 +71,7 @@ func main() {
 		err = runCategoriesModel(*root, *rangesModelSplits, os.Stdout)
 	case *rangesModel != "":
 		half("ranges-model", *rangesModel)
-		err = runRangesModel(*root, *rangesModel, *rangesModelSplits, opt, os.Stdout)
+		err = runRangesModel(*root, *rangesModel, "", *rangesModelSplits, opt, os.Stdout)
 	case *rangesColumns != "":
 		half("ranges-columns", *rangesColumns)
 		err = runRangesColumns(*root, *rangesColumns, *rangesReps, opt, os.Stdout)
